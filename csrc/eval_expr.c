@@ -1,0 +1,1395 @@
+/* eval_expr.c: evaluate expression nodes.
+ *
+ * eval_expr() returns a new reference, or NULL with an exception set.  Every
+ * node charges one operation.  Values that enter from outside the
+ * interpreter's own computations (attribute loads, subscripts, call results)
+ * pass the policy's value gate.
+ */
+#include "interp.h"
+
+/* ------------------------------------------------------------------ names */
+
+static PyObject *
+unbound_local(PyObject *name)
+{
+    PyErr_Format(PyExc_UnboundLocalError,
+                 "cannot access local variable '%U' where it is not "
+                 "associated with a value",
+                 name);
+    return NULL;
+}
+
+static PyObject *
+name_error(PyObject *name)
+{
+    PyObject *exc;
+    PyErr_Format(PyExc_NameError, "name '%U' is not defined", name);
+    /* CPython sets NameError.name for suggestions */
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    PyErr_NormalizeException(&t, &v, &tb);
+    exc = v;
+    if (exc && PyObject_SetAttrString(exc, "name", name) < 0) {
+        PyErr_Clear();
+    }
+    PyErr_Restore(t, v, tb);
+    return NULL;
+}
+
+/* Look `name` up in a mapping that may not be a dict (class namespaces from
+ * __prepare__).  Returns new ref, or NULL with no error when missing. */
+static PyObject *
+mapping_lookup(PyObject *map, PyObject *name)
+{
+    if (PyDict_CheckExact(map)) {
+        PyObject *v = PyDict_GetItemWithError(map, name);
+        Py_XINCREF(v);
+        return v;
+    }
+    PyObject *v = PyObject_GetItem(map, name);
+    if (v == NULL && PyErr_ExceptionMatches(PyExc_KeyError)) {
+        PyErr_Clear();
+    }
+    return v;
+}
+
+static PyObject *
+global_lookup(Frame *f, PyObject *name)
+{
+    PyObject *v = PyDict_GetItemWithError(f->globals, name);
+    if (v == NULL) {
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+        v = PyDict_GetItemWithError(f->builtins, name);
+        if (v == NULL) {
+            if (!PyErr_Occurred()) {
+                name_error(name);
+            }
+            return NULL;
+        }
+    }
+    Py_INCREF(v);
+    return v;
+}
+
+PyObject *
+load_name(Frame *f, Node *e)
+{
+    PyObject *v;
+    switch ((NameScope)e->scope_kind) {
+    case NAME_FAST:
+        v = f->fast[e->slot];
+        if (v == NULL) {
+            return unbound_local(e->obj);
+        }
+        Py_INCREF(v);
+        return v;
+    case NAME_DEREF:
+        v = PyCell_GET(f->cells[e->slot]);
+        if (v == NULL) {
+            if (e->slot < f->scope->ncells) {
+                return unbound_local(e->obj);
+            }
+            PyErr_Format(PyExc_NameError,
+                         "cannot access free variable '%U' where it is not "
+                         "associated with a value in enclosing scope",
+                         e->obj);
+            return NULL;
+        }
+        Py_INCREF(v);
+        return v;
+    case NAME_GLOBAL:
+        return global_lookup(f, e->obj);
+    case NAME_NAME:
+        if (f->locals != NULL && f->locals != f->globals) {
+            v = mapping_lookup(f->locals, e->obj);
+            if (v != NULL || PyErr_Occurred()) {
+                return v;
+            }
+        }
+        return global_lookup(f, e->obj);
+    case NAME_CLASSDEREF:
+        v = mapping_lookup(f->locals, e->obj);
+        if (v != NULL || PyErr_Occurred()) {
+            return v;
+        }
+        v = PyCell_GET(f->cells[e->slot]);
+        if (v == NULL) {
+            PyErr_Format(PyExc_NameError,
+                         "cannot access free variable '%U' where it is not "
+                         "associated with a value in enclosing scope",
+                         e->obj);
+            return NULL;
+        }
+        Py_INCREF(v);
+        return v;
+    case NAME_UNRESOLVED:
+        break;
+    }
+    PyErr_Format(PyExc_SystemError, "unresolved name '%U'", e->obj);
+    return NULL;
+}
+
+/* Refuse rebinding a tool name, by any binding form. */
+static int
+check_tool_binding(Frame *f, PyObject *name)
+{
+    PyObject *tools = f->in->tools;
+    if (tools && PyDict_GET_SIZE(tools)) {
+        PyObject *t = PyDict_GetItemWithError(tools, name);
+        if (t != NULL) {
+            raise_interp_error(f->in,
+                               "Cannot assign to name '%U': doing this would "
+                               "erase the existing tool!",
+                               name);
+            return -1;
+        }
+        if (PyErr_Occurred()) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int
+store_name(Frame *f, Node *t, PyObject *value)
+{
+    if (check_tool_binding(f, t->obj) < 0) {
+        return -1;
+    }
+    switch ((NameScope)t->scope_kind) {
+    case NAME_FAST:
+        Py_INCREF(value);
+        Py_XSETREF(f->fast[t->slot], value);
+        return 0;
+    case NAME_DEREF:
+    case NAME_CLASSDEREF:
+        return PyCell_Set(f->cells[t->slot], value);
+    case NAME_GLOBAL:
+        return PyDict_SetItem(f->globals, t->obj, value);
+    case NAME_NAME:
+        if (PyDict_CheckExact(f->locals)) {
+            return PyDict_SetItem(f->locals, t->obj, value);
+        }
+        return PyObject_SetItem(f->locals, t->obj, value);
+    case NAME_UNRESOLVED:
+        break;
+    }
+    PyErr_Format(PyExc_SystemError, "unresolved name '%U'", t->obj);
+    return -1;
+}
+
+static int
+delete_name(Frame *f, Node *t)
+{
+    if (check_tool_binding(f, t->obj) < 0) {
+        return -1;
+    }
+    switch ((NameScope)t->scope_kind) {
+    case NAME_FAST:
+        if (f->fast[t->slot] == NULL) {
+            unbound_local(t->obj);
+            return -1;
+        }
+        Py_CLEAR(f->fast[t->slot]);
+        return 0;
+    case NAME_DEREF:
+    case NAME_CLASSDEREF:
+        if (PyCell_GET(f->cells[t->slot]) == NULL) {
+            unbound_local(t->obj);
+            return -1;
+        }
+        return PyCell_Set(f->cells[t->slot], NULL);
+    case NAME_GLOBAL:
+    case NAME_NAME: {
+        PyObject *ns = t->scope_kind == NAME_GLOBAL ? f->globals : f->locals;
+        int r = PyObject_DelItem(ns, t->obj);
+        if (r < 0 && PyErr_ExceptionMatches(PyExc_KeyError)) {
+            PyErr_Clear();
+            name_error(t->obj);
+        }
+        return r;
+    }
+    case NAME_UNRESOLVED:
+        break;
+    }
+    PyErr_Format(PyExc_SystemError, "unresolved name '%U'", t->obj);
+    return -1;
+}
+
+/* ---------------------------------------------------------------- targets */
+
+static int
+unpack_store(Frame *f, Node *t, PyObject *value)
+{
+    /* Unpack `value` into the elements of a Tuple/List target, with at most
+       one starred element, with CPython's error messages. */
+    Py_ssize_t n = t->nv;
+    Py_ssize_t star = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (t->v[i]->kind == K_Starred) {
+            star = i;
+            break;
+        }
+    }
+    PyObject *it = PyObject_GetIter(value);
+    if (it == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError) &&
+            Py_TYPE(value)->tp_iter == NULL && !PySequence_Check(value)) {
+            PyErr_Format(PyExc_TypeError,
+                         "cannot unpack non-iterable %.200s object",
+                         Py_TYPE(value)->tp_name);
+        }
+        return -1;
+    }
+    PyObject *small[16];
+    PyObject **items = n <= 16 ? small : PyMem_Malloc(n * sizeof(PyObject *));
+    if (items == NULL) {
+        Py_DECREF(it);
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t got = 0;
+    int rc = -1;
+    Py_ssize_t before = star < 0 ? n : star;
+    for (; got < before; got++) {
+        PyObject *x = PyIter_Next(it);
+        if (x == NULL) {
+            if (!PyErr_Occurred()) {
+                if (star < 0) {
+                    PyErr_Format(PyExc_ValueError,
+                                 "not enough values to unpack (expected %zd, got %zd)",
+                                 n, got);
+                }
+                else {
+                    PyErr_Format(PyExc_ValueError,
+                                 "not enough values to unpack (expected at least %zd, got %zd)",
+                                 n - 1, got);
+                }
+            }
+            goto done;
+        }
+        items[got] = x;
+    }
+    if (star < 0) {
+        PyObject *extra = PyIter_Next(it);
+        if (extra != NULL) {
+            Py_DECREF(extra);
+            if (PyList_CheckExact(value) || PyTuple_CheckExact(value) ||
+                PyDict_CheckExact(value)) {
+                PyErr_Format(PyExc_ValueError,
+                             "too many values to unpack (expected %zd, got %zd)",
+                             n, PyObject_Length(value));
+            }
+            else {
+                PyErr_Format(PyExc_ValueError,
+                             "too many values to unpack (expected %zd)", n);
+            }
+            goto done;
+        }
+        if (PyErr_Occurred()) {
+            goto done;
+        }
+    }
+    else {
+        PyObject *rest = PySequence_List(it);
+        if (rest == NULL) {
+            goto done;
+        }
+        Py_ssize_t after = n - star - 1;
+        Py_ssize_t rl = PyList_GET_SIZE(rest);
+        if (rl < after) {
+            PyErr_Format(PyExc_ValueError,
+                         "not enough values to unpack (expected at least %zd, got %zd)",
+                         n - 1, star + rl);
+            Py_DECREF(rest);
+            goto done;
+        }
+        for (Py_ssize_t j = 0; j < after; j++) {
+            PyObject *x = PyList_GET_ITEM(rest, rl - after + j);
+            Py_INCREF(x);
+            items[star + 1 + j] = x;
+        }
+        if (PyList_SetSlice(rest, rl - after, rl, NULL) < 0) {
+            for (Py_ssize_t j = 0; j < after; j++) {
+                Py_DECREF(items[star + 1 + j]);
+            }
+            Py_DECREF(rest);
+            goto done;
+        }
+        items[star] = rest;
+        got = n;
+    }
+    rc = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Node *ti = t->v[i];
+        if (rc == 0) {
+            rc = store_target(f, ti->kind == K_Starred ? ti->a : ti, items[i]);
+        }
+    }
+done:
+    for (Py_ssize_t i = 0; i < got; i++) {
+        Py_DECREF(items[i]);
+    }
+    if (items != small) {
+        PyMem_Free(items);
+    }
+    Py_DECREF(it);
+    return rc;
+}
+
+int
+store_target(Frame *f, Node *t, PyObject *value)
+{
+    switch (t->kind) {
+    case K_Name:
+        return store_name(f, t, value);
+    case K_Attribute: {
+        PyObject *obj = eval_expr(f, t->a);
+        if (obj == NULL) {
+            return -1;
+        }
+        int r = policy_setattr(f->in, obj, t->obj, value);
+        Py_DECREF(obj);
+        return r;
+    }
+    case K_Subscript: {
+        PyObject *obj = eval_expr(f, t->a);
+        if (obj == NULL) {
+            return -1;
+        }
+        PyObject *key = eval_expr(f, t->b);
+        if (key == NULL) {
+            Py_DECREF(obj);
+            return -1;
+        }
+        int r = PyObject_SetItem(obj, key, value);
+        Py_DECREF(obj);
+        Py_DECREF(key);
+        return r;
+    }
+    case K_Tuple:
+    case K_List:
+        return unpack_store(f, t, value);
+    case K_Starred:
+        return store_target(f, t->a, value);
+    default:
+        PyErr_SetString(PyExc_SystemError, "invalid assignment target");
+        return -1;
+    }
+}
+
+int
+delete_target(Frame *f, Node *t)
+{
+    switch (t->kind) {
+    case K_Name:
+        return delete_name(f, t);
+    case K_Attribute: {
+        PyObject *obj = eval_expr(f, t->a);
+        if (obj == NULL) {
+            return -1;
+        }
+        int r = policy_delattr(f->in, obj, t->obj);
+        Py_DECREF(obj);
+        return r;
+    }
+    case K_Subscript: {
+        PyObject *obj = eval_expr(f, t->a);
+        if (obj == NULL) {
+            return -1;
+        }
+        PyObject *key = eval_expr(f, t->b);
+        if (key == NULL) {
+            Py_DECREF(obj);
+            return -1;
+        }
+        int r = PyObject_DelItem(obj, key);
+        Py_DECREF(obj);
+        Py_DECREF(key);
+        return r;
+    }
+    case K_Tuple:
+    case K_List:
+        for (Py_ssize_t i = 0; i < t->nv; i++) {
+            if (delete_target(f, t->v[i]) < 0) {
+                return -1;
+            }
+        }
+        return 0;
+    default:
+        PyErr_SetString(PyExc_SystemError, "invalid delete target");
+        return -1;
+    }
+}
+
+/* -------------------------------------------------------------- operators */
+
+PyObject *
+binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
+{
+    if (limits_check_binop(in, op, l, r) < 0) {
+        return NULL;
+    }
+    switch ((BinOpKind)op) {
+    case OP_Add:
+        if (PyLong_CheckExact(l) && PyLong_CheckExact(r) && !inplace) {
+            return PyNumber_Add(l, r);
+        }
+        return inplace ? PyNumber_InPlaceAdd(l, r) : PyNumber_Add(l, r);
+    case OP_Sub:
+        return inplace ? PyNumber_InPlaceSubtract(l, r) : PyNumber_Subtract(l, r);
+    case OP_Mult:
+        return inplace ? PyNumber_InPlaceMultiply(l, r) : PyNumber_Multiply(l, r);
+    case OP_MatMult:
+        return inplace ? PyNumber_InPlaceMatrixMultiply(l, r)
+                       : PyNumber_MatrixMultiply(l, r);
+    case OP_Div:
+        return inplace ? PyNumber_InPlaceTrueDivide(l, r)
+                       : PyNumber_TrueDivide(l, r);
+    case OP_Mod:
+        return inplace ? PyNumber_InPlaceRemainder(l, r)
+                       : PyNumber_Remainder(l, r);
+    case OP_Pow:
+        return inplace ? PyNumber_InPlacePower(l, r, Py_None)
+                       : PyNumber_Power(l, r, Py_None);
+    case OP_LShift:
+        return inplace ? PyNumber_InPlaceLshift(l, r) : PyNumber_Lshift(l, r);
+    case OP_RShift:
+        return inplace ? PyNumber_InPlaceRshift(l, r) : PyNumber_Rshift(l, r);
+    case OP_BitOr:
+        return inplace ? PyNumber_InPlaceOr(l, r) : PyNumber_Or(l, r);
+    case OP_BitXor:
+        return inplace ? PyNumber_InPlaceXor(l, r) : PyNumber_Xor(l, r);
+    case OP_BitAnd:
+        return inplace ? PyNumber_InPlaceAnd(l, r) : PyNumber_And(l, r);
+    case OP_FloorDiv:
+        return inplace ? PyNumber_InPlaceFloorDivide(l, r)
+                       : PyNumber_FloorDivide(l, r);
+    case OP__BIN_COUNT:
+        break;
+    }
+    PyErr_SetString(PyExc_SystemError, "bad binary operator");
+    return NULL;
+}
+
+static PyObject *
+compare_op(int op, PyObject *l, PyObject *r)
+{
+    int b;
+    switch ((CmpOpKind)op) {
+    case CMP_Eq:
+        return PyObject_RichCompare(l, r, Py_EQ);
+    case CMP_NotEq:
+        return PyObject_RichCompare(l, r, Py_NE);
+    case CMP_Lt:
+        return PyObject_RichCompare(l, r, Py_LT);
+    case CMP_LtE:
+        return PyObject_RichCompare(l, r, Py_LE);
+    case CMP_Gt:
+        return PyObject_RichCompare(l, r, Py_GT);
+    case CMP_GtE:
+        return PyObject_RichCompare(l, r, Py_GE);
+    case CMP_Is:
+        return PyBool_FromLong(l == r);
+    case CMP_IsNot:
+        return PyBool_FromLong(l != r);
+    case CMP_In:
+    case CMP_NotIn:
+        b = PySequence_Contains(r, l);
+        if (b < 0) {
+            return NULL;
+        }
+        return PyBool_FromLong(op == CMP_In ? b : !b);
+    }
+    PyErr_SetString(PyExc_SystemError, "bad comparison operator");
+    return NULL;
+}
+
+static PyObject *
+eval_compare(Frame *f, Node *e)
+{
+    PyObject *left = eval_expr(f, e->a);
+    if (left == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < e->nv; i++) {
+        PyObject *right = eval_expr(f, e->v[i]);
+        if (right == NULL) {
+            Py_DECREF(left);
+            return NULL;
+        }
+        PyObject *res = compare_op(e->ops[i], left, right);
+        Py_DECREF(left);
+        if (res == NULL || i == e->nv - 1) {
+            Py_DECREF(right);
+            return res;
+        }
+        int t = PyObject_IsTrue(res);
+        if (t <= 0) {
+            Py_DECREF(right);
+            if (t < 0) {
+                Py_DECREF(res);
+                return NULL;
+            }
+            return res;
+        }
+        Py_DECREF(res);
+        left = right;
+    }
+    return left; /* unreachable for well-formed ast */
+}
+
+/* --------------------------------------------------------------- displays */
+
+/* Extend list `l` with the items of iterable `it` (a starred element). */
+static int
+list_extend(PyObject *l, PyObject *it)
+{
+    PyObject *iter = PyObject_GetIter(it);
+    if (iter == NULL) {
+        return -1;
+    }
+    PyObject *x;
+    while ((x = PyIter_Next(iter)) != NULL) {
+        int r = PyList_Append(l, x);
+        Py_DECREF(x);
+        if (r < 0) {
+            Py_DECREF(iter);
+            return -1;
+        }
+    }
+    Py_DECREF(iter);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *
+eval_sequence_list(Frame *f, Node *e)
+{
+    PyObject *l = PyList_New(0);
+    if (l == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < e->nv; i++) {
+        Node *el = e->v[i];
+        if (el->kind == K_Starred) {
+            PyObject *v = eval_expr(f, el->a);
+            if (v == NULL || list_extend(l, v) < 0) {
+                Py_XDECREF(v);
+                Py_DECREF(l);
+                return NULL;
+            }
+            Py_DECREF(v);
+        }
+        else {
+            PyObject *v = eval_expr(f, el);
+            if (v == NULL || PyList_Append(l, v) < 0) {
+                Py_XDECREF(v);
+                Py_DECREF(l);
+                return NULL;
+            }
+            Py_DECREF(v);
+        }
+    }
+    return l;
+}
+
+static PyObject *
+eval_list(Frame *f, Node *e)
+{
+    if (e->flags & NF_HAS_STAR) {
+        return eval_sequence_list(f, e);
+    }
+    PyObject *l = PyList_New(e->nv);
+    if (l == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < e->nv; i++) {
+        PyObject *v = eval_expr(f, e->v[i]);
+        if (v == NULL) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, i, v);
+    }
+    return l;
+}
+
+static PyObject *
+eval_tuple(Frame *f, Node *e)
+{
+    if (e->flags & NF_HAS_STAR) {
+        PyObject *l = eval_sequence_list(f, e);
+        if (l == NULL) {
+            return NULL;
+        }
+        PyObject *t = PyList_AsTuple(l);
+        Py_DECREF(l);
+        return t;
+    }
+    PyObject *t = PyTuple_New(e->nv);
+    if (t == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < e->nv; i++) {
+        PyObject *v = eval_expr(f, e->v[i]);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+static PyObject *
+eval_set(Frame *f, Node *e)
+{
+    PyObject *s = PySet_New(NULL);
+    if (s == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < e->nv; i++) {
+        Node *el = e->v[i];
+        PyObject *v = eval_expr(f, el->kind == K_Starred ? el->a : el);
+        if (v == NULL) {
+            Py_DECREF(s);
+            return NULL;
+        }
+        int r;
+        if (el->kind == K_Starred) {
+            PyObject *it = PyObject_GetIter(v);
+            r = it ? 0 : -1;
+            PyObject *x;
+            while (it && (x = PyIter_Next(it)) != NULL) {
+                r = PySet_Add(s, x);
+                Py_DECREF(x);
+                if (r < 0) {
+                    break;
+                }
+            }
+            if (it && PyErr_Occurred()) {
+                r = -1;
+            }
+            Py_XDECREF(it);
+        }
+        else {
+            r = PySet_Add(s, v);
+        }
+        Py_DECREF(v);
+        if (r < 0) {
+            Py_DECREF(s);
+            return NULL;
+        }
+    }
+    return s;
+}
+
+/* dict.update for `{**m}` and `f(**m)`, with CPython's message. */
+int
+dict_merge_mapping(PyObject *d, PyObject *m)
+{
+    if (PyDict_Update(d, m) < 0) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Format(PyExc_TypeError, "'%.200s' object is not a mapping",
+                         Py_TYPE(m)->tp_name);
+        }
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+eval_dict(Frame *f, Node *e)
+{
+    PyObject *d = PyDict_New();
+    if (d == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < e->nw; i++) {
+        if (e->v[i] == NULL) {
+            PyObject *m = eval_expr(f, e->w[i]);
+            if (m == NULL || dict_merge_mapping(d, m) < 0) {
+                Py_XDECREF(m);
+                Py_DECREF(d);
+                return NULL;
+            }
+            Py_DECREF(m);
+            continue;
+        }
+        PyObject *k = eval_expr(f, e->v[i]);
+        if (k == NULL) {
+            Py_DECREF(d);
+            return NULL;
+        }
+        PyObject *v = eval_expr(f, e->w[i]);
+        if (v == NULL || PyDict_SetItem(d, k, v) < 0) {
+            Py_DECREF(k);
+            Py_XDECREF(v);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_DECREF(k);
+        Py_DECREF(v);
+    }
+    return d;
+}
+
+/* --------------------------------------------------------------- f-strings */
+
+static PyObject *
+eval_formatted(Frame *f, Node *e)
+{
+    PyObject *v = eval_expr(f, e->a);
+    if (v == NULL) {
+        return NULL;
+    }
+    PyObject *c = NULL;
+    switch (e->op) {
+    case 's':
+        c = PyObject_Str(v);
+        break;
+    case 'r':
+        c = PyObject_Repr(v);
+        break;
+    case 'a':
+        c = PyObject_ASCII(v);
+        break;
+    default:
+        c = v;
+        Py_INCREF(c);
+        break;
+    }
+    Py_DECREF(v);
+    if (c == NULL) {
+        return NULL;
+    }
+    PyObject *spec = NULL;
+    if (e->b) {
+        spec = eval_expr(f, e->b);
+        if (spec == NULL) {
+            Py_DECREF(c);
+            return NULL;
+        }
+    }
+    PyObject *r;
+    if (spec == NULL && PyUnicode_CheckExact(c)) {
+        r = c;
+        Py_INCREF(r);
+    }
+    else {
+        r = PyObject_Format(c, spec);
+    }
+    Py_DECREF(c);
+    Py_XDECREF(spec);
+    return r;
+}
+
+static PyObject *
+eval_joined(Frame *f, Node *e)
+{
+    PyObject *parts = PyList_New(e->nv);
+    if (parts == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < e->nv; i++) {
+        PyObject *v = eval_expr(f, e->v[i]);
+        if (v == NULL) {
+            Py_DECREF(parts);
+            return NULL;
+        }
+        PyList_SET_ITEM(parts, i, v);
+    }
+    PyObject *empty = PyUnicode_New(0, 0);
+    PyObject *r = empty ? PyUnicode_Join(empty, parts) : NULL;
+    Py_XDECREF(empty);
+    Py_DECREF(parts);
+    return r;
+}
+
+/* ------------------------------------------------------------------ calls */
+
+/* Zero-argument super(): super(__class__, <first argument>), as CPython's
+ * super_init derives from the calling frame. */
+static PyObject *
+call_zero_arg_super(Frame *f, PyObject *superobj)
+{
+    Scope *s = f->scope;
+    if (s->uses_class_free < 0 || f->fast == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "super(): __class__ cell not found");
+        return NULL;
+    }
+    PyObject *cls = PyCell_GET(f->cells[s->uses_class_free]);
+    if (cls == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "super(): empty __class__ cell");
+        return NULL;
+    }
+    if (!PyType_Check(cls)) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "super(): __class__ is not a type (%s)",
+                     Py_TYPE(cls)->tp_name);
+        return NULL;
+    }
+    if (s->argcount == 0 && !s->has_varargs) {
+        PyErr_SetString(PyExc_RuntimeError, "super(): no arguments");
+        return NULL;
+    }
+    PyObject *first = s->nlocals > 0 ? f->fast[0] : NULL;
+    /* the first argument may live in a cell */
+    for (int i = 0; i < s->ncells; i++) {
+        if (s->cell2arg && s->cell2arg[i] == 0) {
+            first = PyCell_GET(f->cells[i]);
+        }
+    }
+    if (first == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "super(): arg[0] deleted");
+        return NULL;
+    }
+    if (s->argcount == 0) {
+        /* def f(*args): super() uses args[0] */
+        if (!PyTuple_Check(first) || PyTuple_GET_SIZE(first) == 0) {
+            PyErr_SetString(PyExc_RuntimeError, "super(): no arguments");
+            return NULL;
+        }
+        first = PyTuple_GET_ITEM(first, 0);
+    }
+    PyObject *args[2] = {cls, first};
+    return PyObject_Vectorcall(superobj, args, 2, NULL);
+}
+
+/* Evaluate call arguments with * and ** into a tuple and a dict. */
+static int
+eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
+               PyObject **pkw)
+{
+    PyObject *l = PyList_New(0);
+    PyObject *kw = NULL;
+    if (l == NULL) {
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < e->nv; i++) {
+        Node *a = e->v[i];
+        if (a->kind == K_Starred) {
+            PyObject *v = eval_expr(f, a->a);
+            if (v == NULL) {
+                goto fail;
+            }
+            if (Py_TYPE(v)->tp_iter == NULL && !PySequence_Check(v)) {
+                PyErr_Format(PyExc_TypeError,
+                             "%U argument after * must be an iterable, not %.200s",
+                             PyObject_Str(func) ? _PyObject_FunctionStr(func) : NULL,
+                             Py_TYPE(v)->tp_name);
+                Py_DECREF(v);
+                goto fail;
+            }
+            int r = list_extend(l, v);
+            Py_DECREF(v);
+            if (r < 0) {
+                goto fail;
+            }
+        }
+        else {
+            PyObject *v = eval_expr(f, a);
+            if (v == NULL || PyList_Append(l, v) < 0) {
+                Py_XDECREF(v);
+                goto fail;
+            }
+            Py_DECREF(v);
+        }
+    }
+    if (e->nw) {
+        kw = PyDict_New();
+        if (kw == NULL) {
+            goto fail;
+        }
+    }
+    for (Py_ssize_t i = 0; i < e->nw; i++) {
+        Node *k = e->w[i];
+        PyObject *v = eval_expr(f, k->a);
+        if (v == NULL) {
+            goto fail;
+        }
+        if (k->obj == NULL) {
+            /* **mapping: keys must be strings, no duplicates */
+            if (!PyDict_Check(v) && !PyObject_HasAttrString(v, "keys")) {
+                PyObject *fs = _PyObject_FunctionStr(func);
+                PyErr_Format(PyExc_TypeError,
+                             "%U argument after ** must be a mapping, not %.200s",
+                             fs, Py_TYPE(v)->tp_name);
+                Py_XDECREF(fs);
+                Py_DECREF(v);
+                goto fail;
+            }
+            PyObject *tmp = PyDict_New();
+            if (tmp == NULL || dict_merge_mapping(tmp, v) < 0) {
+                Py_XDECREF(tmp);
+                Py_DECREF(v);
+                goto fail;
+            }
+            Py_DECREF(v);
+            PyObject *key, *val;
+            Py_ssize_t pos = 0;
+            while (PyDict_Next(tmp, &pos, &key, &val)) {
+                if (!PyUnicode_Check(key)) {
+                    PyObject *fs = _PyObject_FunctionStr(func);
+                    PyErr_Format(PyExc_TypeError, "%U keywords must be strings", fs);
+                    Py_XDECREF(fs);
+                    Py_DECREF(tmp);
+                    goto fail;
+                }
+                if (PyDict_Contains(kw, key)) {
+                    PyObject *fs = _PyObject_FunctionStr(func);
+                    PyErr_Format(PyExc_TypeError,
+                                 "%U got multiple values for keyword argument '%U'",
+                                 fs, key);
+                    Py_XDECREF(fs);
+                    Py_DECREF(tmp);
+                    goto fail;
+                }
+                if (PyDict_SetItem(kw, key, val) < 0) {
+                    Py_DECREF(tmp);
+                    goto fail;
+                }
+            }
+            Py_DECREF(tmp);
+        }
+        else {
+            int c = PyDict_Contains(kw, k->obj);
+            if (c) {
+                if (c > 0) {
+                    PyObject *fs = _PyObject_FunctionStr(func);
+                    PyErr_Format(PyExc_TypeError,
+                                 "%U got multiple values for keyword argument '%U'",
+                                 fs, k->obj);
+                    Py_XDECREF(fs);
+                }
+                Py_DECREF(v);
+                goto fail;
+            }
+            int r = PyDict_SetItem(kw, k->obj, v);
+            Py_DECREF(v);
+            if (r < 0) {
+                goto fail;
+            }
+        }
+    }
+    *pargs = PyList_AsTuple(l);
+    Py_DECREF(l);
+    if (*pargs == NULL) {
+        Py_XDECREF(kw);
+        return -1;
+    }
+    *pkw = kw;
+    return 0;
+fail:
+    Py_DECREF(l);
+    Py_XDECREF(kw);
+    return -1;
+}
+
+PyObject *
+call_function(Frame *f, Node *e)
+{
+    PyObject *func = eval_expr(f, e->a);
+    if (func == NULL) {
+        return NULL;
+    }
+    PyObject *res = NULL;
+    if ((e->flags & NF_SUPER_CALL) && func == (PyObject *)&PySuper_Type) {
+        res = call_zero_arg_super(f, func);
+        Py_DECREF(func);
+        return res;
+    }
+    if (policy_check_call(f->in, func) < 0) {
+        Py_DECREF(func);
+        return NULL;
+    }
+    if (e->flags & NF_STAR_ARGS) {
+        PyObject *args = NULL, *kw = NULL;
+        if (eval_star_args(f, e, func, &args, &kw) == 0) {
+            res = PyObject_Call(func, args, kw);
+            Py_DECREF(args);
+            Py_XDECREF(kw);
+        }
+    }
+    else {
+        Py_ssize_t nargs = e->nv, nkw = e->nw, total = nargs + nkw;
+        PyObject *small[8 + 1];
+        PyObject **stack = total + 1 <= 9 ? small
+                                          : PyMem_Malloc((total + 1) * sizeof(PyObject *));
+        if (stack == NULL) {
+            Py_DECREF(func);
+            return PyErr_NoMemory();
+        }
+        Py_ssize_t done = 0;
+        int ok = 1;
+        for (Py_ssize_t i = 0; i < nargs; i++, done++) {
+            stack[1 + i] = eval_expr(f, e->v[i]);
+            if (stack[1 + i] == NULL) {
+                ok = 0;
+                break;
+            }
+        }
+        for (Py_ssize_t i = 0; ok && i < nkw; i++, done++) {
+            stack[1 + nargs + i] = eval_expr(f, e->w[i]->a);
+            if (stack[1 + nargs + i] == NULL) {
+                ok = 0;
+                break;
+            }
+        }
+        if (ok) {
+            res = PyObject_Vectorcall(func, stack + 1,
+                                      nargs | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                      nkw ? e->obj : NULL);
+        }
+        for (Py_ssize_t i = 0; i < done; i++) {
+            Py_DECREF(stack[1 + i]);
+        }
+        if (stack != small) {
+            PyMem_Free(stack);
+        }
+    }
+    Py_DECREF(func);
+    if (res != NULL && policy_check_value(f->in, res) < 0) {
+        Py_CLEAR(res);
+    }
+    return res;
+}
+
+/* ------------------------------------------------------------- functions */
+
+/* Build a function object for a FunctionDef/Lambda node: defaults, kw
+ * defaults and annotations are evaluated now, in this frame. */
+PyObject *
+make_function(Frame *f, Node *def)
+{
+    Node *args = def->b;
+    Scope *s = def->scope;
+    PyObject *defaults = NULL, *kwdefaults = NULL, *ann = NULL,
+             *closure = NULL, *fn = NULL;
+    if (args->nw) {
+        defaults = PyTuple_New(args->nw);
+        if (defaults == NULL) {
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < args->nw; i++) {
+            PyObject *v = eval_expr(f, args->w[i]);
+            if (v == NULL) {
+                goto done;
+            }
+            PyTuple_SET_ITEM(defaults, i, v);
+        }
+    }
+    for (Py_ssize_t i = 0; i < args->nx; i++) {
+        if (args->x[i] == NULL) {
+            continue;
+        }
+        if (kwdefaults == NULL && (kwdefaults = PyDict_New()) == NULL) {
+            goto done;
+        }
+        /* kw_defaults[i] belongs to the i-th keyword-only argument */
+        Node *argn = args->v[s->argcount + s->has_varargs + i];
+        PyObject *v = eval_expr(f, args->x[i]);
+        if (v == NULL || PyDict_SetItem(kwdefaults, argn->obj, v) < 0) {
+            Py_XDECREF(v);
+            goto done;
+        }
+        Py_DECREF(v);
+    }
+    if (def->kind == K_FunctionDef) {
+        int any = def->a != NULL;
+        for (Py_ssize_t i = 0; i < args->nv && !any; i++) {
+            any = args->v[i]->a != NULL;
+        }
+        if (any) {
+            ann = PyDict_New();
+            if (ann == NULL) {
+                goto done;
+            }
+            for (Py_ssize_t i = 0; i < args->nv; i++) {
+                if (args->v[i]->a == NULL) {
+                    continue;
+                }
+                PyObject *v = eval_expr(f, args->v[i]->a);
+                if (v == NULL || PyDict_SetItem(ann, args->v[i]->obj, v) < 0) {
+                    Py_XDECREF(v);
+                    goto done;
+                }
+                Py_DECREF(v);
+            }
+            if (def->a) {
+                PyObject *v = eval_expr(f, def->a);
+                if (v == NULL ||
+                    PyDict_SetItemString(ann, "return", v) < 0) {
+                    Py_XDECREF(v);
+                    goto done;
+                }
+                Py_DECREF(v);
+            }
+        }
+    }
+    if (s->nfree) {
+        /* collect the cells of our free variables from this frame */
+        closure = PyTuple_New(s->nfree);
+        if (closure == NULL) {
+            goto done;
+        }
+        Scope *ps = f->scope;
+        for (int i = 0; i < s->nfree; i++) {
+            PyObject *name = PyTuple_GET_ITEM(s->freevars, i);
+            int slot = -1;
+            for (int j = 0; j < ps->ncells; j++) {
+                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->cellvars, j), name) == 0) {
+                    slot = j;
+                    break;
+                }
+            }
+            for (int j = 0; slot < 0 && j < ps->nfree; j++) {
+                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->freevars, j), name) == 0) {
+                    slot = ps->ncells + j;
+                }
+            }
+            if (slot < 0 || f->cells == NULL) {
+                PyErr_Format(PyExc_SystemError, "no cell for free variable '%U'",
+                             name);
+                goto done;
+            }
+            Py_INCREF(f->cells[slot]);
+            PyTuple_SET_ITEM(closure, i, f->cells[slot]);
+        }
+    }
+    fn = function_new(f, def, s, defaults, kwdefaults, ann, closure);
+done:
+    Py_XDECREF(defaults);
+    Py_XDECREF(kwdefaults);
+    Py_XDECREF(ann);
+    Py_XDECREF(closure);
+    return fn;
+}
+
+/* ------------------------------------------------------------------- main */
+
+PyObject *
+eval_expr(Frame *f, Node *e)
+{
+    if (charge(f->in) < 0) {
+        return NULL;
+    }
+    switch ((NodeKind)e->kind) {
+    case K_Constant:
+        Py_INCREF(e->obj);
+        return e->obj;
+    case K_Name:
+        return load_name(f, e);
+    case K_BinOp: {
+        PyObject *l = eval_expr(f, e->a);
+        if (l == NULL) {
+            return NULL;
+        }
+        PyObject *r = eval_expr(f, e->b);
+        if (r == NULL) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyObject *res = binary_op(f->in, e->op, l, r, 0);
+        Py_DECREF(l);
+        Py_DECREF(r);
+        return res;
+    }
+    case K_UnaryOp: {
+        PyObject *v = eval_expr(f, e->a);
+        if (v == NULL) {
+            return NULL;
+        }
+        PyObject *res = NULL;
+        switch ((UnaryOpKind)e->op) {
+        case UOP_Invert:
+            res = PyNumber_Invert(v);
+            break;
+        case UOP_Not: {
+            int t = PyObject_IsTrue(v);
+            res = t < 0 ? NULL : PyBool_FromLong(!t);
+            break;
+        }
+        case UOP_UAdd:
+            res = PyNumber_Positive(v);
+            break;
+        case UOP_USub:
+            res = PyNumber_Negative(v);
+            break;
+        }
+        Py_DECREF(v);
+        return res;
+    }
+    case K_BoolOp: {
+        PyObject *v = NULL;
+        for (Py_ssize_t i = 0; i < e->nv; i++) {
+            Py_XDECREF(v);
+            v = eval_expr(f, e->v[i]);
+            if (v == NULL) {
+                return NULL;
+            }
+            if (i == e->nv - 1) {
+                break;
+            }
+            int t = PyObject_IsTrue(v);
+            if (t < 0) {
+                Py_DECREF(v);
+                return NULL;
+            }
+            if ((e->op == BOOL_And && !t) || (e->op == BOOL_Or && t)) {
+                break;
+            }
+        }
+        return v;
+    }
+    case K_Compare:
+        return eval_compare(f, e);
+    case K_IfExp: {
+        PyObject *t = eval_expr(f, e->a);
+        if (t == NULL) {
+            return NULL;
+        }
+        int b = PyObject_IsTrue(t);
+        Py_DECREF(t);
+        if (b < 0) {
+            return NULL;
+        }
+        return eval_expr(f, b ? e->b : e->c);
+    }
+    case K_NamedExpr: {
+        PyObject *v = eval_expr(f, e->b);
+        if (v == NULL) {
+            return NULL;
+        }
+        if (store_name(f, e->a, v) < 0) {
+            Py_DECREF(v);
+            return NULL;
+        }
+        return v;
+    }
+    case K_Call:
+        return call_function(f, e);
+    case K_Attribute: {
+        PyObject *obj = eval_expr(f, e->a);
+        if (obj == NULL) {
+            return NULL;
+        }
+        PyObject *v = policy_getattr(f->in, obj, e->obj);
+        Py_DECREF(obj);
+        return v;
+    }
+    case K_Subscript: {
+        PyObject *obj = eval_expr(f, e->a);
+        if (obj == NULL) {
+            return NULL;
+        }
+        PyObject *key = eval_expr(f, e->b);
+        if (key == NULL) {
+            Py_DECREF(obj);
+            return NULL;
+        }
+        PyObject *v = PyObject_GetItem(obj, key);
+        Py_DECREF(obj);
+        Py_DECREF(key);
+        if (v != NULL && policy_check_value(f->in, v) < 0) {
+            Py_CLEAR(v);
+        }
+        return v;
+    }
+    case K_Slice: {
+        PyObject *lo = NULL, *hi = NULL, *st = NULL, *r = NULL;
+        if (e->a && (lo = eval_expr(f, e->a)) == NULL) {
+            return NULL;
+        }
+        if (e->b && (hi = eval_expr(f, e->b)) == NULL) {
+            goto slice_done;
+        }
+        if (e->c && (st = eval_expr(f, e->c)) == NULL) {
+            goto slice_done;
+        }
+        r = PySlice_New(lo, hi, st);
+    slice_done:
+        Py_XDECREF(lo);
+        Py_XDECREF(hi);
+        Py_XDECREF(st);
+        return r;
+    }
+    case K_List:
+        return eval_list(f, e);
+    case K_Tuple:
+        return eval_tuple(f, e);
+    case K_Set:
+        return eval_set(f, e);
+    case K_Dict:
+        return eval_dict(f, e);
+    case K_JoinedStr:
+        return eval_joined(f, e);
+    case K_FormattedValue:
+        return eval_formatted(f, e);
+    case K_Lambda:
+        return make_function(f, e);
+    case K_ListComp:
+    case K_SetComp:
+    case K_DictComp:
+    case K_GeneratorExp: {
+        PyObject *src = eval_expr(f, e->v[0]->b);
+        if (src == NULL) {
+            return NULL;
+        }
+        PyObject *it = PyObject_GetIter(src);
+        Py_DECREF(src);
+        if (it == NULL) {
+            return NULL;
+        }
+        PyObject *r = run_comprehension(f, e, it);
+        Py_DECREF(it);
+        return r;
+    }
+    case K_Yield: {
+        PyObject *v;
+        if (e->a) {
+            v = eval_expr(f, e->a);
+            if (v == NULL) {
+                return NULL;
+            }
+        }
+        else {
+            v = Py_None;
+            Py_INCREF(v);
+        }
+        PyObject *r = gen_yield(f, v);
+        Py_DECREF(v);
+        return r;
+    }
+    case K_YieldFrom: {
+        PyObject *v = eval_expr(f, e->a);
+        if (v == NULL) {
+            return NULL;
+        }
+        PyObject *r = gen_yield_from(f, v);
+        Py_DECREF(v);
+        return r;
+    }
+    case K_Starred:
+        PyErr_SetString(PyExc_SyntaxError,
+                        "can't use starred expression here");
+        return NULL;
+    case K_FunctionDef: case K_ClassDef: case K_Return: case K_Delete:
+    case K_Assign: case K_AugAssign: case K_AnnAssign: case K_For:
+    case K_While: case K_If: case K_With: case K_Match: case K_Raise:
+    case K_Try: case K_TryStar: case K_Assert: case K_Import:
+    case K_ImportFrom: case K_Global: case K_Nonlocal: case K_Expr:
+    case K_Pass: case K_Break: case K_Continue: case K_MatchValue:
+    case K_MatchSingleton: case K_MatchSequence: case K_MatchMapping:
+    case K_MatchClass: case K_MatchStar: case K_MatchAs: case K_MatchOr:
+    case K_Module: case K_ExceptHandler: case K_arguments: case K_arg:
+    case K_keyword: case K_alias: case K_withitem: case K_match_case:
+    case K_comprehension: case K__COUNT:
+        break;
+    }
+    PyErr_Format(PyExc_SystemError, "eval_expr: unexpected node kind %d",
+                 e->kind);
+    return NULL;
+}

@@ -1,0 +1,1204 @@
+/* eval_stmt.c: evaluate statement nodes.
+ *
+ * eval_stmt() returns a Status: control flow (break, continue, return) is a
+ * status code, never a Python exception; ST_ERROR means an exception is set.
+ *
+ * Budget and policy aborts (in->abort != ABORT_NONE) propagate as ST_ERROR
+ * through every handler: `except` clauses do not match them and `finally`
+ * bodies and `__exit__` methods do not run, so user code cannot swallow or
+ * delay them.  The final-answer exception is not matched by `except` clauses
+ * either (as in smolagents, where it is a BaseException that its evaluator
+ * never hands to user handlers), but `finally` bodies do run for it.
+ */
+#include "interp.h"
+
+/* Special-method lookup on the type, as CPython does for `with`: returns a
+ * new reference (bound when the attribute is a descriptor) or NULL, with an
+ * exception set only for real errors. */
+static PyObject *
+lookup_special(PyObject *obj, PyObject *name)
+{
+    PyObject *res = _PyType_Lookup(Py_TYPE(obj), name);
+    if (res == NULL) {
+        return NULL;
+    }
+    descrgetfunc get = Py_TYPE(res)->tp_descr_get;
+    if (get != NULL) {
+        return get(res, obj, (PyObject *)Py_TYPE(obj));
+    }
+    Py_INCREF(res);
+    return res;
+}
+
+/* Is the pending error one that user handlers must not see? */
+static int
+error_is_uncatchable(Frame *f)
+{
+    if (f->in->abort != ABORT_NONE) {
+        return 1;
+    }
+    PyObject *t = PyErr_Occurred();
+    return t && f->in->final_answer_exc &&
+           PyErr_GivenExceptionMatches(t, f->in->final_answer_exc);
+}
+
+/* Fetch the pending exception as one normalized object with its traceback
+ * attached.  Returns a new reference (never NULL when an error was set). */
+static PyObject *
+fetch_exception(void)
+{
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    PyErr_NormalizeException(&t, &v, &tb);
+    if (tb != NULL && v != NULL) {
+        PyException_SetTraceback(v, tb);
+    }
+    Py_XDECREF(t);
+    Py_XDECREF(tb);
+    return v;
+}
+
+/* Re-raise a fetched exception (steals the reference). */
+static void
+restore_exception(PyObject *exc)
+{
+    PyObject *tb = PyException_GetTraceback(exc);
+    PyErr_Restore((PyObject *)Py_TYPE(exc), exc, tb);
+    Py_INCREF(Py_TYPE(exc));
+}
+
+Status
+eval_body(Frame *f, Node **body, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Status s = eval_stmt(f, body[i]);
+        if (s != ST_OK) {
+            return s;
+        }
+    }
+    return ST_OK;
+}
+
+/* ------------------------------------------------------------------ loops */
+
+static Status
+eval_for(Frame *f, Node *s)
+{
+    PyObject *src = eval_expr(f, s->b);
+    if (src == NULL) {
+        return ST_ERROR;
+    }
+    PyObject *it = PyObject_GetIter(src);
+    Py_DECREF(src);
+    if (it == NULL) {
+        return ST_ERROR;
+    }
+    Status st = ST_OK;
+    iternextfunc next = Py_TYPE(it)->tp_iternext;
+    for (;;) {
+        if (charge(f->in) < 0) {
+            st = ST_ERROR;
+            break;
+        }
+        PyObject *item = next(it);
+        if (item == NULL) {
+            if (PyErr_Occurred()) {
+                if (!PyErr_ExceptionMatches(PyExc_StopIteration)) {
+                    st = ST_ERROR;
+                    break;
+                }
+                PyErr_Clear();
+            }
+            st = eval_body(f, s->w, s->nw); /* else clause */
+            break;
+        }
+        if (policy_check_value(f->in, item) < 0 ||
+            store_target(f, s->a, item) < 0) {
+            Py_DECREF(item);
+            st = ST_ERROR;
+            break;
+        }
+        Py_DECREF(item);
+        st = eval_body(f, s->v, s->nv);
+        if (st == ST_BREAK) {
+            st = ST_OK;
+            break;
+        }
+        if (st == ST_CONTINUE) {
+            st = ST_OK;
+            continue;
+        }
+        if (st != ST_OK) {
+            break;
+        }
+    }
+    Py_DECREF(it);
+    return st;
+}
+
+static Status
+eval_while(Frame *f, Node *s)
+{
+    long long iterations = 0;
+    for (;;) {
+        PyObject *t = eval_expr(f, s->a);
+        if (t == NULL) {
+            return ST_ERROR;
+        }
+        int b = PyObject_IsTrue(t);
+        Py_DECREF(t);
+        if (b < 0) {
+            return ST_ERROR;
+        }
+        if (!b) {
+            return eval_body(f, s->w, s->nw);
+        }
+        if (++iterations > f->in->max_while_iterations) {
+            limits_abort(f->in, ABORT_BUDGET,
+                         "Maximum number of %lld iterations in While loop "
+                         "exceeded",
+                         f->in->max_while_iterations);
+            return ST_ERROR;
+        }
+        Status st = eval_body(f, s->v, s->nv);
+        if (st == ST_BREAK) {
+            return ST_OK;
+        }
+        if (st == ST_CONTINUE) {
+            continue;
+        }
+        if (st != ST_OK) {
+            return st;
+        }
+    }
+}
+
+/* ------------------------------------------------------------- exceptions */
+
+/* Check an `except` clause's type and whether `exc` matches it: 1 / 0 / -1. */
+static int
+handler_matches(Frame *f, Node *h, PyObject *exc)
+{
+    if (h->a == NULL) {
+        return 1;
+    }
+    PyObject *t = eval_expr(f, h->a);
+    if (t == NULL) {
+        return -1;
+    }
+    int ok = 1;
+    if (PyTuple_Check(t)) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(t); i++) {
+            PyObject *x = PyTuple_GET_ITEM(t, i);
+            if (!PyExceptionClass_Check(x)) {
+                ok = 0;
+            }
+        }
+    }
+    else if (!PyExceptionClass_Check(t)) {
+        ok = 0;
+    }
+    if (!ok) {
+        Py_DECREF(t);
+        PyErr_SetString(PyExc_TypeError,
+                        "catching classes that do not inherit from "
+                        "BaseException is not allowed");
+        return -1;
+    }
+    int m = PyErr_GivenExceptionMatches(exc, t);
+    Py_DECREF(t);
+    return m;
+}
+
+/* Run a handler body with `exc` as the handled exception, binding it to the
+ * handler's name (unbound again afterwards, as CPython does). */
+static Status
+run_handler(Frame *f, Node *h, PyObject *exc)
+{
+    if (h->c != NULL) {
+        if (policy_check_value(f->in, exc) < 0 ||
+            store_name(f, h->c, exc) < 0) {
+            return ST_ERROR;
+        }
+    }
+    PyObject *saved = compat_get_handled();
+    compat_set_handled(exc);
+    Status st = eval_body(f, h->v, h->nv);
+    compat_set_handled(saved);
+    Py_XDECREF(saved);
+    if (h->c != NULL) {
+        /* `del name`, ignoring a name the body already removed */
+        PyObject *t = NULL, *v = NULL, *tb = NULL;
+        if (st == ST_ERROR) {
+            PyErr_Fetch(&t, &v, &tb);
+        }
+        if (delete_target(f, h->c) < 0) {
+            PyErr_Clear();
+        }
+        if (st == ST_ERROR) {
+            PyErr_Restore(t, v, tb);
+        }
+    }
+    return st;
+}
+
+/* Run a finally body.  `pending` is the status that led here; for ST_ERROR
+ * the exception is fetched while the body runs (and is the handled exception
+ * for context chaining), then restored if the body completes normally. */
+static Status
+run_finally(Frame *f, Node *s, Status pending)
+{
+    if (s->ny == 0) {
+        return pending;
+    }
+    if (pending == ST_ERROR && f->in->abort != ABORT_NONE) {
+        return ST_ERROR;
+    }
+    PyObject *exc = NULL;
+    PyObject *retval = NULL;
+    if (pending == ST_ERROR) {
+        exc = fetch_exception();
+    }
+    if (pending == ST_RETURN) {
+        retval = f->retval;
+        f->retval = NULL;
+    }
+    PyObject *saved = NULL;
+    if (exc) {
+        saved = compat_get_handled();
+        compat_set_handled(exc);
+    }
+    Status st = eval_body(f, s->y, s->ny);
+    if (exc) {
+        compat_set_handled(saved);
+        Py_XDECREF(saved);
+    }
+    if (st != ST_OK) {
+        /* the finally body's own control flow wins */
+        Py_XDECREF(exc);
+        Py_XDECREF(retval);
+        return st;
+    }
+    if (exc) {
+        restore_exception(exc);
+    }
+    if (retval) {
+        Py_XSETREF(f->retval, retval);
+    }
+    return pending;
+}
+
+static Status
+eval_try(Frame *f, Node *s)
+{
+    Status st = eval_body(f, s->v, s->nv);
+    if (st == ST_ERROR && s->nw && !error_is_uncatchable(f)) {
+        PyObject *exc = fetch_exception();
+        int handled = 0;
+        for (Py_ssize_t i = 0; i < s->nw; i++) {
+            Node *h = s->w[i];
+            int m = handler_matches(f, h, exc);
+            if (m < 0) {
+                /* an error evaluating the type: it propagates, with the
+                   original exception as its context */
+                PyObject *nexc = fetch_exception();
+                Py_INCREF(exc);
+                PyException_SetContext(nexc, exc);
+                restore_exception(nexc);
+                handled = -1;
+                break;
+            }
+            if (m) {
+                st = run_handler(f, h, exc);
+                handled = 1;
+                break;
+            }
+        }
+        if (handled == 0) {
+            restore_exception(exc);
+            st = ST_ERROR;
+        }
+        else {
+            if (handled < 0) {
+                st = ST_ERROR;
+            }
+            Py_DECREF(exc);
+        }
+    }
+    else if (st == ST_OK && s->nx) {
+        st = eval_body(f, s->x, s->nx);
+    }
+    return run_finally(f, s, st);
+}
+
+/* except*: split the exception group by each handler's type. */
+static Status
+eval_try_star(Frame *f, Node *s)
+{
+    Status st = eval_body(f, s->v, s->nv);
+    if (st != ST_ERROR || error_is_uncatchable(f)) {
+        if (st == ST_OK && s->nx) {
+            st = eval_body(f, s->x, s->nx);
+        }
+        return run_finally(f, s, st);
+    }
+    PyObject *orig = fetch_exception();
+    PyObject *rest = NULL, *raised = PyList_New(0);
+    if (raised == NULL) {
+        Py_DECREF(orig);
+        return ST_ERROR;
+    }
+    if (PyObject_TypeCheck(orig, (PyTypeObject *)PyExc_BaseExceptionGroup)) {
+        rest = orig;
+        Py_INCREF(rest);
+    }
+    else {
+        /* a naked exception is wrapped in a group with an empty message */
+        rest = PyObject_CallFunction(PyExc_BaseExceptionGroup, "s(O)", "", orig);
+        if (rest == NULL) {
+            goto error;
+        }
+    }
+    for (Py_ssize_t i = 0; i < s->nw && rest != Py_None; i++) {
+        Node *h = s->w[i];
+        PyObject *t = eval_expr(f, h->a);
+        if (t == NULL) {
+            goto error;
+        }
+        if (PyObject_TypeCheck(t, &PyType_Type) &&
+            PyType_IsSubtype((PyTypeObject *)t,
+                             (PyTypeObject *)PyExc_BaseExceptionGroup)) {
+            Py_DECREF(t);
+            PyErr_SetString(PyExc_TypeError,
+                            "catching ExceptionGroup with except* is not allowed. "
+                            "Use except instead.");
+            goto error;
+        }
+        PyObject *pair = PyObject_CallMethod(rest, "split", "O", t);
+        Py_DECREF(t);
+        if (pair == NULL) {
+            goto error;
+        }
+        PyObject *match = PyTuple_GET_ITEM(pair, 0);
+        PyObject *newrest = PyTuple_GET_ITEM(pair, 1);
+        Py_INCREF(newrest);
+        Py_SETREF(rest, newrest);
+        if (match != Py_None) {
+            Status hs = run_handler(f, h, match);
+            if (hs == ST_ERROR) {
+                if (error_is_uncatchable(f)) {
+                    Py_DECREF(pair);
+                    goto error_keep;
+                }
+                PyObject *e = fetch_exception();
+                int r = PyList_Append(raised, e);
+                Py_DECREF(e);
+                if (r < 0) {
+                    Py_DECREF(pair);
+                    goto error;
+                }
+            }
+            else if (hs != ST_OK) {
+                /* break/continue/return in except* is a SyntaxError in
+                   CPython; treat as completing the handler */
+                Py_DECREF(pair);
+                PyErr_SetString(PyExc_SyntaxError,
+                                "'break', 'continue' and 'return' cannot "
+                                "appear in an except* block");
+                goto error;
+            }
+        }
+        Py_DECREF(pair);
+    }
+    /* re-raise: unhandled rest plus anything raised by handlers */
+    if (rest != Py_None) {
+        if (PyList_Append(raised, rest) < 0) {
+            goto error;
+        }
+    }
+    Py_ssize_t nr = PyList_GET_SIZE(raised);
+    if (nr == 0) {
+        st = ST_OK;
+        Py_DECREF(orig);
+        Py_DECREF(raised);
+        Py_XDECREF(rest);
+        if (s->nx) {
+            st = eval_body(f, s->x, s->nx);
+        }
+        return run_finally(f, s, st);
+    }
+    PyObject *toraise;
+    if (nr == 1 && PyList_GET_ITEM(raised, 0) == rest) {
+        /* only unhandled parts: re-raise the original if nothing matched */
+        toraise = rest == orig || (PyObject_TypeCheck(orig, (PyTypeObject *)PyExc_BaseExceptionGroup) == 0 &&
+                                   PyObject_Length(rest) == 1)
+                      ? orig : rest;
+        if (!PyObject_TypeCheck(orig, (PyTypeObject *)PyExc_BaseExceptionGroup) &&
+            PyObject_Length(rest) == 1) {
+            toraise = orig;
+        }
+        Py_INCREF(toraise);
+    }
+    else {
+        toraise = PyObject_CallFunction(PyExc_BaseExceptionGroup, "sO", "", raised);
+        if (toraise == NULL) {
+            goto error;
+        }
+    }
+    Py_DECREF(orig);
+    Py_DECREF(raised);
+    Py_XDECREF(rest);
+    restore_exception(toraise);
+    return run_finally(f, s, ST_ERROR);
+error:
+    if (error_is_uncatchable(f)) {
+        goto error_keep;
+    }
+error_keep:
+    Py_DECREF(orig);
+    Py_XDECREF(raised);
+    Py_XDECREF(rest);
+    return run_finally(f, s, ST_ERROR);
+}
+
+static Status
+eval_raise(Frame *f, Node *s)
+{
+    if (s->a == NULL) {
+        PyObject *exc = compat_get_handled();
+        if (exc == NULL) {
+            PyErr_SetString(PyExc_RuntimeError, "No active exception to reraise");
+            return ST_ERROR;
+        }
+        restore_exception(exc);
+        return ST_ERROR;
+    }
+    PyObject *v = eval_expr(f, s->a);
+    if (v == NULL) {
+        return ST_ERROR;
+    }
+    PyObject *exc = NULL;
+    if (PyExceptionClass_Check(v)) {
+        exc = PyObject_CallNoArgs(v);
+        Py_DECREF(v);
+        if (exc == NULL) {
+            return ST_ERROR;
+        }
+        if (!PyExceptionInstance_Check(exc)) {
+            PyErr_Format(PyExc_TypeError,
+                         "calling %R should have returned an instance of "
+                         "BaseException, not %R",
+                         v, Py_TYPE(exc));
+            Py_DECREF(exc);
+            return ST_ERROR;
+        }
+    }
+    else if (PyExceptionInstance_Check(v)) {
+        exc = v;
+    }
+    else {
+        Py_DECREF(v);
+        PyErr_SetString(PyExc_TypeError,
+                        "exceptions must derive from BaseException");
+        return ST_ERROR;
+    }
+    if (s->b) {
+        PyObject *c = eval_expr(f, s->b);
+        if (c == NULL) {
+            Py_DECREF(exc);
+            return ST_ERROR;
+        }
+        PyObject *cause = NULL;
+        if (PyExceptionClass_Check(c)) {
+            cause = PyObject_CallNoArgs(c);
+            Py_DECREF(c);
+            if (cause == NULL) {
+                Py_DECREF(exc);
+                return ST_ERROR;
+            }
+        }
+        else if (PyExceptionInstance_Check(c) || c == Py_None) {
+            cause = c;
+        }
+        else {
+            Py_DECREF(c);
+            Py_DECREF(exc);
+            PyErr_SetString(PyExc_TypeError,
+                            "exception causes must derive from BaseException");
+            return ST_ERROR;
+        }
+        if (cause == Py_None) {
+            Py_DECREF(cause);
+            PyException_SetCause(exc, NULL);
+            ((PyBaseExceptionObject *)exc)->suppress_context = 1;
+        }
+        else {
+            PyException_SetCause(exc, cause); /* steals */
+        }
+    }
+    PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+    Py_DECREF(exc);
+    return ST_ERROR;
+}
+
+/* -------------------------------------------------------------------- with */
+
+static Status with_items(Frame *f, Node *s, Py_ssize_t i);
+
+static Status
+with_items(Frame *f, Node *s, Py_ssize_t i)
+{
+    if (i == s->nv) {
+        return eval_body(f, s->w, s->nw);
+    }
+    Node *item = s->v[i];
+    PyObject *mgr = eval_expr(f, item->a);
+    if (mgr == NULL) {
+        return ST_ERROR;
+    }
+    PyObject *enter = lookup_special(mgr, f->in->st->str_enter);
+    if (enter == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_TypeError,
+                         "'%.200s' object does not support the context "
+                         "manager protocol",
+                         Py_TYPE(mgr)->tp_name);
+        }
+        Py_DECREF(mgr);
+        return ST_ERROR;
+    }
+    PyObject *exitf = lookup_special(mgr, f->in->st->str_exit);
+    if (exitf == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_TypeError,
+                         "'%.200s' object does not support the context "
+                         "manager protocol (missed __exit__ method)",
+                         Py_TYPE(mgr)->tp_name);
+        }
+        Py_DECREF(enter);
+        Py_DECREF(mgr);
+        return ST_ERROR;
+    }
+    Py_DECREF(mgr);
+    PyObject *res = PyObject_CallNoArgs(enter);
+    Py_DECREF(enter);
+    if (res == NULL) {
+        Py_DECREF(exitf);
+        return ST_ERROR;
+    }
+    if (policy_check_value(f->in, res) < 0) {
+        Py_DECREF(res);
+        Py_DECREF(exitf);
+        return ST_ERROR;
+    }
+    Status st;
+    if (item->b != NULL && store_target(f, item->b, res) < 0) {
+        st = ST_ERROR;
+        /* CPython calls __exit__ with the exception here too */
+    }
+    else {
+        st = with_items(f, s, i + 1);
+    }
+    Py_DECREF(res);
+    if (st == ST_ERROR) {
+        if (f->in->abort != ABORT_NONE) {
+            Py_DECREF(exitf);
+            return ST_ERROR;
+        }
+        PyObject *exc = fetch_exception();
+        PyObject *saved = compat_get_handled();
+        compat_set_handled(exc);
+        /* __exit__ gets no traceback: a host traceback leads to frames */
+        PyObject *r = PyObject_CallFunctionObjArgs(exitf, (PyObject *)Py_TYPE(exc),
+                                                   exc, Py_None, NULL);
+        compat_set_handled(saved);
+        Py_XDECREF(saved);
+        Py_DECREF(exitf);
+        if (r == NULL) {
+            PyObject *nexc = fetch_exception();
+            PyException_SetContext(nexc, exc); /* steals exc */
+            restore_exception(nexc);
+            return ST_ERROR;
+        }
+        int t = PyObject_IsTrue(r);
+        Py_DECREF(r);
+        if (t < 0) {
+            Py_DECREF(exc);
+            return ST_ERROR;
+        }
+        if (t && !PyErr_GivenExceptionMatches(exc, f->in->final_answer_exc)) {
+            Py_DECREF(exc);
+            return ST_OK;
+        }
+        restore_exception(exc);
+        return ST_ERROR;
+    }
+    PyObject *r = PyObject_CallFunctionObjArgs(exitf, Py_None, Py_None, Py_None,
+                                               NULL);
+    Py_DECREF(exitf);
+    if (r == NULL) {
+        if (st == ST_RETURN) {
+            Py_CLEAR(f->retval);
+        }
+        return ST_ERROR;
+    }
+    Py_DECREF(r);
+    return st;
+}
+
+/* ----------------------------------------------------------- assignments */
+
+static Status
+eval_augassign(Frame *f, Node *s)
+{
+    Node *t = s->a;
+    PyObject *obj = NULL, *key = NULL, *cur = NULL, *rhs = NULL, *res = NULL;
+    Status st = ST_ERROR;
+    switch (t->kind) {
+    case K_Name:
+        cur = load_name(f, t);
+        break;
+    case K_Attribute:
+        obj = eval_expr(f, t->a);
+        if (obj) {
+            cur = policy_getattr(f->in, obj, t->obj);
+        }
+        break;
+    case K_Subscript:
+        obj = eval_expr(f, t->a);
+        if (obj) {
+            key = eval_expr(f, t->b);
+        }
+        if (key) {
+            cur = PyObject_GetItem(obj, key);
+        }
+        break;
+    default:
+        PyErr_SetString(PyExc_SystemError, "bad augmented assignment target");
+        break;
+    }
+    if (cur == NULL) {
+        goto done;
+    }
+    rhs = eval_expr(f, s->b);
+    if (rhs == NULL) {
+        goto done;
+    }
+    if (t->kind == K_Name && t->scope_kind == NAME_FAST && s->op == OP_Add &&
+        PyUnicode_CheckExact(cur) && PyUnicode_CheckExact(rhs) &&
+        Py_REFCNT(cur) == 2) {
+        /* s += t on a local string: drop the variable's reference so that
+           the string can be resized in place, as CPython does */
+        Py_CLEAR(f->fast[t->slot]);
+        PyUnicode_Append(&cur, rhs);
+        if (cur == NULL) {
+            goto done;
+        }
+        res = cur;
+        cur = NULL;
+    }
+    else {
+        res = binary_op(f->in, s->op, cur, rhs, 1);
+    }
+    if (res == NULL) {
+        goto done;
+    }
+    switch (t->kind) {
+    case K_Name:
+        if (store_name(f, t, res) < 0) {
+            goto done;
+        }
+        break;
+    case K_Attribute:
+        if (policy_setattr(f->in, obj, t->obj, res) < 0) {
+            goto done;
+        }
+        break;
+    case K_Subscript:
+        if (PyObject_SetItem(obj, key, res) < 0) {
+            goto done;
+        }
+        break;
+    default:
+        goto done;
+    }
+    Py_XSETREF(f->last_value, res);
+    res = NULL;
+    st = ST_OK;
+done:
+    Py_XDECREF(obj);
+    Py_XDECREF(key);
+    Py_XDECREF(cur);
+    Py_XDECREF(rhs);
+    Py_XDECREF(res);
+    return st;
+}
+
+static Status
+eval_annassign(Frame *f, Node *s)
+{
+    int at_module_or_class = f->scope->type == SC_MODULE ||
+                             f->scope->type == SC_CLASS;
+    if (s->c) {
+        PyObject *v = eval_expr(f, s->c);
+        if (v == NULL) {
+            return ST_ERROR;
+        }
+        int r = store_target(f, s->a, v);
+        Py_XSETREF(f->last_value, v);
+        if (r < 0) {
+            return ST_ERROR;
+        }
+    }
+    if (!at_module_or_class) {
+        return ST_OK; /* annotations of locals are not evaluated */
+    }
+    PyObject *ann = eval_expr(f, s->b);
+    if (ann == NULL) {
+        return ST_ERROR;
+    }
+    if (!(s->flags & NF_SIMPLE)) {
+        Py_DECREF(ann);
+        return ST_OK;
+    }
+    PyObject *ns = f->locals ? f->locals : f->globals;
+    PyObject *d = PyObject_GetItem(ns, f->in->st->str_annotations);
+    if (d == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_KeyError)) {
+            Py_DECREF(ann);
+            return ST_ERROR;
+        }
+        PyErr_Clear();
+        d = PyDict_New();
+        if (d == NULL || PyObject_SetItem(ns, f->in->st->str_annotations, d) < 0) {
+            Py_XDECREF(d);
+            Py_DECREF(ann);
+            return ST_ERROR;
+        }
+    }
+    int r = PyObject_SetItem(d, s->a->obj, ann);
+    Py_DECREF(d);
+    Py_DECREF(ann);
+    return r < 0 ? ST_ERROR : ST_OK;
+}
+
+/* ------------------------------------------------------------- definitions */
+
+/* Evaluate decorators (top to bottom) into a new list. */
+static PyObject *
+eval_decorators(Frame *f, Node **decs, Py_ssize_t n)
+{
+    PyObject *l = PyList_New(n);
+    if (l == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *d = eval_expr(f, decs[i]);
+        if (d == NULL) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, i, d);
+    }
+    return l;
+}
+
+/* Apply decorators bottom-up.  Steals `obj`; returns new ref or NULL. */
+static PyObject *
+apply_decorators(Frame *f, PyObject *decs, PyObject *obj)
+{
+    for (Py_ssize_t i = PyList_GET_SIZE(decs) - 1; i >= 0; i--) {
+        PyObject *d = PyList_GET_ITEM(decs, i);
+        if (policy_check_call(f->in, d) < 0) {
+            Py_DECREF(obj);
+            return NULL;
+        }
+        PyObject *r = PyObject_CallOneArg(d, obj);
+        Py_DECREF(obj);
+        if (r == NULL || policy_check_value(f->in, r) < 0) {
+            Py_XDECREF(r);
+            return NULL;
+        }
+        obj = r;
+    }
+    return obj;
+}
+
+static Status
+eval_def(Frame *f, Node *s)
+{
+    Node **decs = s->kind == K_FunctionDef ? s->v : s->x;
+    Py_ssize_t ndecs = s->kind == K_FunctionDef ? s->nv : s->nx;
+    PyObject *dl = eval_decorators(f, decs, ndecs);
+    if (dl == NULL) {
+        return ST_ERROR;
+    }
+    PyObject *obj = s->kind == K_FunctionDef ? make_function(f, s)
+                                             : build_class(f, s);
+    if (obj == NULL) {
+        Py_DECREF(dl);
+        return ST_ERROR;
+    }
+    obj = apply_decorators(f, dl, obj);
+    Py_DECREF(dl);
+    if (obj == NULL) {
+        return ST_ERROR;
+    }
+    int r = store_name(f, s->c, obj);
+    Py_DECREF(obj);
+    return r < 0 ? ST_ERROR : ST_OK;
+}
+
+/* ----------------------------------------------------------------- imports */
+
+static Status
+eval_import(Frame *f, Node *s)
+{
+    for (Py_ssize_t i = 0; i < s->nv; i++) {
+        Node *al = s->v[i];
+        PyObject *mod = policy_import(f, al->obj, NULL, 0);
+        if (mod == NULL) {
+            return ST_ERROR;
+        }
+        PyObject *bind = mod;
+        Py_INCREF(bind);
+        if (al->flags) {
+            /* import a.b.c as x binds the submodule a.b.c */
+            PyObject *parts = PyUnicode_Split(al->obj, f->in->st->str_dot, -1);
+            if (parts == NULL) {
+                Py_DECREF(bind);
+                Py_DECREF(mod);
+                return ST_ERROR;
+            }
+            for (Py_ssize_t k = 1; k < PyList_GET_SIZE(parts); k++) {
+                PyObject *sub = PyObject_GetAttr(bind, PyList_GET_ITEM(parts, k));
+                Py_DECREF(bind);
+                bind = sub;
+                if (bind == NULL) {
+                    break;
+                }
+            }
+            Py_DECREF(parts);
+            if (bind == NULL) {
+                Py_DECREF(mod);
+                return ST_ERROR;
+            }
+        }
+        Py_DECREF(mod);
+        int r = store_name(f, al->c, bind);
+        Py_DECREF(bind);
+        if (r < 0) {
+            return ST_ERROR;
+        }
+    }
+    return ST_OK;
+}
+
+static Status
+eval_import_from(Frame *f, Node *s)
+{
+    PyObject *fromlist = PyTuple_New(s->nv);
+    if (fromlist == NULL) {
+        return ST_ERROR;
+    }
+    for (Py_ssize_t i = 0; i < s->nv; i++) {
+        Py_INCREF(s->v[i]->obj);
+        PyTuple_SET_ITEM(fromlist, i, s->v[i]->obj);
+    }
+    PyObject *mod = policy_import(f, s->obj, fromlist, s->slot);
+    Py_DECREF(fromlist);
+    if (mod == NULL) {
+        return ST_ERROR;
+    }
+    Status st = ST_OK;
+    for (Py_ssize_t i = 0; i < s->nv && st == ST_OK; i++) {
+        Node *al = s->v[i];
+        if (al->c == NULL) {
+            /* from m import *: public names, honouring __all__ */
+            PyObject *all = PyObject_GetAttr(mod, f->in->st->str_all);
+            PyObject *names;
+            if (all == NULL) {
+                PyErr_Clear();
+                PyObject *d = PyObject_GetAttrString(mod, "__dict__");
+                if (d == NULL) {
+                    st = ST_ERROR;
+                    break;
+                }
+                names = PyMapping_Keys(d);
+                Py_DECREF(d);
+            }
+            else {
+                names = PySequence_List(all);
+                Py_DECREF(all);
+            }
+            if (names == NULL) {
+                st = ST_ERROR;
+                break;
+            }
+            for (Py_ssize_t k = 0; k < PyList_GET_SIZE(names); k++) {
+                PyObject *nm = PyList_GET_ITEM(names, k);
+                if (!PyUnicode_Check(nm) ||
+                    PyUnicode_READ_CHAR(nm, 0) == '_') {
+                    continue;
+                }
+                PyObject *v = policy_getattr(f->in, mod, nm);
+                if (v == NULL) {
+                    /* names the policy refuses are skipped, not fatal */
+                    if (f->in->abort != ABORT_NONE) {
+                        st = ST_ERROR;
+                        break;
+                    }
+                    PyErr_Clear();
+                    continue;
+                }
+                int r = PyDict_SetItem(f->locals ? f->locals : f->globals, nm, v);
+                Py_DECREF(v);
+                if (r < 0) {
+                    st = ST_ERROR;
+                    break;
+                }
+            }
+            Py_DECREF(names);
+            continue;
+        }
+        PyObject *v = policy_getattr(f->in, mod, al->obj);
+        if (v == NULL) {
+            if (f->in->abort == ABORT_NONE &&
+                PyErr_ExceptionMatches(PyExc_AttributeError)) {
+                /* maybe a submodule not yet imported */
+                PyErr_Clear();
+                PyObject *full = PyUnicode_FromFormat("%U.%U", s->obj, al->obj);
+                if (full == NULL) {
+                    st = ST_ERROR;
+                    break;
+                }
+                PyObject *sub = policy_import(f, full, NULL, 0);
+                Py_DECREF(full);
+                if (sub == NULL) {
+                    if (f->in->abort == ABORT_NONE &&
+                        PyErr_ExceptionMatches(PyExc_ImportError)) {
+                        PyErr_Clear();
+                        PyErr_Format(PyExc_ImportError,
+                                     "cannot import name '%U' from '%U'",
+                                     al->obj, s->obj);
+                    }
+                    st = ST_ERROR;
+                    break;
+                }
+                Py_DECREF(sub);
+                v = policy_getattr(f->in, mod, al->obj);
+            }
+            if (v == NULL) {
+                st = ST_ERROR;
+                break;
+            }
+        }
+        if (store_name(f, al->c, v) < 0) {
+            st = ST_ERROR;
+        }
+        Py_DECREF(v);
+    }
+    Py_DECREF(mod);
+    return st;
+}
+
+/* ------------------------------------------------------------------- match */
+
+int match_store_binds(Frame *f, PyObject *binds);
+
+static Status
+eval_match(Frame *f, Node *s)
+{
+    PyObject *subject = eval_expr(f, s->a);
+    if (subject == NULL) {
+        return ST_ERROR;
+    }
+    Status st = ST_OK;
+    for (Py_ssize_t i = 0; i < s->nv; i++) {
+        Node *c = s->v[i];
+        PyObject *binds = PyList_New(0);
+        if (binds == NULL) {
+            st = ST_ERROR;
+            break;
+        }
+        int m = match_pattern(f, c->a, subject, binds);
+        if (m > 0 && match_store_binds(f, binds) < 0) {
+            m = -1;
+        }
+        Py_DECREF(binds);
+        if (m < 0) {
+            st = ST_ERROR;
+            break;
+        }
+        if (m == 0) {
+            continue;
+        }
+        if (c->b) {
+            PyObject *g = eval_expr(f, c->b);
+            if (g == NULL) {
+                st = ST_ERROR;
+                break;
+            }
+            int t = PyObject_IsTrue(g);
+            Py_DECREF(g);
+            if (t < 0) {
+                st = ST_ERROR;
+                break;
+            }
+            if (!t) {
+                continue;
+            }
+        }
+        st = eval_body(f, c->v, c->nv);
+        break;
+    }
+    Py_DECREF(subject);
+    return st;
+}
+
+/* --------------------------------------------------------------- dispatch */
+
+Status
+eval_stmt(Frame *f, Node *s)
+{
+    if (charge(f->in) < 0) {
+        return ST_ERROR;
+    }
+    switch ((NodeKind)s->kind) {
+    case K_Expr: {
+        PyObject *v = eval_expr(f, s->a);
+        if (v == NULL) {
+            return ST_ERROR;
+        }
+        Py_XSETREF(f->last_value, v);
+        return ST_OK;
+    }
+    case K_Assign: {
+        PyObject *v = eval_expr(f, s->a);
+        if (v == NULL) {
+            return ST_ERROR;
+        }
+        for (Py_ssize_t i = 0; i < s->nv; i++) {
+            if (store_target(f, s->v[i], v) < 0) {
+                Py_DECREF(v);
+                return ST_ERROR;
+            }
+        }
+        Py_XSETREF(f->last_value, v);
+        return ST_OK;
+    }
+    case K_AugAssign:
+        return eval_augassign(f, s);
+    case K_AnnAssign:
+        return eval_annassign(f, s);
+    case K_If: {
+        PyObject *t = eval_expr(f, s->a);
+        if (t == NULL) {
+            return ST_ERROR;
+        }
+        int b = PyObject_IsTrue(t);
+        Py_DECREF(t);
+        if (b < 0) {
+            return ST_ERROR;
+        }
+        return b ? eval_body(f, s->v, s->nv) : eval_body(f, s->w, s->nw);
+    }
+    case K_For:
+        return eval_for(f, s);
+    case K_While:
+        return eval_while(f, s);
+    case K_Break:
+        return ST_BREAK;
+    case K_Continue:
+        return ST_CONTINUE;
+    case K_Pass:
+    case K_Global:
+    case K_Nonlocal:
+        return ST_OK;
+    case K_Return: {
+        PyObject *v;
+        if (s->a) {
+            v = eval_expr(f, s->a);
+            if (v == NULL) {
+                return ST_ERROR;
+            }
+        }
+        else {
+            v = Py_None;
+            Py_INCREF(v);
+        }
+        Py_XSETREF(f->retval, v);
+        return ST_RETURN;
+    }
+    case K_Delete:
+        for (Py_ssize_t i = 0; i < s->nv; i++) {
+            if (delete_target(f, s->v[i]) < 0) {
+                return ST_ERROR;
+            }
+        }
+        return ST_OK;
+    case K_FunctionDef:
+    case K_ClassDef:
+        return eval_def(f, s);
+    case K_Try:
+        return eval_try(f, s);
+    case K_TryStar:
+        return eval_try_star(f, s);
+    case K_Raise:
+        return eval_raise(f, s);
+    case K_With:
+        return with_items(f, s, 0);
+    case K_Assert: {
+        PyObject *t = eval_expr(f, s->a);
+        if (t == NULL) {
+            return ST_ERROR;
+        }
+        int b = PyObject_IsTrue(t);
+        Py_DECREF(t);
+        if (b < 0) {
+            return ST_ERROR;
+        }
+        if (b) {
+            return ST_OK;
+        }
+        if (s->b) {
+            PyObject *m = eval_expr(f, s->b);
+            if (m == NULL) {
+                return ST_ERROR;
+            }
+            PyObject *e = PyObject_CallOneArg(PyExc_AssertionError, m);
+            Py_DECREF(m);
+            if (e == NULL) {
+                return ST_ERROR;
+            }
+            PyErr_SetObject(PyExc_AssertionError, e);
+            Py_DECREF(e);
+        }
+        else {
+            PyErr_SetNone(PyExc_AssertionError);
+        }
+        return ST_ERROR;
+    }
+    case K_Import:
+        return eval_import(f, s);
+    case K_ImportFrom:
+        return eval_import_from(f, s);
+    case K_Match:
+        return eval_match(f, s);
+    case K_BoolOp: case K_NamedExpr: case K_BinOp: case K_UnaryOp:
+    case K_Lambda: case K_IfExp: case K_Dict: case K_Set: case K_ListComp:
+    case K_SetComp: case K_DictComp: case K_GeneratorExp: case K_Yield:
+    case K_YieldFrom: case K_Compare: case K_Call: case K_FormattedValue:
+    case K_JoinedStr: case K_Constant: case K_Attribute: case K_Subscript:
+    case K_Starred: case K_Name: case K_List: case K_Tuple: case K_Slice:
+    case K_MatchValue: case K_MatchSingleton: case K_MatchSequence:
+    case K_MatchMapping: case K_MatchClass: case K_MatchStar: case K_MatchAs:
+    case K_MatchOr: case K_Module: case K_ExceptHandler: case K_arguments:
+    case K_arg: case K_keyword: case K_alias: case K_withitem:
+    case K_match_case: case K_comprehension: case K__COUNT:
+        break;
+    }
+    PyErr_Format(PyExc_SystemError, "eval_stmt: unexpected node kind %d",
+                 s->kind);
+    return ST_ERROR;
+}

@@ -1,0 +1,1315 @@
+/* function.c: interpreted functions, argument binding, frames for function
+ * and comprehension scopes, and class creation.
+ *
+ * An interpreted function is a GC-aware heap type with vectorcall, so host
+ * code (sorted(key=f), map(f, ...)) calls it as cheaply as a builtin.  It
+ * holds a strong reference to the Program (which owns the IR) and to the
+ * Interpreter (policy and budgets), so calling it after the step that made
+ * it still runs under the same rules.
+ *
+ * Generators run on their own C stack: see generator.c.
+ */
+#include "interp.h"
+
+#include <stddef.h>
+#include <string.h>
+#include "structmember.h"
+
+PyObject *generator_new(FunctionObject *fn, Frame *fr);
+
+/* ------------------------------------------------------------- frames */
+
+void
+frame_clear(Frame *fr)
+{
+    Scope *s = fr->scope;
+    if (fr->fast) {
+        for (int i = 0; i < s->nlocals; i++) {
+            Py_CLEAR(fr->fast[i]);
+        }
+    }
+    if (fr->cells) {
+        for (int i = 0; i < s->ncells + s->nfree; i++) {
+            Py_CLEAR(fr->cells[i]);
+        }
+    }
+    Py_CLEAR(fr->retval);
+    Py_CLEAR(fr->last_value);
+}
+
+/* Create the cells of a function frame: own cells (initialised from the
+ * parameter they shadow) then the closure's cells.  0 / -1. */
+static int
+frame_init_cells(Frame *fr, PyObject *closure)
+{
+    Scope *s = fr->scope;
+    for (int i = 0; i < s->ncells; i++) {
+        PyObject *init = NULL;
+        int arg = s->cell2arg ? s->cell2arg[i] : -1;
+        if (arg >= 0) {
+            init = fr->fast[arg];
+        }
+        fr->cells[i] = PyCell_New(init);
+        if (fr->cells[i] == NULL) {
+            return -1;
+        }
+        if (arg >= 0) {
+            /* the parameter lives in its cell from now on */
+            Py_CLEAR(fr->fast[arg]);
+        }
+    }
+    for (int i = 0; i < s->nfree; i++) {
+        PyObject *c = closure ? PyTuple_GET_ITEM(closure, i) : NULL;
+        if (c == NULL) {
+            PyErr_SetString(PyExc_SystemError, "missing closure cell");
+            return -1;
+        }
+        Py_INCREF(c);
+        fr->cells[s->ncells + i] = c;
+    }
+    return 0;
+}
+
+/* --------------------------------------------------------- arg binding */
+
+static PyObject *
+quoted_names_list(PyObject *names)
+{
+    /* 'a'  |  'a' and 'b'  |  'a', 'b', and 'c' */
+    Py_ssize_t n = PyList_GET_SIZE(names);
+    PyObject *reprs = PyList_New(n);
+    if (reprs == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *r = PyObject_Repr(PyList_GET_ITEM(names, i));
+        if (r == NULL) {
+            Py_DECREF(reprs);
+            return NULL;
+        }
+        PyList_SET_ITEM(reprs, i, r);
+    }
+    PyObject *res = NULL;
+    if (n == 1) {
+        res = PyList_GET_ITEM(reprs, 0);
+        Py_INCREF(res);
+    }
+    else if (n == 2) {
+        res = PyUnicode_FromFormat("%U and %U", PyList_GET_ITEM(reprs, 0),
+                                   PyList_GET_ITEM(reprs, 1));
+    }
+    else {
+        PyObject *head = PyList_GetSlice(reprs, 0, n - 1);
+        PyObject *sep = PyUnicode_FromString(", ");
+        PyObject *joined = (head && sep) ? PyUnicode_Join(sep, head) : NULL;
+        if (joined) {
+            res = PyUnicode_FromFormat("%U, and %U", joined,
+                                       PyList_GET_ITEM(reprs, n - 1));
+        }
+        Py_XDECREF(head);
+        Py_XDECREF(sep);
+        Py_XDECREF(joined);
+    }
+    Py_DECREF(reprs);
+    return res;
+}
+
+static void
+missing_args_error(FunctionObject *fn, PyObject *names, const char *kind)
+{
+    PyObject *s = quoted_names_list(names);
+    if (s == NULL) {
+        return;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(names);
+    PyErr_Format(PyExc_TypeError, "%U() missing %zd required %s argument%s: %U",
+                 fn->qualname, n, kind, n == 1 ? "" : "s", s);
+    Py_DECREF(s);
+}
+
+static void
+too_many_positional(FunctionObject *fn, Frame *fr, Py_ssize_t given)
+{
+    Scope *s = fn->scope;
+    Py_ssize_t kwonly_given = 0;
+    int base = s->argcount + s->has_varargs;
+    for (int i = 0; i < s->kwonlyargcount; i++) {
+        if (fr->fast[base + i] != NULL) {
+            kwonly_given++;
+        }
+    }
+    Py_ssize_t defcount = fn->defaults ? PyTuple_GET_SIZE(fn->defaults) : 0;
+    PyObject *sig;
+    int plural;
+    if (defcount) {
+        plural = 1;
+        sig = PyUnicode_FromFormat("from %zd to %d", s->argcount - defcount,
+                                   s->argcount);
+    }
+    else {
+        plural = s->argcount != 1;
+        sig = PyUnicode_FromFormat("%d", s->argcount);
+    }
+    PyObject *kwsig = kwonly_given
+        ? PyUnicode_FromFormat(" positional argument%s (and %zd keyword-only argument%s)",
+                               given != 1 ? "s" : "", kwonly_given,
+                               kwonly_given != 1 ? "s" : "")
+        : PyUnicode_FromString("");
+    if (sig && kwsig) {
+        PyErr_Format(PyExc_TypeError,
+                     "%U() takes %U positional argument%s but %zd%U %s given",
+                     fn->qualname, sig, plural ? "s" : "", given, kwsig,
+                     given == 1 && !kwonly_given ? "was" : "were");
+    }
+    Py_XDECREF(sig);
+    Py_XDECREF(kwsig);
+}
+
+/* Bind arguments into fr->fast (already zeroed, scope->nlocals entries),
+ * with CPython's order of checks and messages.  0 / -1. */
+int
+bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
+               size_t nargsf, PyObject *kwnames)
+{
+    Scope *s = fn->scope;
+    PyObject **fast = fr->fast;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    Py_ssize_t argcount = s->argcount;
+    int vararg_slot = s->has_varargs ? (int)argcount : -1;
+    int kwonly_start = (int)argcount + s->has_varargs;
+    int kwarg_slot = s->has_varkw ? kwonly_start + s->kwonlyargcount : -1;
+    PyObject *kwdict = NULL;
+    if (kwarg_slot >= 0) {
+        kwdict = PyDict_New();
+        if (kwdict == NULL) {
+            return -1;
+        }
+        fast[kwarg_slot] = kwdict;
+    }
+    Py_ssize_t n = nargs < argcount ? nargs : argcount;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_INCREF(args[i]);
+        fast[i] = args[i];
+    }
+    if (vararg_slot >= 0) {
+        PyObject *t = PyTuple_New(nargs > argcount ? nargs - argcount : 0);
+        if (t == NULL) {
+            return -1;
+        }
+        for (Py_ssize_t i = argcount; i < nargs; i++) {
+            Py_INCREF(args[i]);
+            PyTuple_SET_ITEM(t, i - argcount, args[i]);
+        }
+        fast[vararg_slot] = t;
+    }
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        PyObject *val = args[nargs + k];
+        int j, found = -1;
+        /* positional-or-keyword and keyword-only names (not posonly) */
+        for (j = s->posonlyargcount; j < argcount; j++) {
+            PyObject *nm = PyTuple_GET_ITEM(s->varnames, j);
+            if (nm == key || PyUnicode_Compare(nm, key) == 0) {
+                found = j;
+                break;
+            }
+        }
+        for (j = kwonly_start; found < 0 && j < kwonly_start + s->kwonlyargcount; j++) {
+            PyObject *nm = PyTuple_GET_ITEM(s->varnames, j);
+            if (nm == key || PyUnicode_Compare(nm, key) == 0) {
+                found = j;
+            }
+        }
+        if (found < 0) {
+            if (kwdict != NULL) {
+                if (PyDict_SetItem(kwdict, key, val) < 0) {
+                    return -1;
+                }
+                continue;
+            }
+            /* positional-only passed as keyword? */
+            PyObject *posonly = PyList_New(0);
+            if (posonly == NULL) {
+                return -1;
+            }
+            for (Py_ssize_t kk = 0; kk < nkw; kk++) {
+                PyObject *key2 = PyTuple_GET_ITEM(kwnames, kk);
+                for (j = 0; j < s->posonlyargcount; j++) {
+                    if (PyUnicode_Compare(PyTuple_GET_ITEM(s->varnames, j), key2) == 0) {
+                        if (PyList_Append(posonly, key2) < 0) {
+                            Py_DECREF(posonly);
+                            return -1;
+                        }
+                    }
+                }
+            }
+            if (PyList_GET_SIZE(posonly)) {
+                PyObject *sep = PyUnicode_FromString(", ");
+                PyObject *joined = sep ? PyUnicode_Join(sep, posonly) : NULL;
+                if (joined) {
+                    PyErr_Format(PyExc_TypeError,
+                                 "%U() got some positional-only arguments passed "
+                                 "as keyword arguments: '%U'",
+                                 fn->qualname, joined);
+                }
+                Py_XDECREF(sep);
+                Py_XDECREF(joined);
+            }
+            else {
+                PyErr_Format(PyExc_TypeError,
+                             "%U() got an unexpected keyword argument '%S'",
+                             fn->qualname, key);
+            }
+            Py_DECREF(posonly);
+            return -1;
+        }
+        if (fast[found] != NULL) {
+            PyErr_Format(PyExc_TypeError,
+                         "%U() got multiple values for argument '%S'",
+                         fn->qualname, key);
+            return -1;
+        }
+        Py_INCREF(val);
+        fast[found] = val;
+    }
+    if (nargs > argcount && vararg_slot < 0) {
+        too_many_positional(fn, fr, nargs);
+        return -1;
+    }
+    if (nargs < argcount) {
+        Py_ssize_t defcount = fn->defaults ? PyTuple_GET_SIZE(fn->defaults) : 0;
+        Py_ssize_t m = argcount - defcount;
+        PyObject *missing = NULL;
+        for (Py_ssize_t i = nargs; i < m; i++) {
+            if (fast[i] == NULL) {
+                if (missing == NULL && (missing = PyList_New(0)) == NULL) {
+                    return -1;
+                }
+                if (PyList_Append(missing, PyTuple_GET_ITEM(s->varnames, i)) < 0) {
+                    Py_DECREF(missing);
+                    return -1;
+                }
+            }
+        }
+        if (missing) {
+            missing_args_error(fn, missing, "positional");
+            Py_DECREF(missing);
+            return -1;
+        }
+        for (Py_ssize_t i = (nargs > m ? nargs : m); i < argcount; i++) {
+            if (fast[i] == NULL) {
+                PyObject *d = PyTuple_GET_ITEM(fn->defaults, i - m);
+                Py_INCREF(d);
+                fast[i] = d;
+            }
+        }
+    }
+    if (s->kwonlyargcount) {
+        PyObject *missing = NULL;
+        for (int i = kwonly_start; i < kwonly_start + s->kwonlyargcount; i++) {
+            if (fast[i] != NULL) {
+                continue;
+            }
+            PyObject *nm = PyTuple_GET_ITEM(s->varnames, i);
+            PyObject *d = fn->kwdefaults ? PyDict_GetItemWithError(fn->kwdefaults, nm)
+                                         : NULL;
+            if (d != NULL) {
+                Py_INCREF(d);
+                fast[i] = d;
+                continue;
+            }
+            if (PyErr_Occurred()) {
+                Py_XDECREF(missing);
+                return -1;
+            }
+            if (missing == NULL && (missing = PyList_New(0)) == NULL) {
+                return -1;
+            }
+            if (PyList_Append(missing, nm) < 0) {
+                Py_DECREF(missing);
+                return -1;
+            }
+        }
+        if (missing) {
+            missing_args_error(fn, missing, "keyword-only");
+            Py_DECREF(missing);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------- calling */
+
+#define SMALL_FRAME 16
+
+/* Run a function scope's body in `fr`.  Returns a new reference or NULL. */
+static PyObject *
+run_frame(Frame *fr)
+{
+    Status st = eval_body(fr, fr->scope->body, fr->scope->nbody);
+    PyObject *res = NULL;
+    switch (st) {
+    case ST_OK:
+        res = Py_None;
+        Py_INCREF(res);
+        break;
+    case ST_RETURN:
+        res = fr->retval;
+        fr->retval = NULL;
+        break;
+    case ST_ERROR:
+        break;
+    case ST_BREAK:
+    case ST_CONTINUE:
+        PyErr_SetString(PyExc_SystemError, "break/continue outside loop");
+        break;
+    }
+    return res;
+}
+
+static PyObject *
+function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
+                    PyObject *kwnames)
+{
+    FunctionObject *fn = (FunctionObject *)self;
+    Scope *s = fn->scope;
+    Interp *in = &((InterpreterObject *)fn->interp)->in;
+    PyObject *res = NULL;
+    int entered = 0;
+    InterpSave save;
+    if (interp_enter(in, &save) < 0) {
+        return NULL;
+    }
+    PyObject *small[SMALL_FRAME];
+    int nslots = s->nlocals + s->ncells + s->nfree;
+    PyObject **slots = small;
+    if (nslots > SMALL_FRAME || s->is_generator) {
+        slots = PyMem_Calloc(nslots ? nslots : 1, sizeof(PyObject *));
+        if (slots == NULL) {
+            PyErr_NoMemory();
+            goto leave;
+        }
+    }
+    else {
+        memset(small, 0, sizeof(small));
+    }
+    Frame fr = {0};
+    fr.in = in;
+    fr.scope = s;
+    fr.globals = fn->globals;
+    fr.builtins = fn->builtins;
+    fr.locals = NULL;
+    fr.fast = slots;
+    fr.cells = slots + s->nlocals;
+    fr.program = fn->program;
+    if (bind_arguments(fn, &fr, args, nargsf, kwnames) < 0 ||
+        frame_init_cells(&fr, fn->closure) < 0) {
+        frame_clear(&fr);
+        if (slots != small) {
+            PyMem_Free(slots);
+        }
+        goto leave;
+    }
+    if (s->is_generator) {
+        /* the generator takes ownership of the slots */
+        res = generator_new(fn, &fr);
+        if (res == NULL) {
+            frame_clear(&fr);
+            PyMem_Free(slots);
+        }
+        goto leave;
+    }
+    if (++in->depth > in->max_depth) {
+        in->depth--;
+        PyErr_SetString(PyExc_RecursionError,
+                        "maximum recursion depth exceeded");
+        frame_clear(&fr);
+        if (slots != small) {
+            PyMem_Free(slots);
+        }
+        goto leave;
+    }
+    entered = 1;
+    if (Py_EnterRecursiveCall(" while calling a Python object") == 0) {
+        if (limits_check_stack(in) == 0) {
+            res = run_frame(&fr);
+        }
+        Py_LeaveRecursiveCall();
+    }
+    in->depth--;
+    frame_clear(&fr);
+    if (slots != small) {
+        PyMem_Free(slots);
+    }
+leave:
+    (void)entered;
+    return interp_leave(in, &save, res);
+}
+
+/* Run a comprehension: a scope whose only parameter `.0` is the iterator of
+ * the first `for`.  List/set/dict comprehensions run eagerly here; generator
+ * expressions become generators. */
+static int comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc);
+
+PyObject *
+run_comprehension(Frame *f, Node *e, PyObject *iter)
+{
+    Scope *s = e->scope;
+    PyObject *closure = NULL;
+    PyObject *res = NULL;
+    if (s->nfree) {
+        closure = PyTuple_New(s->nfree);
+        if (closure == NULL) {
+            return NULL;
+        }
+        Scope *ps = f->scope;
+        for (int i = 0; i < s->nfree; i++) {
+            PyObject *name = PyTuple_GET_ITEM(s->freevars, i);
+            int slot = -1;
+            for (int j = 0; j < ps->ncells && slot < 0; j++) {
+                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->cellvars, j), name) == 0) {
+                    slot = j;
+                }
+            }
+            for (int j = 0; j < ps->nfree && slot < 0; j++) {
+                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->freevars, j), name) == 0) {
+                    slot = ps->ncells + j;
+                }
+            }
+            if (slot < 0 || f->cells == NULL) {
+                Py_DECREF(closure);
+                PyErr_Format(PyExc_SystemError, "no cell for '%U'", name);
+                return NULL;
+            }
+            Py_INCREF(f->cells[slot]);
+            PyTuple_SET_ITEM(closure, i, f->cells[slot]);
+        }
+    }
+    if (s->is_generator) {
+        /* generator expression: a generator function called with .0 */
+        PyObject *fn = function_new(f, e, s, NULL, NULL, NULL, closure);
+        Py_XDECREF(closure);
+        if (fn == NULL) {
+            return NULL;
+        }
+        res = PyObject_CallOneArg(fn, iter);
+        Py_DECREF(fn);
+        return res;
+    }
+    int nslots = s->nlocals + s->ncells + s->nfree;
+    PyObject *small[SMALL_FRAME];
+    PyObject **slots = small;
+    if (nslots > SMALL_FRAME) {
+        slots = PyMem_Calloc(nslots, sizeof(PyObject *));
+        if (slots == NULL) {
+            Py_XDECREF(closure);
+            return PyErr_NoMemory();
+        }
+    }
+    else {
+        memset(small, 0, sizeof(small));
+    }
+    Frame cf = {0};
+    cf.in = f->in;
+    cf.scope = s;
+    cf.globals = f->globals;
+    cf.builtins = f->builtins;
+    cf.fast = slots;
+    cf.cells = slots + s->nlocals;
+    cf.back = f;
+    cf.program = f->program;
+    Py_INCREF(iter);
+    cf.fast[0] = iter;
+    if (frame_init_cells(&cf, closure) < 0) {
+        goto done;
+    }
+    PyObject *acc = e->kind == K_ListComp ? PyList_New(0)
+                  : e->kind == K_SetComp ? PySet_New(NULL) : PyDict_New();
+    if (acc == NULL) {
+        goto done;
+    }
+    if (limits_check_stack(f->in) < 0 || comp_loop(&cf, e, 0, acc) < 0) {
+        Py_DECREF(acc);
+        goto done;
+    }
+    res = acc;
+done:
+    frame_clear(&cf);
+    if (slots != small) {
+        PyMem_Free(slots);
+    }
+    Py_XDECREF(closure);
+    return res;
+}
+
+/* One `for` clause of a comprehension (gi-th), recursing for the next. */
+static int
+comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
+{
+    Node *g = e->v[gi];
+    PyObject *it;
+    if (gi == 0) {
+        it = cf->fast[0];
+        Py_INCREF(it);
+    }
+    else {
+        PyObject *src = eval_expr(cf, g->b);
+        if (src == NULL) {
+            return -1;
+        }
+        it = PyObject_GetIter(src);
+        Py_DECREF(src);
+        if (it == NULL) {
+            return -1;
+        }
+    }
+    int rc = 0;
+    PyObject *item;
+    for (;;) {
+        if (charge(cf->in) < 0) {
+            rc = -1;
+            break;
+        }
+        item = PyIter_Next(it);
+        if (item == NULL) {
+            if (PyErr_Occurred()) {
+                rc = -1;
+            }
+            break;
+        }
+        if (policy_check_value(cf->in, item) < 0 ||
+            store_target(cf, g->a, item) < 0) {
+            Py_DECREF(item);
+            rc = -1;
+            break;
+        }
+        Py_DECREF(item);
+        int keep = 1;
+        for (Py_ssize_t k = 0; k < g->nv && keep; k++) {
+            PyObject *c = eval_expr(cf, g->v[k]);
+            if (c == NULL) {
+                rc = -1;
+                break;
+            }
+            keep = PyObject_IsTrue(c);
+            Py_DECREF(c);
+            if (keep < 0) {
+                rc = -1;
+                break;
+            }
+        }
+        if (rc < 0) {
+            break;
+        }
+        if (!keep) {
+            continue;
+        }
+        if (gi + 1 < e->nv) {
+            if (comp_loop(cf, e, gi + 1, acc) < 0) {
+                rc = -1;
+                break;
+            }
+            continue;
+        }
+        if (e->kind == K_DictComp) {
+            PyObject *k = eval_expr(cf, e->a);
+            if (k == NULL) {
+                rc = -1;
+                break;
+            }
+            PyObject *v = eval_expr(cf, e->b);
+            if (v == NULL || PyDict_SetItem(acc, k, v) < 0) {
+                Py_DECREF(k);
+                Py_XDECREF(v);
+                rc = -1;
+                break;
+            }
+            Py_DECREF(k);
+            Py_DECREF(v);
+        }
+        else {
+            PyObject *v = eval_expr(cf, e->a);
+            if (v == NULL) {
+                rc = -1;
+                break;
+            }
+            int r = e->kind == K_ListComp ? PyList_Append(acc, v) : PySet_Add(acc, v);
+            Py_DECREF(v);
+            if (r < 0) {
+                rc = -1;
+                break;
+            }
+        }
+    }
+    Py_DECREF(it);
+    return rc;
+}
+
+/* Generator-expression body: the same loop, yielding instead of collecting.
+ * Called by generator.c with the generator's frame. */
+static int
+genexp_loop(Frame *cf, Node *e, Py_ssize_t gi)
+{
+    Node *g = e->v[gi];
+    PyObject *it;
+    if (gi == 0) {
+        it = cf->fast[0];
+        Py_INCREF(it);
+    }
+    else {
+        PyObject *src = eval_expr(cf, g->b);
+        if (src == NULL) {
+            return -1;
+        }
+        it = PyObject_GetIter(src);
+        Py_DECREF(src);
+        if (it == NULL) {
+            return -1;
+        }
+    }
+    int rc = 0;
+    for (;;) {
+        if (charge(cf->in) < 0) {
+            rc = -1;
+            break;
+        }
+        PyObject *item = PyIter_Next(it);
+        if (item == NULL) {
+            if (PyErr_Occurred()) {
+                rc = -1;
+            }
+            break;
+        }
+        if (policy_check_value(cf->in, item) < 0 ||
+            store_target(cf, g->a, item) < 0) {
+            Py_DECREF(item);
+            rc = -1;
+            break;
+        }
+        Py_DECREF(item);
+        int keep = 1;
+        for (Py_ssize_t k = 0; k < g->nv && keep; k++) {
+            PyObject *c = eval_expr(cf, g->v[k]);
+            if (c == NULL) {
+                rc = -1;
+                break;
+            }
+            keep = PyObject_IsTrue(c);
+            Py_DECREF(c);
+            if (keep < 0) {
+                rc = -1;
+            }
+        }
+        if (rc < 0) {
+            break;
+        }
+        if (!keep) {
+            continue;
+        }
+        if (gi + 1 < e->nv) {
+            if (genexp_loop(cf, e, gi + 1) < 0) {
+                rc = -1;
+                break;
+            }
+            continue;
+        }
+        PyObject *v = eval_expr(cf, e->a);
+        if (v == NULL) {
+            rc = -1;
+            break;
+        }
+        PyObject *sent = gen_yield(cf, v);
+        Py_DECREF(v);
+        if (sent == NULL) {
+            rc = -1;
+            break;
+        }
+        Py_DECREF(sent);
+    }
+    Py_DECREF(it);
+    return rc;
+}
+
+/* Body of a generator: a function body, or a generator expression. */
+PyObject *
+generator_run_body(Frame *fr, Node *def)
+{
+    if (def->kind == K_GeneratorExp) {
+        if (genexp_loop(fr, def, 0) < 0) {
+            return NULL;
+        }
+        Py_RETURN_NONE;
+    }
+    return run_frame(fr);
+}
+
+/* ------------------------------------------------------- function object */
+
+PyObject *
+function_new(Frame *f, Node *def, Scope *scope, PyObject *defaults,
+             PyObject *kwdefaults, PyObject *annotations, PyObject *closure)
+{
+    Interp *in = f->in;
+    FunctionObject *fn = PyObject_GC_New(FunctionObject, in->st->FunctionType);
+    if (fn == NULL) {
+        return NULL;
+    }
+    fn->vectorcall = function_vectorcall;
+    fn->program = f->program;
+    Py_XINCREF(fn->program);
+    fn->scope = scope;
+    fn->def = def;
+    fn->interp = in->owner;
+    Py_INCREF(fn->interp);
+    fn->globals = f->globals;
+    Py_INCREF(fn->globals);
+    fn->builtins = f->builtins;
+    Py_INCREF(fn->builtins);
+    fn->defaults = defaults;
+    Py_XINCREF(defaults);
+    fn->kwdefaults = kwdefaults;
+    Py_XINCREF(kwdefaults);
+    fn->closure = closure;
+    Py_XINCREF(closure);
+    fn->name = scope->name;
+    Py_INCREF(fn->name);
+    fn->qualname = scope->qualname;
+    Py_INCREF(fn->qualname);
+    fn->doc = scope->docstring ? scope->docstring : Py_None;
+    Py_INCREF(fn->doc);
+    fn->module = in->st->str_main;
+    Py_INCREF(fn->module);
+    fn->annotations = annotations;
+    Py_XINCREF(annotations);
+    fn->dict = NULL;
+    fn->weakreflist = NULL;
+    PyObject_GC_Track(fn);
+    return (PyObject *)fn;
+}
+
+static int
+function_traverse(FunctionObject *fn, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(fn));
+    Py_VISIT(fn->program);
+    Py_VISIT(fn->interp);
+    Py_VISIT(fn->globals);
+    Py_VISIT(fn->builtins);
+    Py_VISIT(fn->defaults);
+    Py_VISIT(fn->kwdefaults);
+    Py_VISIT(fn->closure);
+    Py_VISIT(fn->name);
+    Py_VISIT(fn->qualname);
+    Py_VISIT(fn->doc);
+    Py_VISIT(fn->module);
+    Py_VISIT(fn->annotations);
+    Py_VISIT(fn->dict);
+    return 0;
+}
+
+static int
+function_clear(FunctionObject *fn)
+{
+    Py_CLEAR(fn->globals);
+    Py_CLEAR(fn->builtins);
+    Py_CLEAR(fn->defaults);
+    Py_CLEAR(fn->kwdefaults);
+    Py_CLEAR(fn->closure);
+    Py_CLEAR(fn->doc);
+    Py_CLEAR(fn->annotations);
+    Py_CLEAR(fn->dict);
+    return 0;
+}
+
+static void
+function_dealloc(FunctionObject *fn)
+{
+    PyTypeObject *tp = Py_TYPE(fn);
+    PyObject_GC_UnTrack(fn);
+    if (fn->weakreflist != NULL) {
+        PyObject_ClearWeakRefs((PyObject *)fn);
+    }
+    function_clear(fn);
+    Py_CLEAR(fn->name);
+    Py_CLEAR(fn->qualname);
+    Py_CLEAR(fn->module);
+    Py_CLEAR(fn->interp);
+    Py_CLEAR(fn->program);
+    tp->tp_free(fn);
+    Py_DECREF(tp);
+}
+
+static PyObject *
+function_descr_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    if (obj == Py_None || obj == NULL) {
+        Py_INCREF(self);
+        return self;
+    }
+    return PyMethod_New(self, obj);
+}
+
+static PyObject *
+function_repr(FunctionObject *fn)
+{
+    return PyUnicode_FromFormat("<function %U at %p>", fn->qualname, fn);
+}
+
+static PyObject *
+function_get_dict(FunctionObject *fn, void *closure)
+{
+    if (fn->dict == NULL && (fn->dict = PyDict_New()) == NULL) {
+        return NULL;
+    }
+    Py_INCREF(fn->dict);
+    return fn->dict;
+}
+
+static PyObject *
+function_get_name(FunctionObject *fn, void *c)
+{
+    Py_INCREF(fn->name);
+    return fn->name;
+}
+
+static int
+function_set_name(FunctionObject *fn, PyObject *v, void *c)
+{
+    if (v == NULL || !PyUnicode_Check(v)) {
+        PyErr_SetString(PyExc_TypeError, "__name__ must be set to a string object");
+        return -1;
+    }
+    Py_INCREF(v);
+    Py_XSETREF(fn->name, v);
+    return 0;
+}
+
+static PyObject *
+function_get_qualname(FunctionObject *fn, void *c)
+{
+    Py_INCREF(fn->qualname);
+    return fn->qualname;
+}
+
+static int
+function_set_qualname(FunctionObject *fn, PyObject *v, void *c)
+{
+    if (v == NULL || !PyUnicode_Check(v)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "__qualname__ must be set to a string object");
+        return -1;
+    }
+    Py_INCREF(v);
+    Py_XSETREF(fn->qualname, v);
+    return 0;
+}
+
+static PyObject *
+function_get_doc(FunctionObject *fn, void *c)
+{
+    PyObject *d = fn->doc ? fn->doc : Py_None;
+    Py_INCREF(d);
+    return d;
+}
+
+static int
+function_set_doc(FunctionObject *fn, PyObject *v, void *c)
+{
+    Py_XINCREF(v);
+    Py_XSETREF(fn->doc, v);
+    return 0;
+}
+
+static PyObject *
+function_get_module(FunctionObject *fn, void *c)
+{
+    Py_INCREF(fn->module);
+    return fn->module;
+}
+
+static int
+function_set_module(FunctionObject *fn, PyObject *v, void *c)
+{
+    if (v == NULL) {
+        v = Py_None;
+    }
+    Py_INCREF(v);
+    Py_XSETREF(fn->module, v);
+    return 0;
+}
+
+static PyObject *
+function_get_annotations(FunctionObject *fn, void *c)
+{
+    if (fn->annotations == NULL && (fn->annotations = PyDict_New()) == NULL) {
+        return NULL;
+    }
+    Py_INCREF(fn->annotations);
+    return fn->annotations;
+}
+
+static int
+function_set_annotations(FunctionObject *fn, PyObject *v, void *c)
+{
+    Py_XINCREF(v);
+    Py_XSETREF(fn->annotations, v);
+    return 0;
+}
+
+static PyObject *
+function_get_defaults(FunctionObject *fn, void *c)
+{
+    PyObject *d = fn->defaults ? fn->defaults : Py_None;
+    Py_INCREF(d);
+    return d;
+}
+
+static PyObject *
+function_get_kwdefaults(FunctionObject *fn, void *c)
+{
+    PyObject *d = fn->kwdefaults ? fn->kwdefaults : Py_None;
+    Py_INCREF(d);
+    return d;
+}
+
+static PyGetSetDef function_getset[] = {
+    {"__dict__", (getter)function_get_dict, NULL, NULL, NULL},
+    {"__name__", (getter)function_get_name, (setter)function_set_name, NULL, NULL},
+    {"__qualname__", (getter)function_get_qualname, (setter)function_set_qualname,
+     NULL, NULL},
+    {"__doc__", (getter)function_get_doc, (setter)function_set_doc, NULL, NULL},
+    {"__module__", (getter)function_get_module, (setter)function_set_module,
+     NULL, NULL},
+    {"__annotations__", (getter)function_get_annotations,
+     (setter)function_set_annotations, NULL, NULL},
+    {"__defaults__", (getter)function_get_defaults, NULL, NULL, NULL},
+    {"__kwdefaults__", (getter)function_get_kwdefaults, NULL, NULL, NULL},
+    {NULL},
+};
+
+static PyMemberDef function_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(FunctionObject, vectorcall),
+     READONLY},
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(FunctionObject, weakreflist),
+     READONLY},
+    {"__dictoffset__", T_PYSSIZET, offsetof(FunctionObject, dict), READONLY},
+    {NULL},
+};
+
+static PyType_Slot function_slots[] = {
+    {Py_tp_dealloc, function_dealloc},
+    {Py_tp_traverse, function_traverse},
+    {Py_tp_clear, function_clear},
+    {Py_tp_call, PyVectorcall_Call},
+    {Py_tp_descr_get, function_descr_get},
+    {Py_tp_repr, function_repr},
+    {Py_tp_getset, function_getset},
+    {Py_tp_members, function_members},
+    {Py_tp_doc, "A function defined by interpreted code."},
+    {0, NULL},
+};
+
+PyType_Spec Function_spec = {
+    .name = "smolagents_native._core.function",
+    .basicsize = sizeof(FunctionObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC |
+             Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR |
+             Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = function_slots,
+};
+
+/* --------------------------------------------------------------- classes */
+
+/* Apply __mro_entries__ to the bases (PEP 560).  Returns a new tuple. */
+static PyObject *
+resolve_bases(ModState *st, PyObject *bases, int *changed)
+{
+    *changed = 0;
+    PyObject *out = PyList_New(0);
+    if (out == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(bases); i++) {
+        PyObject *b = PyTuple_GET_ITEM(bases, i);
+        if (PyType_Check(b)) {
+            if (PyList_Append(out, b) < 0) {
+                goto fail;
+            }
+            continue;
+        }
+        PyObject *meth;
+        if (_PyObject_LookupAttr(b, st->str_mro_entries, &meth) < 0) {
+            goto fail;
+        }
+        if (meth == NULL) {
+            if (PyList_Append(out, b) < 0) {
+                goto fail;
+            }
+            continue;
+        }
+        PyObject *r = PyObject_CallOneArg(meth, bases);
+        Py_DECREF(meth);
+        if (r == NULL) {
+            goto fail;
+        }
+        if (!PyTuple_Check(r)) {
+            PyErr_SetString(PyExc_TypeError, "__mro_entries__ must return a tuple");
+            Py_DECREF(r);
+            goto fail;
+        }
+        *changed = 1;
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(r); k++) {
+            if (PyList_Append(out, PyTuple_GET_ITEM(r, k)) < 0) {
+                Py_DECREF(r);
+                goto fail;
+            }
+        }
+        Py_DECREF(r);
+    }
+    PyObject *t = PyList_AsTuple(out);
+    Py_DECREF(out);
+    return t;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* The equivalent of builtins.__build_class__ for a ClassDef node, with the
+ * body run by the interpreter in the namespace from __prepare__. */
+PyObject *
+build_class(Frame *f, Node *s)
+{
+    ModState *st = f->in->st;
+    Scope *cs = s->scope;
+    PyObject *orig_bases = NULL, *bases = NULL, *kw = NULL, *meta = NULL,
+             *ns = NULL, *cls = NULL, *classcell = NULL;
+    PyObject **cells = NULL;
+    Frame cf = {0};
+    /* bases (with *starred) */
+    {
+        PyObject *l = PyList_New(0);
+        if (l == NULL) {
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < s->nv; i++) {
+            Node *b = s->v[i];
+            PyObject *v = eval_expr(f, b->kind == K_Starred ? b->a : b);
+            if (v == NULL) {
+                Py_DECREF(l);
+                return NULL;
+            }
+            int r = 0;
+            if (b->kind == K_Starred) {
+                PyObject *t = PySequence_Tuple(v);
+                r = t ? 0 : -1;
+                for (Py_ssize_t k = 0; t && k < PyTuple_GET_SIZE(t) && r == 0; k++) {
+                    r = PyList_Append(l, PyTuple_GET_ITEM(t, k));
+                }
+                Py_XDECREF(t);
+            }
+            else {
+                r = PyList_Append(l, v);
+            }
+            Py_DECREF(v);
+            if (r < 0) {
+                Py_DECREF(l);
+                return NULL;
+            }
+        }
+        orig_bases = PyList_AsTuple(l);
+        Py_DECREF(l);
+        if (orig_bases == NULL) {
+            return NULL;
+        }
+    }
+    kw = PyDict_New();
+    if (kw == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < s->nw; i++) {
+        Node *k = s->w[i];
+        PyObject *v = eval_expr(f, k->a);
+        if (v == NULL) {
+            goto done;
+        }
+        int r = k->obj ? PyDict_SetItem(kw, k->obj, v) : PyDict_Update(kw, v);
+        Py_DECREF(v);
+        if (r < 0) {
+            goto done;
+        }
+    }
+    int changed = 0;
+    bases = resolve_bases(st, orig_bases, &changed);
+    if (bases == NULL) {
+        goto done;
+    }
+    meta = PyDict_GetItemWithError(kw, st->str_metaclass);
+    if (meta != NULL) {
+        Py_INCREF(meta);
+        if (PyDict_DelItem(kw, st->str_metaclass) < 0) {
+            goto done;
+        }
+    }
+    else if (PyErr_Occurred()) {
+        goto done;
+    }
+    else if (PyTuple_GET_SIZE(bases) == 0) {
+        meta = (PyObject *)&PyType_Type;
+        Py_INCREF(meta);
+    }
+    else {
+        meta = (PyObject *)Py_TYPE(PyTuple_GET_ITEM(bases, 0));
+        Py_INCREF(meta);
+    }
+    if (PyType_Check(meta)) {
+        PyObject *winner = (PyObject *)_PyType_CalculateMetaclass(
+            (PyTypeObject *)meta, bases);
+        if (winner == NULL) {
+            goto done;
+        }
+        Py_INCREF(winner);
+        Py_SETREF(meta, winner);
+    }
+    /* namespace */
+    {
+        PyObject *prep;
+        if (_PyObject_LookupAttr(meta, st->str_prepare, &prep) < 0) {
+            goto done;
+        }
+        if (prep == NULL) {
+            ns = PyDict_New();
+        }
+        else {
+            PyObject *pargs[2] = {s->obj, bases};
+            ns = PyObject_VectorcallDict(prep, pargs, 2, kw);
+            Py_DECREF(prep);
+        }
+        if (ns == NULL) {
+            goto done;
+        }
+        if (!PyMapping_Check(ns)) {
+            PyErr_Format(PyExc_TypeError,
+                         "%.200s.__prepare__() must return a mapping, not %.200s",
+                         PyType_Check(meta) ? ((PyTypeObject *)meta)->tp_name
+                                            : "<metaclass>",
+                         Py_TYPE(ns)->tp_name);
+            goto done;
+        }
+    }
+    /* run the body */
+    {
+        PyObject *modname = PyDict_GetItemWithError(f->globals, st->str_name);
+        if (modname == NULL && PyErr_Occurred()) {
+            goto done;
+        }
+        if (PyObject_SetItem(ns, st->str_module,
+                             modname ? modname : st->str_main) < 0 ||
+            PyObject_SetItem(ns, st->str_qualname, cs->qualname) < 0) {
+            goto done;
+        }
+        if (cs->docstring &&
+            PyObject_SetItem(ns, st->str_doc, cs->docstring) < 0) {
+            goto done;
+        }
+        int ncells = cs->ncells + cs->nfree;
+        cells = PyMem_Calloc(ncells ? ncells : 1, sizeof(PyObject *));
+        if (cells == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        cf.in = f->in;
+        cf.scope = cs;
+        cf.globals = f->globals;
+        cf.builtins = f->builtins;
+        cf.locals = ns;
+        cf.cells = cells;
+        cf.program = f->program;
+        cf.back = f;
+        for (int i = 0; i < cs->ncells; i++) {
+            cells[i] = PyCell_New(NULL);
+            if (cells[i] == NULL) {
+                goto done;
+            }
+        }
+        /* free variables: take the enclosing frame's cells by name */
+        for (int i = 0; i < cs->nfree; i++) {
+            PyObject *name = PyTuple_GET_ITEM(cs->freevars, i);
+            Scope *ps = f->scope;
+            int slot = -1;
+            for (int j = 0; j < ps->ncells && slot < 0; j++) {
+                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->cellvars, j), name) == 0) {
+                    slot = j;
+                }
+            }
+            for (int j = 0; j < ps->nfree && slot < 0; j++) {
+                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->freevars, j), name) == 0) {
+                    slot = ps->ncells + j;
+                }
+            }
+            if (slot < 0 || f->cells == NULL) {
+                PyErr_Format(PyExc_SystemError, "no cell for '%U'", name);
+                goto done;
+            }
+            Py_INCREF(f->cells[slot]);
+            cells[cs->ncells + i] = f->cells[slot];
+        }
+        if (limits_check_stack(f->in) < 0) {
+            goto done;
+        }
+        Status bst = eval_body(&cf, cs->body, cs->nbody);
+        if (bst != ST_OK) {
+            if (bst != ST_ERROR) {
+                PyErr_SetString(PyExc_SystemError, "bad control flow in class body");
+            }
+            goto done;
+        }
+        if (cs->needs_class_cell) {
+            classcell = cells[cs->class_cell_slot];
+            Py_INCREF(classcell);
+            if (PyObject_SetItem(ns, st->str_classcell, classcell) < 0) {
+                goto done;
+            }
+        }
+        if (changed && PyObject_SetItem(ns, st->str_orig_bases, orig_bases) < 0) {
+            goto done;
+        }
+    }
+    {
+        PyObject *margs[3] = {s->obj, bases, ns};
+        cls = PyObject_VectorcallDict(meta, margs, 3, kw);
+    }
+    if (cls != NULL && classcell != NULL && PyType_Check(cls)) {
+        PyObject *cell_cls = PyCell_GET(classcell);
+        if (cell_cls != cls) {
+            if (cell_cls == NULL) {
+                PyErr_Format(PyExc_RuntimeError,
+                             "__class__ not set defining %R as %R. "
+                             "Was __classcell__ propagated to type.__new__?",
+                             s->obj, cls);
+            }
+            else {
+                PyErr_Format(PyExc_TypeError,
+                             "__class__ set to %R defining %R as %R",
+                             cell_cls, s->obj, cls);
+            }
+            Py_CLEAR(cls);
+        }
+    }
+done:
+    if (cells != NULL) {
+        for (int i = 0; i < cs->ncells + cs->nfree; i++) {
+            Py_XDECREF(cells[i]);
+        }
+        PyMem_Free(cells);
+    }
+    Py_XDECREF(cf.last_value);
+    Py_XDECREF(classcell);
+    Py_XDECREF(orig_bases);
+    Py_XDECREF(bases);
+    Py_XDECREF(kw);
+    Py_XDECREF(meta);
+    Py_XDECREF(ns);
+    return cls;
+}

@@ -1,0 +1,385 @@
+/* interp.h: the IR, the interpreter state and the internal API shared by the
+ * C files of smolagents_native._core.
+ *
+ * Ownership conventions (DESIGN.md section 7): functions returning PyObject *
+ * return a new reference or NULL with an exception set; functions returning
+ * int return 0 on success and -1 with an exception set.  Statement evaluation
+ * returns a Status.
+ */
+#ifndef SMOLAGENTS_NATIVE_INTERP_H
+#define SMOLAGENTS_NATIVE_INTERP_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#include "compat.h"
+
+/* ------------------------------------------------------------------ kinds */
+
+typedef enum {
+#define STMT(n) K_##n,
+#define EXPR(n) K_##n,
+#define PAT(n) K_##n,
+#define AUX(n) K_##n,
+#include "nodes.def"
+    K__COUNT
+} NodeKind;
+
+/* Binary operators, in the order of CPython's ast classes. */
+typedef enum {
+    OP_Add, OP_Sub, OP_Mult, OP_MatMult, OP_Div, OP_Mod, OP_Pow,
+    OP_LShift, OP_RShift, OP_BitOr, OP_BitXor, OP_BitAnd, OP_FloorDiv,
+    OP__BIN_COUNT
+} BinOpKind;
+
+typedef enum { UOP_Invert, UOP_Not, UOP_UAdd, UOP_USub } UnaryOpKind;
+typedef enum { BOOL_And, BOOL_Or } BoolOpKind;
+typedef enum {
+    CMP_Eq, CMP_NotEq, CMP_Lt, CMP_LtE, CMP_Gt, CMP_GtE,
+    CMP_Is, CMP_IsNot, CMP_In, CMP_NotIn
+} CmpOpKind;
+typedef enum { CTX_Load, CTX_Store, CTX_Del } CtxKind;
+
+/* How a Name node is resolved (set by the scope pass in lower.c). */
+typedef enum {
+    NAME_UNRESOLVED = 0,
+    NAME_FAST,       /* function local: frame->fast[slot] */
+    NAME_DEREF,      /* cell or free variable: frame->cells[slot] */
+    NAME_GLOBAL,     /* globals, then builtins (functions' global names) */
+    NAME_NAME,       /* module / class body: locals dict, globals, builtins */
+    NAME_CLASSDEREF  /* free variable read in a class body: ns, then cell */
+} NameScope;
+
+/* ------------------------------------------------------------------- IR */
+
+struct Scope;
+
+/* One IR node.  Meaning of the generic fields per kind is documented in
+ * lower.c next to the code that builds each kind.  Nodes, and the arrays
+ * they point to, live in the Program's arena; `obj` references are owned by
+ * the Program (kept alive in its `consts` list). */
+typedef struct Node {
+    uint8_t kind;
+    uint8_t op;         /* operator, ctx, conversion, ... */
+    uint8_t scope_kind; /* NameScope for Name nodes */
+    uint8_t flags;
+    int32_t slot;       /* fast/cell slot for Name; misc int otherwise */
+    int32_t lineno, col, end_lineno, end_col;
+    PyObject *obj;      /* borrowed from Program->consts: name, constant... */
+    struct Node *a, *b, *c;
+    struct Node **v, **w, **x, **y; /* child lists */
+    Py_ssize_t nv, nw, nx, ny;
+    uint8_t *ops;       /* Compare: one CmpOpKind per comparator */
+    struct Scope *scope;/* FunctionDef, Lambda, ClassDef, comprehensions */
+} Node;
+
+/* Node flags */
+#define NF_STAR_ARGS 0x01   /* Call: has *args or **kwargs (slow path) */
+#define NF_SIMPLE 0x02      /* AnnAssign: simple target */
+#define NF_SUPER_CALL 0x04  /* Call: `super()` candidate with no args */
+#define NF_HAS_STAR 0x08    /* Tuple/List target: has a Starred element */
+
+typedef enum { SC_MODULE, SC_FUNCTION, SC_CLASS, SC_COMPREHENSION } ScopeType;
+
+/* A scope: module, function, lambda, class body or comprehension.  After
+ * lowering it is immutable and describes how to build a frame for it. */
+typedef struct Scope {
+    ScopeType type;
+    struct Scope *parent;
+    PyObject *name;       /* borrowed from Program consts */
+    PyObject *qualname;   /* borrowed from Program consts */
+    int lineno;
+    /* filled during lowering */
+    PyObject *symbols;    /* dict: name -> int flags (SYM_*), owned until done */
+    PyObject *children;   /* list of capsules? no: we keep a C array */
+    struct Scope **kids;
+    Py_ssize_t nkids, capkids;
+    Node **names;         /* Name nodes to patch after analysis */
+    Py_ssize_t nnames, capnames;
+    /* results of analysis */
+    PyObject *varnames;   /* tuple: names of fast slots (params first) */
+    PyObject *cellvars;   /* tuple: cell slots [0, ncells) */
+    PyObject *freevars;   /* tuple: free slots [ncells, ncells + nfree) */
+    int nlocals, ncells, nfree;
+    int *cell2arg;        /* per cell: index of the param it shadows, or -1 */
+    /* function signature */
+    int argcount, posonlyargcount, kwonlyargcount;
+    int has_varargs, has_varkw;
+    int is_generator;
+    int needs_class_cell; /* class scope: a method uses __class__/super */
+    int class_cell_slot;  /* class scope: cell slot of __class__ */
+    int uses_class_free;  /* function: slot of free __class__, or -1 */
+    Node **body;          /* statements */
+    Py_ssize_t nbody;
+    PyObject *docstring;  /* borrowed, or NULL */
+} Scope;
+
+/* Symbol flags used by the scope pass. */
+#define SYM_BOUND 0x01
+#define SYM_USED 0x02
+#define SYM_PARAM 0x04
+#define SYM_GLOBAL 0x08
+#define SYM_NONLOCAL 0x10
+#define SYM_FREE_CHILD 0x20 /* a child scope needs this name as free */
+/* resolution results */
+#define SYM_R_LOCAL 0x100
+#define SYM_R_CELL 0x200
+#define SYM_R_FREE 0x400
+#define SYM_R_GLOBAL 0x800
+#define SYM_R_IMPLICIT 0x1000 /* global by default */
+
+/* A lowered program: the root Node of a Module, its scopes, and everything
+ * they reference.  A Python object so that functions created by a run can
+ * keep the IR alive after the run ends. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *source;     /* str */
+    PyObject *lines;      /* list of source lines, for error messages */
+    PyObject *consts;     /* list: owns every PyObject the IR points to */
+    void **blocks;        /* arena blocks */
+    Py_ssize_t nblocks, capblocks;
+    char *cur;
+    size_t left;
+    Scope **scopes;       /* every scope, for freeing */
+    Py_ssize_t nscopes, capscopes;
+    Node *module;         /* K_Module: v = body */
+    Scope *top;
+} ProgramObject;
+
+/* ------------------------------------------------------- interpreter state */
+
+typedef enum {
+    ABORT_NONE = 0,
+    ABORT_BUDGET,   /* a limit fired: uncatchable InterpreterError */
+    ABORT_TIMEOUT,  /* deadline: uncatchable timeout error */
+    ABORT_POLICY,   /* a policy refusal: uncatchable InterpreterError */
+} AbortKind;
+
+/* Per-module state (multi-phase init). */
+typedef struct {
+    PyObject *ast_module;
+    PyObject *kind_of_class;   /* dict: ast class -> int kind (or -1-refused) */
+    PyObject *op_of_class;     /* dict: operator/ctx class -> int */
+    PyObject **field_names_all;  /* interned ast field names (lower.c) */
+    int n_field_names;
+    PyObject *str_string_filename; /* "<string>" */
+    PyObject *dangerous_callables; /* set of builtins refused at call time */
+    PyTypeObject *ProgramType;
+    PyTypeObject *FunctionType;
+    PyTypeObject *GeneratorType;
+    PyTypeObject *InterpreterType;
+    PyObject *safe_builtins;   /* dict built once */
+    PyObject *str_dunder_class; /* "__class__" */
+    PyObject *str_dot0;        /* ".0" */
+    PyObject *str_super;
+    PyObject *str_name;        /* "__name__" */
+    PyObject *str_qualname;
+    PyObject *str_module;
+    PyObject *str_doc;
+    PyObject *str_classcell;
+    PyObject *str_annotations;
+    PyObject *str_main;
+    PyObject *str_match_args;
+    PyObject *str_mro_entries;
+    PyObject *str_orig_bases;
+    PyObject *str_prepare;
+    PyObject *str_metaclass;
+    PyObject *str_all;
+    PyObject *str_enter, *str_exit;
+    PyObject *str_send, *str_throw, *str_close;
+    PyObject *str_write, *str_keys, *str_get, *str_dot;
+    PyObject *str_dot0_suffix, *str_space, *str_newline;
+    PyObject *dangerous[24];   /* callables refused at call time */
+    int ndangerous;
+} ModState;
+
+/* The live interpreter: policy, budgets, print buffer.  Owned by an
+ * Interpreter Python object (module.c).  Interpreted functions keep a strong
+ * reference to the Interpreter object so that hooks called later by host code
+ * still run under the same policy and budgets. */
+typedef struct Interp {
+    ModState *st;
+    PyObject *owner;          /* borrowed: the InterpreterObject */
+    PyObject *builtins;       /* dict: safe builtins + extra_builtins + tools */
+    PyObject *tools;          /* dict: protected names */
+    PyObject *authorized;     /* list of str */
+    PyObject *print_chunks;   /* list of str */
+    Py_ssize_t print_len;
+    PyObject *interpreter_error, *final_answer_exc, *timeout_error;
+    /* budgets */
+    long long ops_left;       /* decremented per node */
+    long long ops_limit;
+    long long max_while_iterations;
+    long long max_print_len;  /* <0: unlimited */
+    double deadline;          /* monotonic seconds; 0: none */
+    double timeout;
+    int check_countdown;      /* ops until next clock check */
+    int depth, max_depth;     /* interpreted call depth */
+    char *stack_limit;        /* lowest safe address of the current C stack */
+    AbortKind abort;
+    int running;
+    PyObject *current_program; /* borrowed: program of the running step */
+    double timeout_seconds;    /* configured timeout (<= 0: none) */
+    long long ops_limit_cfg;   /* configured limits, reused by hooks */
+} Interp;
+
+/* Saved state for a host -> interpreted call (see interp_enter). */
+typedef struct {
+    int started;   /* this call started a budget window */
+} InterpSave;
+
+/* Statement status: control flow never uses Python exceptions. */
+typedef enum {
+    ST_OK = 0,
+    ST_ERROR,
+    ST_BREAK,
+    ST_CONTINUE,
+    ST_RETURN,
+} Status;
+
+struct GenObject;
+
+/* An activation of a scope.  Lives on the C stack (or, for generators, on the
+ * generator's own C stack). */
+typedef struct Frame {
+    Interp *in;
+    Scope *scope;
+    PyObject *globals;   /* borrowed */
+    PyObject *builtins;  /* borrowed */
+    PyObject *locals;    /* borrowed: class namespace, globals at module level,
+                            NULL in functions */
+    PyObject **fast;     /* owned refs, scope->nlocals entries */
+    PyObject **cells;    /* owned PyCell refs, ncells + nfree */
+    PyObject *retval;    /* owned, set with ST_RETURN */
+    struct GenObject *gen; /* the generator this frame runs in, or NULL */
+    struct Frame *back;
+    PyObject *program;   /* borrowed: ProgramObject owning the IR */
+    PyObject *last_value; /* module level: value of the last statement */
+} Frame;
+
+/* ---------------------------------------------------------------- objects */
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *program;     /* ProgramObject keeping the IR alive */
+    Scope *scope;          /* borrowed from program */
+    Node *def;             /* FunctionDef/Lambda node, borrowed from program */
+    PyObject *interp;      /* InterpreterObject */
+    PyObject *globals;
+    PyObject *builtins;
+    PyObject *defaults;    /* tuple or NULL */
+    PyObject *kwdefaults;  /* dict or NULL */
+    PyObject *closure;     /* tuple of cells or NULL */
+    PyObject *name, *qualname, *doc, *module;
+    PyObject *annotations; /* dict or NULL */
+    PyObject *dict;        /* __dict__ */
+    PyObject *weakreflist;
+} FunctionObject;
+
+typedef struct {
+    PyObject_HEAD
+    Interp in;
+    PyObject *cache;       /* dict: source -> ProgramObject */
+    PyObject *extra_builtins;
+} InterpreterObject;
+
+/* ------------------------------------------------------------ internal API */
+
+/* lower.c */
+int lower_init_state(PyObject *module, ModState *st);
+/* Returns a new ProgramObject or NULL.  A SyntaxError is left set as is; a
+ * refused construct raises the interpreter error. */
+PyObject *lower_program(ModState *st, Interp *in, PyObject *source);
+extern PyType_Spec Program_spec;
+
+/* eval_stmt.c */
+Status eval_body(Frame *f, Node **body, Py_ssize_t n);
+Status eval_stmt(Frame *f, Node *s);
+/* Returns new ref or NULL: run a module body, store the value of the last
+ * statement in f->last_value. */
+
+/* eval_expr.c */
+PyObject *eval_expr(Frame *f, Node *e);
+int store_target(Frame *f, Node *t, PyObject *value);
+int delete_target(Frame *f, Node *t);
+int store_name(Frame *f, Node *t, PyObject *value);
+PyObject *load_name(Frame *f, Node *e);
+PyObject *binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace);
+PyObject *call_function(Frame *f, Node *call);
+int eval_match_case(Frame *f, Node *pattern, PyObject *subject);
+
+/* eval_match.c: returns 1 on match, 0 no match, -1 error.  Captured names
+ * are appended to `binds` as (Node *target, value) pairs in a list of
+ * capsule-free tuples: see eval_match.c. */
+int match_pattern(Frame *f, Node *p, PyObject *subject, PyObject *binds);
+
+/* function.c */
+extern PyType_Spec Function_spec;
+extern PyType_Spec Generator_spec;
+PyObject *function_new(Frame *f, Node *def, Scope *scope, PyObject *defaults,
+                       PyObject *kwdefaults, PyObject *annotations,
+                       PyObject *closure);
+/* Run a comprehension scope with `iter` bound to `.0`. */
+PyObject *run_comprehension(Frame *f, Node *e, PyObject *iter);
+PyObject *build_class(Frame *f, Node *s);
+/* Set up a frame for `scope` from positional/keyword args (binding errors as
+ * CPython reports them). */
+int bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
+                   size_t nargsf, PyObject *kwnames);
+void frame_clear(Frame *fr);
+PyObject *gen_yield(Frame *f, PyObject *value);        /* new ref: sent value */
+PyObject *gen_yield_from(Frame *f, PyObject *iterable); /* new ref: result */
+
+/* policy.c */
+int policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name, int store);
+PyObject *policy_getattr(Interp *in, PyObject *obj, PyObject *name);
+int policy_setattr(Interp *in, PyObject *obj, PyObject *name, PyObject *value);
+int policy_delattr(Interp *in, PyObject *obj, PyObject *name);
+/* Value gate: 0 if `v` may enter interpreted code, -1 with error otherwise. */
+int policy_check_value(Interp *in, PyObject *v);
+int policy_check_import(Interp *in, PyObject *modname);
+int policy_check_call(Interp *in, PyObject *callable);
+PyObject *policy_build_safe_builtins(PyObject *module, ModState *st);
+PyObject *policy_import(Frame *f, PyObject *name, PyObject *fromlist, int level);
+
+/* limits.c */
+int limits_tick_slow(Interp *in);
+int limits_check_stack(Interp *in);
+void limits_start(Interp *in);
+int limits_check_binop(Interp *in, int op, PyObject *l, PyObject *r);
+int limits_abort(Interp *in, AbortKind kind, const char *fmt, ...);
+double limits_now(void);
+
+/* Charge one operation.  Returns -1 with the abort error set when a budget
+ * is exhausted. */
+static inline int
+charge(Interp *in)
+{
+    if (--in->ops_left < 0 || --in->check_countdown <= 0) {
+        return limits_tick_slow(in);
+    }
+    return 0;
+}
+
+/* Raise the interpreter error (InterpreterError) with a formatted message. */
+PyObject *raise_interp_error(Interp *in, const char *fmt, ...);
+
+/* Enter interpreted code from the host: when no step is running (a hook
+ * called after the step, e.g. an interpreted __str__), start a fresh budget
+ * window with the configured limits.  0 / -1. */
+int interp_enter(Interp *in, InterpSave *save);
+/* Leave; passes `res` through (NULL on error). */
+PyObject *interp_leave(Interp *in, InterpSave *save, PyObject *res);
+
+PyObject *make_function(Frame *f, Node *def);
+int dict_merge_mapping(PyObject *d, PyObject *m);
+int match_store_binds(Frame *f, PyObject *binds);
+PyObject *generator_new(FunctionObject *fn, Frame *fr);
+PyObject *generator_run_body(Frame *fr, Node *def);
+
+/* module.c */
+ModState *get_modstate_from_type(PyTypeObject *tp);
+
+#endif

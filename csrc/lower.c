@@ -1,0 +1,2488 @@
+/* lower.c: Python ast objects -> the compact IR of interp.h, plus the scope
+ * pass that resolves every name to a slot.
+ *
+ * Lowering reads the ast objects exactly once; the evaluator never touches
+ * them.  It also rejects statically what CPython's compiler rejects after the
+ * parser (return/yield outside a function, break outside a loop, nonlocal
+ * without binding) and what the policy refuses by name (async constructs).
+ *
+ * The scope pass follows CPython's symtable.c: first collect, per scope, the
+ * names bound, used, declared global or nonlocal; then analyze top-down,
+ * passing the set of names bound in enclosing function scopes, to classify
+ * each name as local, cell, free, or global (explicit or implicit).
+ */
+#include "interp.h"
+
+#include <string.h>
+
+/* ---------------------------------------------------------------- fields */
+
+#define FIELDS(X)                                                          \
+    X(body) X(value) X(targets) X(target) X(op) X(left) X(right)           \
+    X(operand) X(values) X(keys) X(elts) X(ctx) X(id) X(attr) X(slice)     \
+    X(lower) X(upper) X(step) X(func) X(args) X(keywords) X(arg) X(test)   \
+    X(orelse) X(iter) X(ifs) X(generators) X(elt) X(key) X(items)          \
+    X(context_expr) X(optional_vars) X(handlers) X(finalbody) X(type)      \
+    X(name) X(exc) X(cause) X(msg) X(names) X(asname) X(module) X(level)   \
+    X(decorator_list) X(returns) X(bases) X(posonlyargs) X(kwonlyargs)     \
+    X(vararg) X(kwarg) X(kw_defaults) X(defaults) X(annotation) X(simple)  \
+    X(comparators) X(ops) X(conversion) X(format_spec) X(subject) X(cases) \
+    X(pattern) X(guard) X(patterns) X(rest) X(cls) X(kwd_attrs)            \
+    X(kwd_patterns) X(lineno) X(col_offset) X(end_lineno)                  \
+    X(end_col_offset)
+
+enum {
+#define X(n) F_##n,
+    FIELDS(X)
+#undef X
+    F__COUNT
+};
+
+static const char *const field_cstr[] = {
+#define X(n) #n,
+    FIELDS(X)
+#undef X
+};
+
+/* Interned field names, created at module exec (no mutable globals: the
+ * array lives in the module state; this pointer table is per-process
+ * constant data filled once per module state). */
+typedef struct {
+    ModState *st;
+    Interp *in;
+    ProgramObject *prog;
+    Scope *scope;
+    int loop_depth;      /* loops enclosing in the current scope */
+    int in_finally_cont; /* unused; reserved */
+    PyObject **fields;
+    char *stack_limit;
+} Lower;
+
+/* Field name storage: kept in the module state's field dict. */
+static PyObject *
+fieldname(ModState *st, int i)
+{
+    return st->field_names_all[i];
+}
+
+/* --------------------------------------------------------------- arena */
+
+static void *
+arena_alloc(ProgramObject *p, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    if (size > p->left) {
+        size_t bsize = size > 16384 ? size : 16384;
+        if (p->nblocks == p->capblocks) {
+            Py_ssize_t cap = p->capblocks ? p->capblocks * 2 : 16;
+            void **nb = PyMem_Realloc(p->blocks, cap * sizeof(void *));
+            if (nb == NULL) {
+                PyErr_NoMemory();
+                return NULL;
+            }
+            p->blocks = nb;
+            p->capblocks = cap;
+        }
+        char *b = PyMem_Calloc(1, bsize);
+        if (b == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        p->blocks[p->nblocks++] = b;
+        p->cur = b;
+        p->left = bsize;
+    }
+    void *r = p->cur;
+    p->cur += size;
+    p->left -= size;
+    return r;
+}
+
+/* Keep `o` alive for the program's lifetime; returns `o` borrowed, or NULL.
+ * Steals nothing. */
+static PyObject *
+keep(Lower *L, PyObject *o)
+{
+    if (o == NULL) {
+        return NULL;
+    }
+    if (PyList_Append(L->prog->consts, o) < 0) {
+        return NULL;
+    }
+    return o;
+}
+
+/* Like keep() but steals the reference. */
+static PyObject *
+keep_steal(Lower *L, PyObject *o)
+{
+    if (o == NULL) {
+        return NULL;
+    }
+    PyObject *r = keep(L, o);
+    Py_DECREF(o);
+    return r;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+/* New reference to field `f` of ast object `o`, or NULL with error. */
+static PyObject *
+getf(Lower *L, PyObject *o, int f)
+{
+    return PyObject_GetAttr(o, fieldname(L->st, f));
+}
+
+/* Field that may be None: returns new ref, Py_None converted to NULL with
+ * *err = 0.  On error, returns NULL with *err = 1. */
+static PyObject *
+getf_opt(Lower *L, PyObject *o, int f, int *err)
+{
+    PyObject *v = getf(L, o, f);
+    if (v == NULL) {
+        *err = 1;
+        return NULL;
+    }
+    if (v == Py_None) {
+        Py_DECREF(v);
+        return NULL;
+    }
+    return v;
+}
+
+static int
+getint(Lower *L, PyObject *o, int f, int dflt)
+{
+    PyObject *v = getf(L, o, f);
+    if (v == NULL) {
+        PyErr_Clear();
+        return dflt;
+    }
+    int r = dflt;
+    if (PyLong_Check(v)) {
+        r = (int)PyLong_AsLong(v);
+    }
+    Py_DECREF(v);
+    return r;
+}
+
+/* The kind number of an ast object: >= 0 a NodeKind, -2 - i for refused
+ * entry i, or -1 unknown (error set). */
+static int
+kind_of(Lower *L, PyObject *o)
+{
+    PyObject *k = PyDict_GetItemWithError(L->st->kind_of_class,
+                                          (PyObject *)Py_TYPE(o));
+    if (k == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_TypeError, "unexpected ast node %s",
+                         Py_TYPE(o)->tp_name);
+        }
+        return -1000;
+    }
+    return (int)PyLong_AsLong(k);
+}
+
+static int
+op_of(Lower *L, PyObject *o)
+{
+    PyObject *k = PyDict_GetItemWithError(L->st->op_of_class,
+                                          (PyObject *)Py_TYPE(o));
+    if (k == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_TypeError, "unexpected ast operator %s",
+                         Py_TYPE(o)->tp_name);
+        }
+        return -1;
+    }
+    return (int)PyLong_AsLong(k);
+}
+
+static Node *
+node_new(Lower *L, int kind, PyObject *src)
+{
+    Node *n = arena_alloc(L->prog, sizeof(Node));
+    if (n == NULL) {
+        return NULL;
+    }
+    n->kind = (uint8_t)kind;
+    if (src != NULL) {
+        n->lineno = getint(L, src, F_lineno, 0);
+        n->col = getint(L, src, F_col_offset, 0);
+        n->end_lineno = getint(L, src, F_end_lineno, n->lineno);
+        n->end_col = getint(L, src, F_end_col_offset, n->col);
+    }
+    return n;
+}
+
+static PyObject *
+syntax_error(Lower *L, Node *at, const char *msg, PyObject *arg)
+{
+    PyObject *m = arg ? PyUnicode_FromFormat(msg, arg)
+                      : PyUnicode_FromString(msg);
+    if (m == NULL) {
+        return NULL;
+    }
+    PyObject *text = Py_None;
+    Py_INCREF(text);
+    if (at && at->lineno > 0 && at->lineno <= PyList_GET_SIZE(L->prog->lines)) {
+        Py_SETREF(text, PyList_GET_ITEM(L->prog->lines, at->lineno - 1));
+        Py_INCREF(text);
+    }
+    PyObject *args = Py_BuildValue("(N(siiNii))", m, "<string>",
+                                   at ? at->lineno : 1,
+                                   at ? at->col + 1 : 1, text,
+                                   at ? at->end_lineno : 1,
+                                   at ? at->end_col + 1 : 1);
+    if (args == NULL) {
+        return NULL;
+    }
+    PyErr_SetObject(PyExc_SyntaxError, args);
+    Py_DECREF(args);
+    return NULL;
+}
+
+static int
+check_stack(Lower *L)
+{
+    char *sp = (char *)__builtin_frame_address(0);
+    if (sp < L->stack_limit) {
+        PyErr_SetString(PyExc_RecursionError,
+                        "maximum recursion depth exceeded during lowering "
+                        "(the code is nested too deeply)");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- scopes */
+
+static Scope *
+scope_new(Lower *L, ScopeType type, PyObject *name, Node *at)
+{
+    Scope *s = arena_alloc(L->prog, sizeof(Scope));
+    if (s == NULL) {
+        return NULL;
+    }
+    s->type = type;
+    s->parent = L->scope;
+    s->name = name;
+    s->lineno = at ? at->lineno : 0;
+    s->uses_class_free = -1;
+    s->class_cell_slot = -1;
+    s->symbols = PyDict_New();
+    if (s->symbols == NULL) {
+        return NULL;
+    }
+    ProgramObject *p = L->prog;
+    if (p->nscopes == p->capscopes) {
+        Py_ssize_t cap = p->capscopes ? p->capscopes * 2 : 8;
+        Scope **ns = PyMem_Realloc(p->scopes, cap * sizeof(Scope *));
+        if (ns == NULL) {
+            Py_CLEAR(s->symbols);
+            PyErr_NoMemory();
+            return NULL;
+        }
+        p->scopes = ns;
+        p->capscopes = cap;
+    }
+    p->scopes[p->nscopes++] = s;
+    if (L->scope) {
+        Scope *par = L->scope;
+        if (par->nkids == par->capkids) {
+            Py_ssize_t cap = par->capkids ? par->capkids * 2 : 4;
+            Scope **nk = PyMem_Realloc(par->kids, cap * sizeof(Scope *));
+            if (nk == NULL) {
+                PyErr_NoMemory();
+                return NULL;
+            }
+            par->kids = nk;
+            par->capkids = cap;
+        }
+        par->kids[par->nkids++] = s;
+    }
+    /* qualname as CPython computes it */
+    if (L->scope == NULL || L->scope->type == SC_MODULE) {
+        s->qualname = name;
+    }
+    else {
+        PyObject *q;
+        if (L->scope->type == SC_FUNCTION || L->scope->type == SC_COMPREHENSION) {
+            q = PyUnicode_FromFormat("%U.<locals>.%U", L->scope->qualname, name);
+        }
+        else {
+            q = PyUnicode_FromFormat("%U.%U", L->scope->qualname, name);
+        }
+        s->qualname = keep_steal(L, q);
+        if (s->qualname == NULL) {
+            return NULL;
+        }
+    }
+    return s;
+}
+
+static int
+sym_add(Scope *s, PyObject *name, int flags)
+{
+    PyObject *old = PyDict_GetItemWithError(s->symbols, name);
+    long v = 0;
+    if (old != NULL) {
+        v = PyLong_AsLong(old);
+    }
+    else if (PyErr_Occurred()) {
+        return -1;
+    }
+    PyObject *nv = PyLong_FromLong(v | flags);
+    if (nv == NULL) {
+        return -1;
+    }
+    int r = PyDict_SetItem(s->symbols, name, nv);
+    Py_DECREF(nv);
+    return r;
+}
+
+static long
+sym_get(Scope *s, PyObject *name)
+{
+    PyObject *old = PyDict_GetItemWithError(s->symbols, name);
+    return old ? PyLong_AsLong(old) : 0;
+}
+
+static int
+scope_add_name_node(Scope *s, Node *n)
+{
+    if (s->nnames == s->capnames) {
+        Py_ssize_t cap = s->capnames ? s->capnames * 2 : 16;
+        Node **nn = PyMem_Realloc(s->names, cap * sizeof(Node *));
+        if (nn == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        s->names = nn;
+        s->capnames = cap;
+    }
+    s->names[s->nnames++] = n;
+    return 0;
+}
+
+static int
+is_funclike(Scope *s)
+{
+    return s->type == SC_FUNCTION || s->type == SC_COMPREHENSION;
+}
+
+/* Record a Name node for later resolution and mark its use or binding. */
+static int
+note_name(Lower *L, Node *n, int ctx)
+{
+    Scope *s = L->scope;
+    n->op = (uint8_t)ctx;
+    if (ctx == CTX_Load) {
+        if (sym_add(s, n->obj, SYM_USED) < 0) {
+            return -1;
+        }
+        /* `super` in a function implies the __class__ free variable, as in
+           CPython's compiler, so that zero-argument super() works. */
+        if (is_funclike(s) &&
+            PyUnicode_Compare(n->obj, L->st->str_super) == 0) {
+            if (sym_add(s, L->st->str_dunder_class, SYM_USED) < 0) {
+                return -1;
+            }
+        }
+    }
+    else {
+        if (sym_add(s, n->obj, SYM_BOUND) < 0) {
+            return -1;
+        }
+    }
+    return scope_add_name_node(s, n);
+}
+
+/* ---------------------------------------------------------------- lowering */
+
+static Node *lower_expr(Lower *L, PyObject *o);
+static Node *lower_stmt(Lower *L, PyObject *o);
+static Node *lower_pattern(Lower *L, PyObject *o);
+static int lower_stmt_list(Lower *L, PyObject *list, Node ***out,
+                           Py_ssize_t *n);
+
+typedef Node *(*lower_fn)(Lower *, PyObject *);
+
+/* Lower the list in field `f` of `o` with `fn`; None elements become NULL
+ * when allow_none. */
+static int
+lower_list(Lower *L, PyObject *o, int f, lower_fn fn, Node ***out,
+           Py_ssize_t *n, int allow_none)
+{
+    PyObject *list = getf(L, o, f);
+    if (list == NULL) {
+        return -1;
+    }
+    if (!PyList_Check(list)) {
+        Py_DECREF(list);
+        PyErr_SetString(PyExc_TypeError, "ast field is not a list");
+        return -1;
+    }
+    Py_ssize_t len = PyList_GET_SIZE(list);
+    *n = len;
+    *out = NULL;
+    if (len == 0) {
+        Py_DECREF(list);
+        return 0;
+    }
+    Node **arr = arena_alloc(L->prog, len * sizeof(Node *));
+    if (arr == NULL) {
+        Py_DECREF(list);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        PyObject *item = PyList_GET_ITEM(list, i);
+        if (item == Py_None && allow_none) {
+            arr[i] = NULL;
+            continue;
+        }
+        Py_INCREF(item);
+        arr[i] = fn(L, item);
+        Py_DECREF(item);
+        if (arr[i] == NULL) {
+            Py_DECREF(list);
+            return -1;
+        }
+    }
+    Py_DECREF(list);
+    *out = arr;
+    return 0;
+}
+
+static int
+lower_stmt_list(Lower *L, PyObject *list, Node ***out, Py_ssize_t *n)
+{
+    Py_ssize_t len = PyList_GET_SIZE(list);
+    *n = len;
+    *out = NULL;
+    if (len == 0) {
+        return 0;
+    }
+    Node **arr = arena_alloc(L->prog, len * sizeof(Node *));
+    if (arr == NULL) {
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        PyObject *item = PyList_GET_ITEM(list, i);
+        Py_INCREF(item);
+        arr[i] = lower_stmt(L, item);
+        Py_DECREF(item);
+        if (arr[i] == NULL) {
+            return -1;
+        }
+    }
+    *out = arr;
+    return 0;
+}
+
+static int
+lower_body(Lower *L, PyObject *o, int f, Node ***out, Py_ssize_t *n)
+{
+    PyObject *list = getf(L, o, f);
+    if (list == NULL) {
+        return -1;
+    }
+    int r = lower_stmt_list(L, list, out, n);
+    Py_DECREF(list);
+    return r;
+}
+
+/* Lower optional expression field: *out = NULL for None. */
+static int
+lower_opt_expr(Lower *L, PyObject *o, int f, Node **out)
+{
+    int err = 0;
+    PyObject *v = getf_opt(L, o, f, &err);
+    *out = NULL;
+    if (err) {
+        return -1;
+    }
+    if (v == NULL) {
+        return 0;
+    }
+    *out = lower_expr(L, v);
+    Py_DECREF(v);
+    return *out ? 0 : -1;
+}
+
+/* A Name store target made from a plain string (except-as, import-as, match
+ * captures, function and class names). */
+static Node *
+name_target(Lower *L, PyObject *name, Node *pos)
+{
+    Node *n = node_new(L, K_Name, NULL);
+    if (n == NULL) {
+        return NULL;
+    }
+    if (pos) {
+        n->lineno = pos->lineno;
+        n->col = pos->col;
+        n->end_lineno = pos->end_lineno;
+        n->end_col = pos->end_col;
+    }
+    PyObject *interned = name;
+    Py_INCREF(interned);
+    PyUnicode_InternInPlace(&interned);
+    n->obj = keep_steal(L, interned);
+    if (n->obj == NULL) {
+        return NULL;
+    }
+    if (note_name(L, n, CTX_Store) < 0) {
+        return NULL;
+    }
+    return n;
+}
+
+/* Refuse a construct by name. */
+static Node *
+refuse(Lower *L, PyObject *o, const char *what)
+{
+    int line = getint(L, o, F_lineno, 0);
+    raise_interp_error(L->in,
+                       "%s is not supported (line %d): this interpreter does "
+                       "not run asynchronous code",
+                       what, line);
+    return NULL;
+}
+
+static int
+get_ctx(Lower *L, PyObject *o)
+{
+    PyObject *c = getf(L, o, F_ctx);
+    if (c == NULL) {
+        return -1;
+    }
+    int r = op_of(L, c);
+    Py_DECREF(c);
+    return r;
+}
+
+/* Enter the arguments of a function/lambda: declare params in the new
+ * scope, and lower annotations and defaults in the enclosing scope. */
+static Node *
+lower_arguments(Lower *L, PyObject *args, Scope *fs, int with_annotations)
+{
+    /* The `arguments` node: v = arg nodes in binding order (posonly, args,
+       vararg, kwonly, kwarg); w = defaults; x = kw_defaults (NULL holes).
+       Default values and annotations are evaluated in the enclosing scope. */
+    Node *an = node_new(L, K_arguments, NULL);
+    if (an == NULL) {
+        return NULL;
+    }
+    if (lower_list(L, args, F_defaults, lower_expr, &an->w, &an->nw, 0) < 0 ||
+        lower_list(L, args, F_kw_defaults, lower_expr, &an->x, &an->nx, 1) < 0) {
+        return NULL;
+    }
+    PyObject *lists[5] = {NULL};
+    int fl[5] = {F_posonlyargs, F_args, F_vararg, F_kwonlyargs, F_kwarg};
+    Py_ssize_t total = 0;
+    Node **arr = NULL;
+    int ok = 0;
+    for (int i = 0; i < 5; i++) {
+        lists[i] = getf(L, args, fl[i]);
+        if (lists[i] == NULL) {
+            goto done;
+        }
+        if (lists[i] == Py_None) {
+            continue;
+        }
+        if (PyList_Check(lists[i])) {
+            total += PyList_GET_SIZE(lists[i]);
+        }
+        else {
+            total += 1;
+        }
+    }
+    arr = total ? arena_alloc(L->prog, total * sizeof(Node *)) : NULL;
+    if (total && arr == NULL) {
+        goto done;
+    }
+    Py_ssize_t k = 0;
+    for (int i = 0; i < 5; i++) {
+        PyObject *li = lists[i];
+        if (li == Py_None) {
+            continue;
+        }
+        Py_ssize_t m = PyList_Check(li) ? PyList_GET_SIZE(li) : 1;
+        for (Py_ssize_t j = 0; j < m; j++) {
+            PyObject *a = PyList_Check(li) ? PyList_GET_ITEM(li, j) : li;
+            Node *argn = node_new(L, K_arg, a);
+            if (argn == NULL) {
+                goto done;
+            }
+            PyObject *nm = getf(L, a, F_arg);
+            if (nm == NULL) {
+                goto done;
+            }
+            PyUnicode_InternInPlace(&nm);
+            argn->obj = keep_steal(L, nm);
+            if (argn->obj == NULL) {
+                goto done;
+            }
+            if (with_annotations && lower_opt_expr(L, a, F_annotation, &argn->a) < 0) {
+                goto done;
+            }
+            if (sym_get(fs, argn->obj) & SYM_PARAM) {
+                syntax_error(L, argn,
+                             "duplicate argument '%U' in function definition",
+                             argn->obj);
+                goto done;
+            }
+            if (sym_add(fs, argn->obj, SYM_BOUND | SYM_PARAM) < 0) {
+                goto done;
+            }
+            argn->op = (uint8_t)i; /* which list it came from */
+            arr[k++] = argn;
+        }
+        if (i == 0) {
+            fs->posonlyargcount = (int)m;
+        }
+        if (i == 0 || i == 1) {
+            fs->argcount += (int)m;
+        }
+        if (i == 2) {
+            fs->has_varargs = 1;
+        }
+        if (i == 3) {
+            fs->kwonlyargcount = (int)m;
+        }
+        if (i == 4) {
+            fs->has_varkw = 1;
+        }
+    }
+    an->v = arr;
+    an->nv = total;
+    ok = 1;
+done:
+    for (int i = 0; i < 5; i++) {
+        Py_XDECREF(lists[i]);
+    }
+    return ok ? an : NULL;
+}
+
+static PyObject *
+docstring_of(PyObject *body)
+{
+    /* First statement an Expr whose value is a str Constant.  Borrowed-ish:
+       returns a new ref or NULL without error. */
+    if (!PyList_Check(body) || PyList_GET_SIZE(body) == 0) {
+        return NULL;
+    }
+    PyObject *first = PyList_GET_ITEM(body, 0);
+    if (strcmp(Py_TYPE(first)->tp_name, "Expr") != 0) {
+        return NULL;
+    }
+    PyObject *v = PyObject_GetAttrString(first, "value");
+    if (v == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *r = NULL;
+    if (strcmp(Py_TYPE(v)->tp_name, "Constant") == 0) {
+        PyObject *c = PyObject_GetAttrString(v, "value");
+        if (c && PyUnicode_Check(c)) {
+            r = c;
+        }
+        else {
+            Py_XDECREF(c);
+            PyErr_Clear();
+        }
+    }
+    Py_DECREF(v);
+    return r;
+}
+
+/* FunctionDef and Lambda.  Node: obj = name, v = decorators, b = arguments,
+ * a = return annotation, scope = the function scope; target c = Name store
+ * for the def name (FunctionDef only). */
+static Node *
+lower_function(Lower *L, PyObject *o, int kind)
+{
+    Node *n = node_new(L, kind, o);
+    if (n == NULL) {
+        return NULL;
+    }
+    PyObject *name;
+    if (kind == K_FunctionDef) {
+        name = getf(L, o, F_name);
+        if (name == NULL) {
+            return NULL;
+        }
+        PyUnicode_InternInPlace(&name);
+        if (keep_steal(L, name) == NULL) {
+            return NULL;
+        }
+        if (lower_list(L, o, F_decorator_list, lower_expr, &n->v, &n->nv, 0) < 0) {
+            return NULL;
+        }
+    }
+    else {
+        name = keep_steal(L, PyUnicode_InternFromString("<lambda>"));
+        if (name == NULL) {
+            return NULL;
+        }
+    }
+    n->obj = name;
+    Scope *fs = scope_new(L, SC_FUNCTION, name, n);
+    if (fs == NULL) {
+        return NULL;
+    }
+    n->scope = fs;
+    PyObject *args = getf(L, o, F_args);
+    if (args == NULL) {
+        return NULL;
+    }
+    n->b = lower_arguments(L, args, fs, kind == K_FunctionDef);
+    Py_DECREF(args);
+    if (n->b == NULL) {
+        return NULL;
+    }
+    if (kind == K_FunctionDef && lower_opt_expr(L, o, F_returns, &n->a) < 0) {
+        return NULL;
+    }
+    /* body in the new scope */
+    Scope *saved = L->scope;
+    int saved_loops = L->loop_depth;
+    L->scope = fs;
+    L->loop_depth = 0;
+    int r;
+    if (kind == K_FunctionDef) {
+        PyObject *body = getf(L, o, F_body);
+        if (body == NULL) {
+            L->scope = saved;
+            return NULL;
+        }
+        PyObject *doc = docstring_of(body);
+        if (doc) {
+            fs->docstring = keep_steal(L, doc);
+        }
+        r = lower_stmt_list(L, body, &fs->body, &fs->nbody);
+        Py_DECREF(body);
+    }
+    else {
+        /* lambda body: one Return statement */
+        Node *ret = node_new(L, K_Return, o);
+        r = -1;
+        if (ret) {
+            r = lower_opt_expr(L, o, F_body, &ret->a);
+            Node **arr = arena_alloc(L->prog, sizeof(Node *));
+            if (r == 0 && arr) {
+                arr[0] = ret;
+                fs->body = arr;
+                fs->nbody = 1;
+            }
+            else {
+                r = -1;
+            }
+        }
+    }
+    L->scope = saved;
+    L->loop_depth = saved_loops;
+    if (r < 0) {
+        return NULL;
+    }
+    if (kind == K_FunctionDef) {
+        n->c = name_target(L, name, n);
+        if (n->c == NULL) {
+            return NULL;
+        }
+    }
+    return n;
+}
+
+/* ClassDef: obj = name, v = bases, w = keywords, x = decorators, scope =
+ * class scope (body), c = Name store target. */
+static Node *
+lower_class(Lower *L, PyObject *o)
+{
+    Node *n = node_new(L, K_ClassDef, o);
+    if (n == NULL) {
+        return NULL;
+    }
+    PyObject *name = getf(L, o, F_name);
+    if (name == NULL) {
+        return NULL;
+    }
+    PyUnicode_InternInPlace(&name);
+    n->obj = keep_steal(L, name);
+    if (n->obj == NULL) {
+        return NULL;
+    }
+    if (lower_list(L, o, F_decorator_list, lower_expr, &n->x, &n->nx, 0) < 0 ||
+        lower_list(L, o, F_bases, lower_expr, &n->v, &n->nv, 0) < 0) {
+        return NULL;
+    }
+    /* keywords: keyword nodes (obj = name or NULL for **, a = value) */
+    PyObject *kws = getf(L, o, F_keywords);
+    if (kws == NULL) {
+        return NULL;
+    }
+    Py_ssize_t nk = PyList_GET_SIZE(kws);
+    n->nw = nk;
+    if (nk) {
+        n->w = arena_alloc(L->prog, nk * sizeof(Node *));
+        if (n->w == NULL) {
+            Py_DECREF(kws);
+            return NULL;
+        }
+    }
+    for (Py_ssize_t i = 0; i < nk; i++) {
+        PyObject *kw = PyList_GET_ITEM(kws, i);
+        Node *kn = node_new(L, K_keyword, kw);
+        int err = 0;
+        if (kn == NULL) {
+            Py_DECREF(kws);
+            return NULL;
+        }
+        PyObject *argname = getf_opt(L, kw, F_arg, &err);
+        if (err) {
+            Py_DECREF(kws);
+            return NULL;
+        }
+        if (argname) {
+            PyUnicode_InternInPlace(&argname);
+            kn->obj = keep_steal(L, argname);
+        }
+        if (lower_opt_expr(L, kw, F_value, &kn->a) < 0) {
+            Py_DECREF(kws);
+            return NULL;
+        }
+        n->w[i] = kn;
+    }
+    Py_DECREF(kws);
+    Scope *cs = scope_new(L, SC_CLASS, name, n);
+    if (cs == NULL) {
+        return NULL;
+    }
+    n->scope = cs;
+    Scope *saved = L->scope;
+    int saved_loops = L->loop_depth;
+    L->scope = cs;
+    L->loop_depth = 0;
+    PyObject *body = getf(L, o, F_body);
+    int r = -1;
+    if (body) {
+        PyObject *doc = docstring_of(body);
+        if (doc) {
+            cs->docstring = keep_steal(L, doc);
+        }
+        r = lower_stmt_list(L, body, &cs->body, &cs->nbody);
+        Py_DECREF(body);
+    }
+    L->scope = saved;
+    L->loop_depth = saved_loops;
+    if (r < 0) {
+        return NULL;
+    }
+    n->c = name_target(L, name, n);
+    return n->c ? n : NULL;
+}
+
+/* Comprehensions: a = elt (or key), b = value (DictComp), v = comprehension
+ * nodes (a = target, b = iter, v = ifs); scope = the comprehension scope.
+ * The first iterator is lowered in the enclosing scope, the rest inside. */
+static Node *
+lower_comprehension(Lower *L, PyObject *o, int kind)
+{
+    Node *n = node_new(L, kind, o);
+    if (n == NULL) {
+        return NULL;
+    }
+    PyObject *gens = getf(L, o, F_generators);
+    if (gens == NULL) {
+        return NULL;
+    }
+    Py_ssize_t ng = PyList_GET_SIZE(gens);
+    n->nv = ng;
+    n->v = arena_alloc(L->prog, (ng ? ng : 1) * sizeof(Node *));
+    if (n->v == NULL) {
+        Py_DECREF(gens);
+        return NULL;
+    }
+    const char *nm = kind == K_ListComp ? "<listcomp>"
+                   : kind == K_SetComp ? "<setcomp>"
+                   : kind == K_DictComp ? "<dictcomp>" : "<genexpr>";
+    PyObject *name = keep_steal(L, PyUnicode_InternFromString(nm));
+    if (name == NULL) {
+        Py_DECREF(gens);
+        return NULL;
+    }
+    /* the first iterable, in the enclosing scope */
+    Node *first_iter = NULL;
+    if (ng > 0) {
+        PyObject *g0 = PyList_GET_ITEM(gens, 0);
+        if (lower_opt_expr(L, g0, F_iter, &first_iter) < 0) {
+            Py_DECREF(gens);
+            return NULL;
+        }
+    }
+    Scope *cs = scope_new(L, SC_COMPREHENSION, name, n);
+    if (cs == NULL) {
+        Py_DECREF(gens);
+        return NULL;
+    }
+    n->scope = cs;
+    cs->is_generator = (kind == K_GeneratorExp);
+    cs->argcount = 1;
+    if (sym_add(cs, L->st->str_dot0, SYM_BOUND | SYM_PARAM) < 0) {
+        Py_DECREF(gens);
+        return NULL;
+    }
+    Scope *saved = L->scope;
+    int saved_loops = L->loop_depth;
+    L->scope = cs;
+    L->loop_depth = 0;
+    int ok = 0;
+    for (Py_ssize_t i = 0; i < ng; i++) {
+        PyObject *g = PyList_GET_ITEM(gens, i);
+        Node *cn = node_new(L, K_comprehension, NULL);
+        if (cn == NULL) {
+            goto done;
+        }
+        PyObject *isasync = PyObject_GetAttrString(g, "is_async");
+        if (isasync == NULL) {
+            goto done;
+        }
+        int ia = PyObject_IsTrue(isasync);
+        Py_DECREF(isasync);
+        if (ia) {
+            raise_interp_error(L->in,
+                               "async comprehension is not supported (line %d): "
+                               "this interpreter does not run asynchronous code",
+                               n->lineno);
+            goto done;
+        }
+        if (i == 0) {
+            cn->b = first_iter;
+        }
+        else if (lower_opt_expr(L, g, F_iter, &cn->b) < 0) {
+            goto done;
+        }
+        if (lower_opt_expr(L, g, F_target, &cn->a) < 0 ||
+            lower_list(L, g, F_ifs, lower_expr, &cn->v, &cn->nv, 0) < 0) {
+            goto done;
+        }
+        n->v[i] = cn;
+    }
+    if (kind == K_DictComp) {
+        if (lower_opt_expr(L, o, F_key, &n->a) < 0 ||
+            lower_opt_expr(L, o, F_value, &n->b) < 0) {
+            goto done;
+        }
+    }
+    else if (lower_opt_expr(L, o, F_elt, &n->a) < 0) {
+        goto done;
+    }
+    ok = 1;
+done:
+    L->scope = saved;
+    L->loop_depth = saved_loops;
+    Py_DECREF(gens);
+    return ok ? n : NULL;
+}
+
+/* Call: a = func, v = args, w = keyword nodes (obj = name or NULL). */
+static Node *
+lower_call(Lower *L, PyObject *o)
+{
+    Node *n = node_new(L, K_Call, o);
+    if (n == NULL) {
+        return NULL;
+    }
+    if (lower_opt_expr(L, o, F_func, &n->a) < 0 ||
+        lower_list(L, o, F_args, lower_expr, &n->v, &n->nv, 0) < 0) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n->nv; i++) {
+        if (n->v[i]->kind == K_Starred) {
+            n->flags |= NF_STAR_ARGS;
+        }
+    }
+    PyObject *kws = getf(L, o, F_keywords);
+    if (kws == NULL) {
+        return NULL;
+    }
+    Py_ssize_t nk = PyList_GET_SIZE(kws);
+    n->nw = nk;
+    PyObject *kwnames = NULL;
+    if (nk) {
+        n->w = arena_alloc(L->prog, nk * sizeof(Node *));
+        kwnames = PyTuple_New(nk);
+        if (n->w == NULL || kwnames == NULL) {
+            Py_XDECREF(kwnames);
+            Py_DECREF(kws);
+            return NULL;
+        }
+    }
+    for (Py_ssize_t i = 0; i < nk; i++) {
+        PyObject *kw = PyList_GET_ITEM(kws, i);
+        Node *kn = node_new(L, K_keyword, kw);
+        int err = 0;
+        if (kn == NULL) {
+            goto fail;
+        }
+        PyObject *argname = getf_opt(L, kw, F_arg, &err);
+        if (err) {
+            goto fail;
+        }
+        if (argname) {
+            PyUnicode_InternInPlace(&argname);
+            kn->obj = keep_steal(L, argname);
+            Py_INCREF(kn->obj);
+            PyTuple_SET_ITEM(kwnames, i, kn->obj);
+        }
+        else {
+            n->flags |= NF_STAR_ARGS;
+            Py_INCREF(Py_None);
+            PyTuple_SET_ITEM(kwnames, i, Py_None);
+        }
+        if (lower_opt_expr(L, kw, F_value, &kn->a) < 0) {
+            goto fail;
+        }
+        n->w[i] = kn;
+    }
+    Py_DECREF(kws);
+    if (kwnames) {
+        n->obj = keep_steal(L, kwnames);
+        if (n->obj == NULL) {
+            return NULL;
+        }
+    }
+    if (n->a->kind == K_Name && n->nv == 0 && n->nw == 0 &&
+        PyUnicode_Compare(n->a->obj, L->st->str_super) == 0) {
+        n->flags |= NF_SUPER_CALL;
+    }
+    return n;
+fail:
+    Py_XDECREF(kwnames);
+    Py_DECREF(kws);
+    return NULL;
+}
+
+static Node *
+lower_expr(Lower *L, PyObject *o)
+{
+    if (check_stack(L) < 0) {
+        return NULL;
+    }
+    int kind = kind_of(L, o);
+    if (kind == -1000) {
+        return NULL;
+    }
+    if (kind < 0) {
+        return refuse(L, o, "await");
+    }
+    Node *n;
+    switch ((NodeKind)kind) {
+    case K_BoolOp: {
+        n = node_new(L, kind, o);
+        if (n == NULL) {
+            return NULL;
+        }
+        PyObject *op = getf(L, o, F_op);
+        if (op == NULL) {
+            return NULL;
+        }
+        n->op = (uint8_t)op_of(L, op);
+        Py_DECREF(op);
+        if (lower_list(L, o, F_values, lower_expr, &n->v, &n->nv, 0) < 0) {
+            return NULL;
+        }
+        return n;
+    }
+    case K_NamedExpr: {
+        /* a = target (Name store, bound in the nearest non-comprehension
+           scope), b = value */
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_opt_expr(L, o, F_value, &n->b) < 0) {
+            return NULL;
+        }
+        PyObject *t = getf(L, o, F_target);
+        if (t == NULL) {
+            return NULL;
+        }
+        PyObject *id = getf(L, t, F_id);
+        Node *tn = id ? node_new(L, K_Name, t) : NULL;
+        Py_DECREF(t);
+        if (tn == NULL) {
+            Py_XDECREF(id);
+            return NULL;
+        }
+        PyUnicode_InternInPlace(&id);
+        tn->obj = keep_steal(L, id);
+        if (tn->obj == NULL) {
+            return NULL;
+        }
+        Scope *s = L->scope;
+        if (s->type == SC_COMPREHENSION) {
+            /* declare through every comprehension up to the target scope */
+            Scope *target = s;
+            while (target->type == SC_COMPREHENSION) {
+                target = target->parent;
+            }
+            if (target->type == SC_CLASS) {
+                return syntax_error(L, n,
+                    "assignment expression within a comprehension cannot be "
+                    "used in a class body", NULL), (Node *)NULL;
+            }
+            for (Scope *c = s; c != target; c = c->parent) {
+                if (sym_add(c, tn->obj, target->type == SC_MODULE ? SYM_GLOBAL
+                                                                  : SYM_NONLOCAL) < 0) {
+                    return NULL;
+                }
+            }
+            if (sym_add(target, tn->obj, SYM_BOUND) < 0) {
+                return NULL;
+            }
+            tn->op = CTX_Store;
+            if (scope_add_name_node(s, tn) < 0) {
+                return NULL;
+            }
+        }
+        else if (note_name(L, tn, CTX_Store) < 0) {
+            return NULL;
+        }
+        n->a = tn;
+        return n;
+    }
+    case K_BinOp: {
+        n = node_new(L, kind, o);
+        if (n == NULL) {
+            return NULL;
+        }
+        PyObject *op = getf(L, o, F_op);
+        if (op == NULL) {
+            return NULL;
+        }
+        n->op = (uint8_t)op_of(L, op);
+        Py_DECREF(op);
+        if (lower_opt_expr(L, o, F_left, &n->a) < 0 ||
+            lower_opt_expr(L, o, F_right, &n->b) < 0) {
+            return NULL;
+        }
+        return n;
+    }
+    case K_UnaryOp: {
+        n = node_new(L, kind, o);
+        if (n == NULL) {
+            return NULL;
+        }
+        PyObject *op = getf(L, o, F_op);
+        if (op == NULL) {
+            return NULL;
+        }
+        n->op = (uint8_t)op_of(L, op);
+        Py_DECREF(op);
+        if (lower_opt_expr(L, o, F_operand, &n->a) < 0) {
+            return NULL;
+        }
+        return n;
+    }
+    case K_Lambda:
+        return lower_function(L, o, K_Lambda);
+    case K_IfExp:
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_opt_expr(L, o, F_test, &n->a) < 0 ||
+            lower_opt_expr(L, o, F_body, &n->b) < 0 ||
+            lower_opt_expr(L, o, F_orelse, &n->c) < 0) {
+            return NULL;
+        }
+        return n;
+    case K_Dict:
+        n = node_new(L, kind, o);
+        if (n == NULL ||
+            lower_list(L, o, F_keys, lower_expr, &n->v, &n->nv, 1) < 0 ||
+            lower_list(L, o, F_values, lower_expr, &n->w, &n->nw, 0) < 0) {
+            return NULL;
+        }
+        return n;
+    case K_Set:
+        n = node_new(L, kind, o);
+        if (n == NULL ||
+            lower_list(L, o, F_elts, lower_expr, &n->v, &n->nv, 0) < 0) {
+            return NULL;
+        }
+        return n;
+    case K_ListComp:
+    case K_SetComp:
+    case K_DictComp:
+    case K_GeneratorExp:
+        return lower_comprehension(L, o, kind);
+    case K_Yield:
+    case K_YieldFrom: {
+        n = node_new(L, kind, o);
+        if (n == NULL) {
+            return NULL;
+        }
+        Scope *s = L->scope;
+        if (s->type == SC_MODULE || s->type == SC_CLASS) {
+            return syntax_error(L, n, "'yield' outside function", NULL),
+                   (Node *)NULL;
+        }
+        if (s->type == SC_COMPREHENSION && !s->is_generator) {
+            return syntax_error(L, n,
+                                "'yield' inside list comprehension", NULL),
+                   (Node *)NULL;
+        }
+        s->is_generator = 1;
+        if (lower_opt_expr(L, o, F_value, &n->a) < 0) {
+            return NULL;
+        }
+        return n;
+    }
+    case K_Compare: {
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_opt_expr(L, o, F_left, &n->a) < 0 ||
+            lower_list(L, o, F_comparators, lower_expr, &n->v, &n->nv, 0) < 0) {
+            return NULL;
+        }
+        PyObject *ops = getf(L, o, F_ops);
+        if (ops == NULL) {
+            return NULL;
+        }
+        n->ops = arena_alloc(L->prog, n->nv + 1);
+        if (n->ops == NULL) {
+            Py_DECREF(ops);
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < n->nv; i++) {
+            n->ops[i] = (uint8_t)op_of(L, PyList_GET_ITEM(ops, i));
+        }
+        Py_DECREF(ops);
+        return n;
+    }
+    case K_Call:
+        return lower_call(L, o);
+    case K_FormattedValue:
+        /* a = value, op = conversion (0 none, 's', 'r', 'a'), b = spec */
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_opt_expr(L, o, F_value, &n->a) < 0 ||
+            lower_opt_expr(L, o, F_format_spec, &n->b) < 0) {
+            return NULL;
+        }
+        {
+            int conv = getint(L, o, F_conversion, -1);
+            n->op = conv < 0 ? 0 : (uint8_t)conv;
+        }
+        return n;
+    case K_JoinedStr:
+        n = node_new(L, kind, o);
+        if (n == NULL ||
+            lower_list(L, o, F_values, lower_expr, &n->v, &n->nv, 0) < 0) {
+            return NULL;
+        }
+        return n;
+    case K_Constant:
+        n = node_new(L, kind, o);
+        if (n == NULL) {
+            return NULL;
+        }
+        n->obj = keep_steal(L, getf(L, o, F_value));
+        return n->obj ? n : NULL;
+    case K_Attribute: {
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_opt_expr(L, o, F_value, &n->a) < 0) {
+            return NULL;
+        }
+        PyObject *attr = getf(L, o, F_attr);
+        if (attr == NULL) {
+            return NULL;
+        }
+        PyUnicode_InternInPlace(&attr);
+        n->obj = keep_steal(L, attr);
+        int ctx = get_ctx(L, o);
+        if (n->obj == NULL || ctx < 0) {
+            return NULL;
+        }
+        n->op = (uint8_t)ctx;
+        return n;
+    }
+    case K_Subscript: {
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_opt_expr(L, o, F_value, &n->a) < 0 ||
+            lower_opt_expr(L, o, F_slice, &n->b) < 0) {
+            return NULL;
+        }
+        int ctx = get_ctx(L, o);
+        if (ctx < 0) {
+            return NULL;
+        }
+        n->op = (uint8_t)ctx;
+        return n;
+    }
+    case K_Starred: {
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_opt_expr(L, o, F_value, &n->a) < 0) {
+            return NULL;
+        }
+        int ctx = get_ctx(L, o);
+        if (ctx < 0) {
+            return NULL;
+        }
+        n->op = (uint8_t)ctx;
+        return n;
+    }
+    case K_Name: {
+        n = node_new(L, kind, o);
+        if (n == NULL) {
+            return NULL;
+        }
+        PyObject *id = getf(L, o, F_id);
+        if (id == NULL) {
+            return NULL;
+        }
+        PyUnicode_InternInPlace(&id);
+        n->obj = keep_steal(L, id);
+        int ctx = get_ctx(L, o);
+        if (n->obj == NULL || ctx < 0) {
+            return NULL;
+        }
+        if (note_name(L, n, ctx) < 0) {
+            return NULL;
+        }
+        return n;
+    }
+    case K_List:
+    case K_Tuple: {
+        n = node_new(L, kind, o);
+        if (n == NULL ||
+            lower_list(L, o, F_elts, lower_expr, &n->v, &n->nv, 0) < 0) {
+            return NULL;
+        }
+        int ctx = get_ctx(L, o);
+        if (ctx < 0) {
+            return NULL;
+        }
+        n->op = (uint8_t)ctx;
+        for (Py_ssize_t i = 0; i < n->nv; i++) {
+            if (n->v[i]->kind == K_Starred) {
+                n->flags |= NF_HAS_STAR;
+            }
+        }
+        return n;
+    }
+    case K_Slice:
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_opt_expr(L, o, F_lower, &n->a) < 0 ||
+            lower_opt_expr(L, o, F_upper, &n->b) < 0 ||
+            lower_opt_expr(L, o, F_step, &n->c) < 0) {
+            return NULL;
+        }
+        return n;
+    /* not expressions */
+    case K_FunctionDef: case K_ClassDef: case K_Return: case K_Delete:
+    case K_Assign: case K_AugAssign: case K_AnnAssign: case K_For:
+    case K_While: case K_If: case K_With: case K_Match: case K_Raise:
+    case K_Try: case K_TryStar: case K_Assert: case K_Import:
+    case K_ImportFrom: case K_Global: case K_Nonlocal: case K_Expr:
+    case K_Pass: case K_Break: case K_Continue: case K_MatchValue:
+    case K_MatchSingleton: case K_MatchSequence: case K_MatchMapping:
+    case K_MatchClass: case K_MatchStar: case K_MatchAs: case K_MatchOr:
+    case K_Module: case K_ExceptHandler: case K_arguments: case K_arg:
+    case K_keyword: case K_alias: case K_withitem: case K_match_case:
+    case K_comprehension: case K__COUNT:
+        break;
+    }
+    PyErr_Format(PyExc_TypeError, "expected an expression, got %s",
+                 Py_TYPE(o)->tp_name);
+    return NULL;
+}
+
+/* Patterns: MatchValue a; MatchSingleton obj; MatchSequence v; MatchMapping
+ * v = keys, w = patterns, c = rest target; MatchClass a = cls, v = patterns,
+ * w = kwd patterns, obj = tuple of kwd names; MatchStar c = target;
+ * MatchAs a = pattern, c = target; MatchOr v.  Targets are Name stores. */
+static Node *
+lower_capture(Lower *L, PyObject *o, int field, Node *pos, Node **out)
+{
+    int err = 0;
+    PyObject *nm = getf_opt(L, o, field, &err);
+    *out = NULL;
+    if (err) {
+        return NULL;
+    }
+    if (nm == NULL) {
+        return pos;
+    }
+    *out = name_target(L, nm, pos);
+    Py_DECREF(nm);
+    return *out ? pos : NULL;
+}
+
+static Node *
+lower_pattern(Lower *L, PyObject *o)
+{
+    if (check_stack(L) < 0) {
+        return NULL;
+    }
+    int kind = kind_of(L, o);
+    if (kind == -1000) {
+        return NULL;
+    }
+    Node *n = node_new(L, kind, o);
+    if (n == NULL) {
+        return NULL;
+    }
+    switch (kind) {
+    case K_MatchValue:
+        return lower_opt_expr(L, o, F_value, &n->a) < 0 ? NULL : n;
+    case K_MatchSingleton:
+        n->obj = keep_steal(L, getf(L, o, F_value));
+        return n->obj ? n : NULL;
+    case K_MatchSequence:
+    case K_MatchOr:
+        return lower_list(L, o, F_patterns, lower_pattern, &n->v, &n->nv, 0) < 0
+                   ? NULL : n;
+    case K_MatchMapping:
+        if (lower_list(L, o, F_keys, lower_expr, &n->v, &n->nv, 0) < 0 ||
+            lower_list(L, o, F_patterns, lower_pattern, &n->w, &n->nw, 0) < 0) {
+            return NULL;
+        }
+        return lower_capture(L, o, F_rest, n, &n->c);
+    case K_MatchClass: {
+        if (lower_opt_expr(L, o, F_cls, &n->a) < 0 ||
+            lower_list(L, o, F_patterns, lower_pattern, &n->v, &n->nv, 0) < 0 ||
+            lower_list(L, o, F_kwd_patterns, lower_pattern, &n->w, &n->nw, 0) < 0) {
+            return NULL;
+        }
+        PyObject *attrs = getf(L, o, F_kwd_attrs);
+        if (attrs == NULL) {
+            return NULL;
+        }
+        n->obj = keep_steal(L, PyList_AsTuple(attrs));
+        Py_DECREF(attrs);
+        return n->obj ? n : NULL;
+    }
+    case K_MatchStar:
+        return lower_capture(L, o, F_name, n, &n->c);
+    case K_MatchAs: {
+        int err = 0;
+        PyObject *p = getf_opt(L, o, F_pattern, &err);
+        if (err) {
+            return NULL;
+        }
+        if (p) {
+            n->a = lower_pattern(L, p);
+            Py_DECREF(p);
+            if (n->a == NULL) {
+                return NULL;
+            }
+        }
+        return lower_capture(L, o, F_name, n, &n->c);
+    }
+    default:
+        PyErr_Format(PyExc_TypeError, "expected a pattern, got %s",
+                     Py_TYPE(o)->tp_name);
+        return NULL;
+    }
+}
+
+static Node *
+lower_handler(Lower *L, PyObject *o)
+{
+    /* ExceptHandler: a = type, c = name target, v = body */
+    Node *n = node_new(L, K_ExceptHandler, o);
+    if (n == NULL || lower_opt_expr(L, o, F_type, &n->a) < 0) {
+        return NULL;
+    }
+    if (lower_capture(L, o, F_name, n, &n->c) == NULL) {
+        return NULL;
+    }
+    if (lower_body(L, o, F_body, &n->v, &n->nv) < 0) {
+        return NULL;
+    }
+    return n;
+}
+
+static Node *
+lower_withitem(Lower *L, PyObject *o)
+{
+    Node *n = node_new(L, K_withitem, NULL);
+    if (n == NULL || lower_opt_expr(L, o, F_context_expr, &n->a) < 0 ||
+        lower_opt_expr(L, o, F_optional_vars, &n->b) < 0) {
+        return NULL;
+    }
+    return n;
+}
+
+static Node *
+lower_case(Lower *L, PyObject *o)
+{
+    /* match_case: a = pattern, b = guard, v = body */
+    Node *n = node_new(L, K_match_case, NULL);
+    if (n == NULL) {
+        return NULL;
+    }
+    PyObject *p = getf(L, o, F_pattern);
+    if (p == NULL) {
+        return NULL;
+    }
+    n->a = lower_pattern(L, p);
+    Py_DECREF(p);
+    if (n->a == NULL || lower_opt_expr(L, o, F_guard, &n->b) < 0 ||
+        lower_body(L, o, F_body, &n->v, &n->nv) < 0) {
+        return NULL;
+    }
+    n->lineno = n->a->lineno;
+    return n;
+}
+
+/* alias for Import: obj = full dotted name, c = Name store of the bound
+ * name, flags = 1 when `as` is used.  For ImportFrom: obj = name, c = target
+ * (NULL for `*`). */
+static Node *
+lower_alias(Lower *L, PyObject *o, int from)
+{
+    Node *n = node_new(L, K_alias, o);
+    if (n == NULL) {
+        return NULL;
+    }
+    PyObject *name = getf(L, o, F_name);
+    if (name == NULL) {
+        return NULL;
+    }
+    n->obj = keep_steal(L, name);
+    if (n->obj == NULL) {
+        return NULL;
+    }
+    int err = 0;
+    PyObject *as = getf_opt(L, o, F_asname, &err);
+    if (err) {
+        return NULL;
+    }
+    if (as) {
+        n->flags = 1;
+        n->c = name_target(L, as, n);
+        Py_DECREF(as);
+        return n->c ? n : NULL;
+    }
+    if (from && PyUnicode_CompareWithASCIIString(n->obj, "*") == 0) {
+        if (L->scope->type != SC_MODULE) {
+            return syntax_error(L, n,
+                                "import * only allowed at module level", NULL),
+                   (Node *)NULL;
+        }
+        return n;
+    }
+    PyObject *first;
+    Py_ssize_t dot = PyUnicode_FindChar(n->obj, '.', 0,
+                                        PyUnicode_GET_LENGTH(n->obj), 1);
+    if (dot == -2) {
+        return NULL;
+    }
+    if (dot >= 0 && !from) {
+        first = PyUnicode_Substring(n->obj, 0, dot);
+    }
+    else {
+        first = n->obj;
+        Py_INCREF(first);
+    }
+    if (first == NULL) {
+        return NULL;
+    }
+    n->c = name_target(L, first, n);
+    Py_DECREF(first);
+    return n->c ? n : NULL;
+}
+
+static Node *
+lower_alias_import(Lower *L, PyObject *o)
+{
+    return lower_alias(L, o, 0);
+}
+
+static Node *
+lower_alias_from(Lower *L, PyObject *o)
+{
+    return lower_alias(L, o, 1);
+}
+
+static Node *
+lower_stmt(Lower *L, PyObject *o)
+{
+    if (check_stack(L) < 0) {
+        return NULL;
+    }
+    int kind = kind_of(L, o);
+    if (kind == -1000) {
+        return NULL;
+    }
+    if (kind < 0) {
+        static const char *const what[] = {
+#define REFUSED(n, w) w,
+#include "nodes.def"
+        };
+        return refuse(L, o, what[-2 - kind]);
+    }
+    Node *n;
+    switch ((NodeKind)kind) {
+    case K_FunctionDef:
+        return lower_function(L, o, K_FunctionDef);
+    case K_ClassDef:
+        return lower_class(L, o);
+    case K_Return:
+        n = node_new(L, kind, o);
+        if (n == NULL) {
+            return NULL;
+        }
+        if (!is_funclike(L->scope)) {
+            return syntax_error(L, n, "'return' outside function", NULL),
+                   (Node *)NULL;
+        }
+        return lower_opt_expr(L, o, F_value, &n->a) < 0 ? NULL : n;
+    case K_Delete:
+        n = node_new(L, kind, o);
+        if (n == NULL ||
+            lower_list(L, o, F_targets, lower_expr, &n->v, &n->nv, 0) < 0) {
+            return NULL;
+        }
+        return n;
+    case K_Assign:
+        /* v = targets, a = value; the value is lowered first so that a
+           walrus inside it is noted before the targets (order matters only
+           for diagnostics) */
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_opt_expr(L, o, F_value, &n->a) < 0 ||
+            lower_list(L, o, F_targets, lower_expr, &n->v, &n->nv, 0) < 0) {
+            return NULL;
+        }
+        return n;
+    case K_AugAssign: {
+        n = node_new(L, kind, o);
+        if (n == NULL) {
+            return NULL;
+        }
+        PyObject *op = getf(L, o, F_op);
+        if (op == NULL) {
+            return NULL;
+        }
+        n->op = (uint8_t)op_of(L, op);
+        Py_DECREF(op);
+        if (lower_opt_expr(L, o, F_target, &n->a) < 0 ||
+            lower_opt_expr(L, o, F_value, &n->b) < 0) {
+            return NULL;
+        }
+        /* an augmented Name target is both used and bound */
+        if (n->a->kind == K_Name && sym_add(L->scope, n->a->obj, SYM_USED) < 0) {
+            return NULL;
+        }
+        return n;
+    }
+    case K_AnnAssign:
+        /* a = target, b = annotation, c = value, flags NF_SIMPLE */
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_opt_expr(L, o, F_target, &n->a) < 0 ||
+            lower_opt_expr(L, o, F_annotation, &n->b) < 0 ||
+            lower_opt_expr(L, o, F_value, &n->c) < 0) {
+            return NULL;
+        }
+        if (getint(L, o, F_simple, 0)) {
+            n->flags |= NF_SIMPLE;
+        }
+        return n;
+    case K_For:
+        /* a = target, b = iter, v = body, w = orelse */
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_opt_expr(L, o, F_iter, &n->b) < 0 ||
+            lower_opt_expr(L, o, F_target, &n->a) < 0) {
+            return NULL;
+        }
+        L->loop_depth++;
+        if (lower_body(L, o, F_body, &n->v, &n->nv) < 0) {
+            L->loop_depth--;
+            return NULL;
+        }
+        L->loop_depth--;
+        return lower_body(L, o, F_orelse, &n->w, &n->nw) < 0 ? NULL : n;
+    case K_While:
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_opt_expr(L, o, F_test, &n->a) < 0) {
+            return NULL;
+        }
+        L->loop_depth++;
+        if (lower_body(L, o, F_body, &n->v, &n->nv) < 0) {
+            L->loop_depth--;
+            return NULL;
+        }
+        L->loop_depth--;
+        return lower_body(L, o, F_orelse, &n->w, &n->nw) < 0 ? NULL : n;
+    case K_If:
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_opt_expr(L, o, F_test, &n->a) < 0 ||
+            lower_body(L, o, F_body, &n->v, &n->nv) < 0 ||
+            lower_body(L, o, F_orelse, &n->w, &n->nw) < 0) {
+            return NULL;
+        }
+        return n;
+    case K_With:
+        /* v = withitems, w = body */
+        n = node_new(L, kind, o);
+        if (n == NULL ||
+            lower_list(L, o, F_items, lower_withitem, &n->v, &n->nv, 0) < 0 ||
+            lower_body(L, o, F_body, &n->w, &n->nw) < 0) {
+            return NULL;
+        }
+        return n;
+    case K_Match:
+        /* a = subject, v = match_case nodes */
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_opt_expr(L, o, F_subject, &n->a) < 0 ||
+            lower_list(L, o, F_cases, lower_case, &n->v, &n->nv, 0) < 0) {
+            return NULL;
+        }
+        return n;
+    case K_Raise:
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_opt_expr(L, o, F_exc, &n->a) < 0 ||
+            lower_opt_expr(L, o, F_cause, &n->b) < 0) {
+            return NULL;
+        }
+        return n;
+    case K_Try:
+    case K_TryStar:
+        /* v = body, w = handlers, x = orelse, y = finalbody */
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_body(L, o, F_body, &n->v, &n->nv) < 0 ||
+            lower_list(L, o, F_handlers, lower_handler, &n->w, &n->nw, 0) < 0 ||
+            lower_body(L, o, F_orelse, &n->x, &n->nx) < 0 ||
+            lower_body(L, o, F_finalbody, &n->y, &n->ny) < 0) {
+            return NULL;
+        }
+        return n;
+    case K_Assert:
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_opt_expr(L, o, F_test, &n->a) < 0 ||
+            lower_opt_expr(L, o, F_msg, &n->b) < 0) {
+            return NULL;
+        }
+        return n;
+    case K_Import:
+        n = node_new(L, kind, o);
+        if (n == NULL ||
+            lower_list(L, o, F_names, lower_alias_import, &n->v, &n->nv, 0) < 0) {
+            return NULL;
+        }
+        return n;
+    case K_ImportFrom: {
+        n = node_new(L, kind, o);
+        if (n == NULL) {
+            return NULL;
+        }
+        int err = 0;
+        PyObject *mod = getf_opt(L, o, F_module, &err);
+        if (err) {
+            return NULL;
+        }
+        if (mod == NULL) {
+            mod = PyUnicode_FromString("");
+        }
+        n->obj = keep_steal(L, mod);
+        n->slot = getint(L, o, F_level, 0);
+        if (n->obj == NULL ||
+            lower_list(L, o, F_names, lower_alias_from, &n->v, &n->nv, 0) < 0) {
+            return NULL;
+        }
+        return n;
+    }
+    case K_Global:
+    case K_Nonlocal: {
+        n = node_new(L, kind, o);
+        if (n == NULL) {
+            return NULL;
+        }
+        if (kind == K_Nonlocal && L->scope->type == SC_MODULE) {
+            return syntax_error(L, n,
+                                "nonlocal declaration not allowed at module "
+                                "level", NULL),
+                   (Node *)NULL;
+        }
+        PyObject *names = getf(L, o, F_names);
+        if (names == NULL) {
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names); i++) {
+            PyObject *nm = PyList_GET_ITEM(names, i);
+            long prev = sym_get(L->scope, nm);
+            if (prev & (SYM_USED | SYM_BOUND)) {
+                Py_DECREF(names);
+                return syntax_error(L, n,
+                    kind == K_Global
+                        ? ((prev & SYM_BOUND) && !(prev & SYM_USED)
+                               ? "name '%U' is assigned to before global declaration"
+                               : "name '%U' is used prior to global declaration")
+                        : ((prev & SYM_BOUND) && !(prev & SYM_USED)
+                               ? "name '%U' is assigned to before nonlocal declaration"
+                               : "name '%U' is used prior to nonlocal declaration"),
+                    nm), (Node *)NULL;
+            }
+            if (sym_add(L->scope, nm, kind == K_Global ? SYM_GLOBAL
+                                                       : SYM_NONLOCAL) < 0) {
+                Py_DECREF(names);
+                return NULL;
+            }
+        }
+        Py_DECREF(names);
+        return n;
+    }
+    case K_Expr:
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_opt_expr(L, o, F_value, &n->a) < 0) {
+            return NULL;
+        }
+        return n;
+    case K_Pass:
+        return node_new(L, kind, o);
+    case K_Break:
+    case K_Continue:
+        n = node_new(L, kind, o);
+        if (n && L->loop_depth == 0) {
+            return syntax_error(L, n,
+                                kind == K_Break ? "'break' outside loop"
+                                                : "'continue' not properly in loop",
+                                NULL),
+                   (Node *)NULL;
+        }
+        return n;
+    case K_BoolOp: case K_NamedExpr: case K_BinOp: case K_UnaryOp:
+    case K_Lambda: case K_IfExp: case K_Dict: case K_Set: case K_ListComp:
+    case K_SetComp: case K_DictComp: case K_GeneratorExp: case K_Yield:
+    case K_YieldFrom: case K_Compare: case K_Call: case K_FormattedValue:
+    case K_JoinedStr: case K_Constant: case K_Attribute: case K_Subscript:
+    case K_Starred: case K_Name: case K_List: case K_Tuple: case K_Slice:
+    case K_MatchValue: case K_MatchSingleton: case K_MatchSequence:
+    case K_MatchMapping: case K_MatchClass: case K_MatchStar: case K_MatchAs:
+    case K_MatchOr: case K_Module: case K_ExceptHandler: case K_arguments:
+    case K_arg: case K_keyword: case K_alias: case K_withitem:
+    case K_match_case: case K_comprehension: case K__COUNT:
+        break;
+    }
+    PyErr_Format(PyExc_TypeError, "expected a statement, got %s",
+                 Py_TYPE(o)->tp_name);
+    return NULL;
+}
+
+/* --------------------------------------------------------------- analysis */
+
+/* Mirror of CPython's analyze_block.  `bound` and `global` are sets passed
+ * from the parent (NULL at module level); `free_out` receives the free names
+ * of this scope that the parent must provide.  Returns 0 / -1. */
+static int analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
+                   PyObject *free_out);
+
+static int
+set_update(PyObject *dst, PyObject *src)
+{
+    if (src == NULL) {
+        return 0;
+    }
+    PyObject *r = PyNumber_InPlaceOr(dst, src);
+    if (r == NULL) {
+        return -1;
+    }
+    Py_DECREF(r);
+    return 0;
+}
+
+static int
+set_contains(PyObject *set, PyObject *k)
+{
+    return set ? PySet_Contains(set, k) : 0;
+}
+
+static int
+sym_set_result(Scope *s, PyObject *name, long res)
+{
+    long v = sym_get(s, name);
+    v &= ~(SYM_R_LOCAL | SYM_R_CELL | SYM_R_FREE | SYM_R_GLOBAL | SYM_R_IMPLICIT);
+    PyObject *nv = PyLong_FromLong(v | res);
+    if (nv == NULL) {
+        return -1;
+    }
+    int r = PyDict_SetItem(s->symbols, name, nv);
+    Py_DECREF(nv);
+    return r;
+}
+
+static int
+analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global, PyObject *free_out)
+{
+    PyObject *local = PySet_New(NULL);
+    PyObject *newbound = PySet_New(NULL);
+    PyObject *newglobal = PySet_New(NULL);
+    PyObject *newfree = PySet_New(NULL);
+    PyObject *free = PySet_New(NULL);
+    PyObject *gl = global ? PySet_New(global) : PySet_New(NULL);
+    PyObject *bd = bound ? PySet_New(bound) : NULL;
+    PyObject *keys = NULL;
+    int rc = -1;
+    if (!local || !newbound || !newglobal || !newfree || !free || !gl ||
+        (bound && !bd)) {
+        goto done;
+    }
+    if (s->type == SC_CLASS) {
+        if (set_update(newglobal, gl) < 0 || set_update(newbound, bd) < 0) {
+            goto done;
+        }
+    }
+    keys = PyDict_Keys(s->symbols);
+    if (keys == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(keys); i++) {
+        PyObject *name = PyList_GET_ITEM(keys, i);
+        long fl = sym_get(s, name);
+        long res;
+        if (fl & SYM_GLOBAL) {
+            if (fl & SYM_PARAM) {
+                syntax_error(L, NULL, "name '%U' is parameter and global", name);
+                goto done;
+            }
+            res = SYM_R_GLOBAL;
+            if (PySet_Add(gl, name) < 0) {
+                goto done;
+            }
+            if (bd && PySet_Discard(bd, name) < 0) {
+                goto done;
+            }
+        }
+        else if (fl & SYM_NONLOCAL) {
+            if (!set_contains(bd, name)) {
+                syntax_error(L, NULL, "no binding for nonlocal '%U' found", name);
+                goto done;
+            }
+            res = SYM_R_FREE;
+            if (PySet_Add(free, name) < 0) {
+                goto done;
+            }
+        }
+        else if (fl & SYM_BOUND) {
+            res = SYM_R_LOCAL;
+            if (PySet_Add(local, name) < 0 || PySet_Discard(gl, name) < 0) {
+                goto done;
+            }
+        }
+        else if (set_contains(bd, name)) {
+            res = SYM_R_FREE;
+            if (PySet_Add(free, name) < 0) {
+                goto done;
+            }
+        }
+        else {
+            res = SYM_R_GLOBAL | SYM_R_IMPLICIT;
+        }
+        if (sym_set_result(s, name, res) < 0) {
+            goto done;
+        }
+    }
+    if (s->type != SC_CLASS) {
+        if (is_funclike(s) && set_update(newbound, local) < 0) {
+            goto done;
+        }
+        if (set_update(newbound, bd) < 0 || set_update(newglobal, gl) < 0) {
+            goto done;
+        }
+    }
+    else if (PySet_Add(newbound, L->st->str_dunder_class) < 0) {
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < s->nkids; k++) {
+        PyObject *cb = PySet_New(newbound);
+        PyObject *cg = PySet_New(newglobal);
+        PyObject *cf = PySet_New(NULL);
+        int r = (cb && cg && cf) ? analyze(L, s->kids[k], cb, cg, cf) : -1;
+        if (r == 0) {
+            r = set_update(newfree, cf);
+        }
+        Py_XDECREF(cb);
+        Py_XDECREF(cg);
+        Py_XDECREF(cf);
+        if (r < 0) {
+            goto done;
+        }
+    }
+    /* names local here and free in a child become cells */
+    if (is_funclike(s)) {
+        Py_ssize_t pos = 0;
+        PyObject *name;
+        Py_hash_t h;
+        PyObject *copy = PySet_New(newfree);
+        if (copy == NULL) {
+            goto done;
+        }
+        while (_PySet_NextEntry(copy, &pos, &name, &h)) {
+            long fl = sym_get(s, name);
+            if (fl & SYM_R_LOCAL) {
+                if (sym_set_result(s, name, SYM_R_CELL) < 0 ||
+                    PySet_Discard(newfree, name) < 0) {
+                    Py_DECREF(copy);
+                    goto done;
+                }
+            }
+        }
+        Py_DECREF(copy);
+    }
+    if (s->type == SC_CLASS) {
+        int c = PySet_Contains(newfree, L->st->str_dunder_class);
+        if (c < 0) {
+            goto done;
+        }
+        if (c) {
+            s->needs_class_cell = 1;
+            if (PySet_Discard(newfree, L->st->str_dunder_class) < 0) {
+                goto done;
+            }
+        }
+    }
+    /* free names of children that this scope does not define pass through
+       as free variables of this scope */
+    {
+        Py_ssize_t pos = 0;
+        PyObject *name;
+        Py_hash_t h;
+        while (_PySet_NextEntry(newfree, &pos, &name, &h)) {
+            long fl = sym_get(s, name);
+            if (fl & (SYM_R_LOCAL | SYM_R_CELL | SYM_R_GLOBAL)) {
+                if (s->type == SC_CLASS && (fl & SYM_R_LOCAL) &&
+                    !(fl & SYM_R_FREE)) {
+                    /* class binds the name in its namespace, but children
+                       see the enclosing function's cell */
+                    if (sym_add(s, name, SYM_FREE_CHILD) < 0 ||
+                        PySet_Add(free, name) < 0) {
+                        goto done;
+                    }
+                }
+                continue;
+            }
+            if (fl & SYM_R_FREE) {
+                continue;
+            }
+            if (set_contains(bd, name)) {
+                if (sym_add(s, name, SYM_FREE_CHILD) < 0 ||
+                    sym_set_result(s, name, SYM_R_FREE) < 0 ||
+                    PySet_Add(free, name) < 0) {
+                    goto done;
+                }
+            }
+        }
+    }
+    if (set_update(free_out, free) < 0) {
+        goto done;
+    }
+    rc = 0;
+done:
+    Py_XDECREF(keys);
+    Py_XDECREF(local);
+    Py_XDECREF(newbound);
+    Py_XDECREF(newglobal);
+    Py_XDECREF(newfree);
+    Py_XDECREF(free);
+    Py_XDECREF(gl);
+    Py_XDECREF(bd);
+    return rc;
+}
+
+static int
+tuple_index(PyObject *t, PyObject *name)
+{
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(t); i++) {
+        if (PyUnicode_Compare(PyTuple_GET_ITEM(t, i), name) == 0) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+/* Assign slots from the analysis results, then patch every Name node. */
+static int
+assign_slots(Lower *L, Scope *s)
+{
+    PyObject *var = PyList_New(0), *cell = PyList_New(0), *fr = PyList_New(0);
+    PyObject *keys = NULL;
+    int rc = -1;
+    if (!var || !cell || !fr) {
+        goto done;
+    }
+    if (is_funclike(s)) {
+        /* params first, in binding order: the arguments node isn't reachable
+           from here, so the symbols dict insertion order is used (params are
+           added first, in order, by lower_arguments / comprehensions). */
+        keys = PyDict_Keys(s->symbols);
+        if (keys == NULL) {
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(keys); i++) {
+            PyObject *name = PyList_GET_ITEM(keys, i);
+            long fl = sym_get(s, name);
+            if ((fl & SYM_PARAM) && PyList_Append(var, name) < 0) {
+                goto done;
+            }
+        }
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(keys); i++) {
+            PyObject *name = PyList_GET_ITEM(keys, i);
+            long fl = sym_get(s, name);
+            if ((fl & SYM_R_LOCAL) && !(fl & SYM_PARAM) &&
+                PyList_Append(var, name) < 0) {
+                goto done;
+            }
+            if ((fl & SYM_R_CELL) && PyList_Append(cell, name) < 0) {
+                goto done;
+            }
+            if ((fl & SYM_R_FREE) && PyList_Append(fr, name) < 0) {
+                goto done;
+            }
+        }
+    }
+    else if (s->type == SC_CLASS) {
+        if (s->needs_class_cell &&
+            PyList_Append(cell, L->st->str_dunder_class) < 0) {
+            goto done;
+        }
+        keys = PyDict_Keys(s->symbols);
+        if (keys == NULL) {
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(keys); i++) {
+            PyObject *name = PyList_GET_ITEM(keys, i);
+            long fl = sym_get(s, name);
+            if ((fl & (SYM_R_FREE | SYM_FREE_CHILD)) &&
+                PyList_Append(fr, name) < 0) {
+                goto done;
+            }
+        }
+    }
+    s->varnames = keep_steal(L, PyList_AsTuple(var));
+    s->cellvars = keep_steal(L, PyList_AsTuple(cell));
+    s->freevars = keep_steal(L, PyList_AsTuple(fr));
+    if (!s->varnames || !s->cellvars || !s->freevars) {
+        goto done;
+    }
+    s->nlocals = (int)PyTuple_GET_SIZE(s->varnames);
+    s->ncells = (int)PyTuple_GET_SIZE(s->cellvars);
+    s->nfree = (int)PyTuple_GET_SIZE(s->freevars);
+    if (s->ncells) {
+        s->cell2arg = arena_alloc(L->prog, s->ncells * sizeof(int));
+        if (s->cell2arg == NULL) {
+            goto done;
+        }
+        for (int i = 0; i < s->ncells; i++) {
+            PyObject *name = PyTuple_GET_ITEM(s->cellvars, i);
+            long fl = sym_get(s, name);
+            s->cell2arg[i] = (fl & SYM_PARAM) ? tuple_index(s->varnames, name)
+                                              : -1;
+        }
+    }
+    if (s->type == SC_CLASS && s->needs_class_cell) {
+        s->class_cell_slot = 0;
+    }
+    if (is_funclike(s)) {
+        int k = tuple_index(s->freevars, L->st->str_dunder_class);
+        s->uses_class_free = k < 0 ? -1 : s->ncells + k;
+    }
+    /* patch names */
+    for (Py_ssize_t i = 0; i < s->nnames; i++) {
+        Node *n = s->names[i];
+        long fl = sym_get(s, n->obj);
+        if (s->type == SC_MODULE) {
+            n->scope_kind = (fl & SYM_R_GLOBAL) && !(fl & SYM_R_IMPLICIT)
+                                ? NAME_GLOBAL : NAME_NAME;
+            continue;
+        }
+        if (s->type == SC_CLASS) {
+            if ((fl & SYM_R_GLOBAL) && !(fl & SYM_R_IMPLICIT)) {
+                n->scope_kind = NAME_GLOBAL;
+            }
+            else if ((fl & SYM_R_FREE) && (fl & SYM_NONLOCAL)) {
+                n->scope_kind = NAME_DEREF;
+                n->slot = s->ncells + tuple_index(s->freevars, n->obj);
+            }
+            else if ((fl & SYM_R_FREE) && n->op == CTX_Load) {
+                n->scope_kind = NAME_CLASSDEREF;
+                n->slot = s->ncells + tuple_index(s->freevars, n->obj);
+            }
+            else {
+                n->scope_kind = NAME_NAME;
+            }
+            continue;
+        }
+        if (fl & SYM_R_CELL) {
+            n->scope_kind = NAME_DEREF;
+            n->slot = tuple_index(s->cellvars, n->obj);
+        }
+        else if (fl & SYM_R_FREE) {
+            n->scope_kind = NAME_DEREF;
+            n->slot = s->ncells + tuple_index(s->freevars, n->obj);
+        }
+        else if (fl & SYM_R_LOCAL) {
+            n->scope_kind = NAME_FAST;
+            n->slot = tuple_index(s->varnames, n->obj);
+        }
+        else {
+            n->scope_kind = NAME_GLOBAL;
+        }
+    }
+    rc = 0;
+done:
+    Py_XDECREF(keys);
+    Py_XDECREF(var);
+    Py_XDECREF(cell);
+    Py_XDECREF(fr);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- Program */
+
+static void
+program_dealloc(ProgramObject *p)
+{
+    PyTypeObject *tp = Py_TYPE(p);
+    for (Py_ssize_t i = 0; i < p->nscopes; i++) {
+        Scope *s = p->scopes[i];
+        Py_XDECREF(s->symbols);
+        PyMem_Free(s->kids);
+        PyMem_Free(s->names);
+    }
+    PyMem_Free(p->scopes);
+    for (Py_ssize_t i = 0; i < p->nblocks; i++) {
+        PyMem_Free(p->blocks[i]);
+    }
+    PyMem_Free(p->blocks);
+    Py_XDECREF(p->source);
+    Py_XDECREF(p->lines);
+    Py_XDECREF(p->consts);
+    tp->tp_free(p);
+    Py_DECREF(tp);
+}
+
+static PyType_Slot program_slots[] = {
+    {Py_tp_dealloc, program_dealloc},
+    {Py_tp_doc, "A lowered program (internal)."},
+    {0, NULL},
+};
+
+PyType_Spec Program_spec = {
+    .name = "smolagents_native._core.Program",
+    .basicsize = sizeof(ProgramObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = program_slots,
+};
+
+static char *
+stack_limit_for_lowering(Interp *in)
+{
+    if (in && in->stack_limit) {
+        return in->stack_limit;
+    }
+    return NULL;
+}
+
+PyObject *
+lower_program(ModState *st, Interp *in, PyObject *source)
+{
+    PyObject *tree = NULL;
+    ProgramObject *p = NULL;
+    PyObject *body = NULL;
+    PyCompilerFlags cf = {PyCF_ONLY_AST, PY_MINOR_VERSION};
+    const char *src = PyUnicode_AsUTF8(source);
+    if (src == NULL) {
+        return NULL;
+    }
+    tree = Py_CompileStringObject(src, st->str_string_filename, Py_file_input,
+                                  &cf, -1);
+    if (tree == NULL) {
+        return NULL;
+    }
+    p = PyObject_New(ProgramObject, st->ProgramType);
+    if (p == NULL) {
+        goto fail;
+    }
+    p->source = source;
+    Py_INCREF(source);
+    p->lines = NULL;
+    p->consts = PyList_New(0);
+    p->blocks = NULL;
+    p->nblocks = p->capblocks = 0;
+    p->cur = NULL;
+    p->left = 0;
+    p->scopes = NULL;
+    p->nscopes = p->capscopes = 0;
+    p->module = NULL;
+    p->top = NULL;
+    if (p->consts == NULL) {
+        goto fail;
+    }
+    p->lines = PyUnicode_Splitlines(source, 0);
+    if (p->lines == NULL) {
+        goto fail;
+    }
+    Lower L = {0};
+    L.st = st;
+    L.in = in;
+    L.prog = p;
+    L.stack_limit = stack_limit_for_lowering(in);
+    if (L.stack_limit == NULL) {
+        L.stack_limit = (char *)((uintptr_t)__builtin_frame_address(0) -
+                                 (512 * 1024));
+    }
+    Node *mod = node_new(&L, K_Module, NULL);
+    if (mod == NULL) {
+        goto fail;
+    }
+    PyObject *mname = keep_steal(&L, PyUnicode_InternFromString("<module>"));
+    if (mname == NULL) {
+        goto fail;
+    }
+    Scope *top = scope_new(&L, SC_MODULE, mname, mod);
+    if (top == NULL) {
+        goto fail;
+    }
+    L.scope = top;
+    body = PyObject_GetAttr(tree, fieldname(st, F_body));
+    if (body == NULL) {
+        goto fail;
+    }
+    if (lower_stmt_list(&L, body, &top->body, &top->nbody) < 0) {
+        goto fail;
+    }
+    mod->scope = top;
+    mod->v = top->body;
+    mod->nv = top->nbody;
+    p->module = mod;
+    p->top = top;
+    {
+        PyObject *f = PySet_New(NULL);
+        if (f == NULL) {
+            goto fail;
+        }
+        int r = analyze(&L, top, NULL, NULL, f);
+        Py_DECREF(f);
+        if (r < 0) {
+            goto fail;
+        }
+    }
+    for (Py_ssize_t i = 0; i < p->nscopes; i++) {
+        if (assign_slots(&L, p->scopes[i]) < 0) {
+            goto fail;
+        }
+    }
+    /* symbols are no longer needed */
+    for (Py_ssize_t i = 0; i < p->nscopes; i++) {
+        Py_CLEAR(p->scopes[i]->symbols);
+    }
+    Py_DECREF(body);
+    Py_DECREF(tree);
+    return (PyObject *)p;
+fail:
+    Py_XDECREF(body);
+    Py_XDECREF(tree);
+    Py_XDECREF(p);
+    return NULL;
+}
+
+/* ------------------------------------------------------------ module init */
+
+int
+lower_init_state(PyObject *module, ModState *st)
+{
+    st->field_names_all = PyMem_Calloc(F__COUNT, sizeof(PyObject *));
+    if (st->field_names_all == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < F__COUNT; i++) {
+        st->field_names_all[i] = PyUnicode_InternFromString(field_cstr[i]);
+        if (st->field_names_all[i] == NULL) {
+            return -1;
+        }
+    }
+    st->n_field_names = F__COUNT;
+    st->ast_module = PyImport_ImportModule("ast");
+    if (st->ast_module == NULL) {
+        return -1;
+    }
+    st->kind_of_class = PyDict_New();
+    st->op_of_class = PyDict_New();
+    if (!st->kind_of_class || !st->op_of_class) {
+        return -1;
+    }
+    PyObject *kinds = PyList_New(0);
+    PyObject *refused = PyList_New(0);
+    if (!kinds || !refused) {
+        Py_XDECREF(kinds);
+        Py_XDECREF(refused);
+        return -1;
+    }
+    int rc = -1;
+#define ADD_KIND(nm, value, lst)                                           \
+    do {                                                                   \
+        PyObject *cls = PyObject_GetAttrString(st->ast_module, #nm);       \
+        PyObject *v = PyLong_FromLong(value);                              \
+        PyObject *s = PyUnicode_FromString(#nm);                           \
+        int bad = !cls || !v || !s ||                                      \
+                  PyDict_SetItem(st->kind_of_class, cls, v) < 0 ||         \
+                  PyList_Append(lst, s) < 0;                               \
+        Py_XDECREF(cls);                                                   \
+        Py_XDECREF(v);                                                     \
+        Py_XDECREF(s);                                                     \
+        if (bad) {                                                         \
+            goto done;                                                     \
+        }                                                                  \
+    } while (0)
+#define STMT(n) ADD_KIND(n, K_##n, kinds);
+#define EXPR(n) ADD_KIND(n, K_##n, kinds);
+#define PAT(n) ADD_KIND(n, K_##n, kinds);
+#define AUX(n) ADD_KIND(n, K_##n, kinds);
+#include "nodes.def"
+    {
+        int ri = 0;
+#define REFUSED(n, w) ADD_KIND(n, -2 - ri, refused); ri++;
+#include "nodes.def"
+        (void)ri;
+    }
+#undef ADD_KIND
+    {
+        static const char *const opnames[] = {
+            "Add", "Sub", "Mult", "MatMult", "Div", "Mod", "Pow", "LShift",
+            "RShift", "BitOr", "BitXor", "BitAnd", "FloorDiv", NULL};
+        static const char *const unames[] = {"Invert", "Not", "UAdd", "USub", NULL};
+        static const char *const bnames[] = {"And", "Or", NULL};
+        static const char *const cnames[] = {"Eq", "NotEq", "Lt", "LtE", "Gt",
+                                             "GtE", "Is", "IsNot", "In", "NotIn",
+                                             NULL};
+        static const char *const xnames[] = {"Load", "Store", "Del", NULL};
+        const char *const *tables[] = {opnames, unames, bnames, cnames, xnames};
+        for (int t = 0; t < 5; t++) {
+            for (int i = 0; tables[t][i]; i++) {
+                PyObject *cls = PyObject_GetAttrString(st->ast_module, tables[t][i]);
+                PyObject *v = PyLong_FromLong(i);
+                int bad = !cls || !v || PyDict_SetItem(st->op_of_class, cls, v) < 0;
+                Py_XDECREF(cls);
+                Py_XDECREF(v);
+                if (bad) {
+                    goto done;
+                }
+            }
+        }
+    }
+    {
+        PyObject *t1 = PyList_AsTuple(kinds), *t2 = PyList_AsTuple(refused);
+        if (!t1 || !t2 || PyModule_AddObject(module, "NODE_KINDS", t1) < 0) {
+            Py_XDECREF(t1);
+            Py_XDECREF(t2);
+            goto done;
+        }
+        if (PyModule_AddObject(module, "REFUSED_NODES", t2) < 0) {
+            Py_DECREF(t2);
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    Py_DECREF(kinds);
+    Py_DECREF(refused);
+    return rc;
+}

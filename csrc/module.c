@@ -1,0 +1,914 @@
+/* module.c: module initialisation (multi-phase, module state) and the
+ * Interpreter type, the Python-visible entry point (docs/core-api.md).
+ */
+#include "interp.h"
+
+#include <stddef.h>
+
+static struct PyModuleDef coremodule;
+
+ModState *
+get_modstate_from_type(PyTypeObject *tp)
+{
+    PyObject *m = PyType_GetModuleByDef(tp, &coremodule);
+    if (m == NULL) {
+        return NULL;
+    }
+    return (ModState *)PyModule_GetState(m);
+}
+
+/* -------------------------------------------------------- guarded builtins */
+
+static Interp *
+interp_of(PyObject *self)
+{
+    return &((InterpreterObject *)self)->in;
+}
+
+/* print(*args, sep=' ', end='\n', file=None, flush=False) into the buffer. */
+static PyObject *
+builtin_print(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+              PyObject *kwnames)
+{
+    Interp *in = interp_of(self);
+    PyObject *sep = NULL, *end = NULL, *file = NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *k = PyTuple_GET_ITEM(kwnames, i);
+        PyObject *v = args[nargs + i];
+        if (PyUnicode_CompareWithASCIIString(k, "sep") == 0) {
+            sep = v;
+        }
+        else if (PyUnicode_CompareWithASCIIString(k, "end") == 0) {
+            end = v;
+        }
+        else if (PyUnicode_CompareWithASCIIString(k, "file") == 0) {
+            file = v;
+        }
+        else if (PyUnicode_CompareWithASCIIString(k, "flush") == 0) {
+            /* nothing to flush */
+        }
+        else {
+            PyErr_Format(PyExc_TypeError,
+                         "'%U' is an invalid keyword argument for print()", k);
+            return NULL;
+        }
+    }
+    if (sep == Py_None) {
+        sep = NULL;
+    }
+    if (end == Py_None) {
+        end = NULL;
+    }
+    if (sep && !PyUnicode_Check(sep)) {
+        PyErr_Format(PyExc_TypeError, "sep must be None or a string, not %.200s",
+                     Py_TYPE(sep)->tp_name);
+        return NULL;
+    }
+    if (end && !PyUnicode_Check(end)) {
+        PyErr_Format(PyExc_TypeError, "end must be None or a string, not %.200s",
+                     Py_TYPE(end)->tp_name);
+        return NULL;
+    }
+    PyObject *parts = PyList_New(0);
+    if (parts == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyObject *s = PyObject_Str(args[i]);
+        if (s == NULL || (i > 0 && PyList_Append(parts, sep ? sep : in->st->str_space) < 0) ||
+            PyList_Append(parts, s) < 0) {
+            Py_XDECREF(s);
+            Py_DECREF(parts);
+            return NULL;
+        }
+        Py_DECREF(s);
+    }
+    if (PyList_Append(parts, end ? end : in->st->str_newline) < 0) {
+        Py_DECREF(parts);
+        return NULL;
+    }
+    PyObject *empty = PyUnicode_New(0, 0);
+    PyObject *text = empty ? PyUnicode_Join(empty, parts) : NULL;
+    Py_XDECREF(empty);
+    Py_DECREF(parts);
+    if (text == NULL) {
+        return NULL;
+    }
+    if (file != NULL && file != Py_None) {
+        PyObject *w = policy_getattr(in, file, in->st->str_write);
+        if (w == NULL) {
+            Py_DECREF(text);
+            return NULL;
+        }
+        PyObject *r = PyObject_CallOneArg(w, text);
+        Py_DECREF(w);
+        Py_DECREF(text);
+        if (r == NULL) {
+            return NULL;
+        }
+        Py_DECREF(r);
+        Py_RETURN_NONE;
+    }
+    in->print_len += PyUnicode_GET_LENGTH(text);
+    int r = PyList_Append(in->print_chunks, text);
+    Py_DECREF(text);
+    if (r < 0) {
+        return NULL;
+    }
+    if (in->max_print_len >= 0 && in->print_len > in->max_print_len) {
+        return limits_abort(in, ABORT_BUDGET,
+                            "Print outputs exceeded the limit of %lld characters",
+                            in->max_print_len),
+               NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* Exact str copy of an attribute name: a str subclass gets no say. */
+static PyObject *
+exact_name(PyObject *name, const char *fn)
+{
+    if (!PyUnicode_Check(name)) {
+        PyErr_Format(PyExc_TypeError, "%s(): attribute name must be string", fn);
+        return NULL;
+    }
+    if (PyUnicode_CheckExact(name)) {
+        Py_INCREF(name);
+        return name;
+    }
+    return PyUnicode_FromKindAndData(PyUnicode_KIND(name), PyUnicode_DATA(name),
+                                     PyUnicode_GET_LENGTH(name));
+}
+
+static PyObject *
+builtin_getattr(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 2 || nargs > 3) {
+        PyErr_Format(PyExc_TypeError, "getattr expected at least 2 arguments, got %zd",
+                     nargs);
+        return NULL;
+    }
+    Interp *in = interp_of(self);
+    PyObject *name = exact_name(args[1], "getattr");
+    if (name == NULL) {
+        return NULL;
+    }
+    PyObject *v = policy_getattr(in, args[0], name);
+    Py_DECREF(name);
+    if (v == NULL && nargs == 3 && in->abort == ABORT_NONE &&
+        PyErr_ExceptionMatches(PyExc_AttributeError)) {
+        PyErr_Clear();
+        v = args[2];
+        Py_INCREF(v);
+    }
+    return v;
+}
+
+static PyObject *
+builtin_hasattr(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "hasattr expected 2 arguments, got %zd", nargs);
+        return NULL;
+    }
+    Interp *in = interp_of(self);
+    PyObject *name = exact_name(args[1], "hasattr");
+    if (name == NULL) {
+        return NULL;
+    }
+    PyObject *v = policy_getattr(in, args[0], name);
+    Py_DECREF(name);
+    if (v == NULL) {
+        if (in->abort == ABORT_NONE && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Clear();
+            Py_RETURN_FALSE;
+        }
+        return NULL;
+    }
+    Py_DECREF(v);
+    Py_RETURN_TRUE;
+}
+
+static PyObject *
+builtin_setattr(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "setattr expected 3 arguments, got %zd", nargs);
+        return NULL;
+    }
+    PyObject *name = exact_name(args[1], "setattr");
+    if (name == NULL) {
+        return NULL;
+    }
+    int r = policy_setattr(interp_of(self), args[0], name, args[2]);
+    Py_DECREF(name);
+    if (r < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+builtin_delattr(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "delattr expected 2 arguments, got %zd", nargs);
+        return NULL;
+    }
+    PyObject *name = exact_name(args[1], "delattr");
+    if (name == NULL) {
+        return NULL;
+    }
+    int r = policy_delattr(interp_of(self), args[0], name);
+    Py_DECREF(name);
+    if (r < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef guarded_builtins[] = {
+    {"print", (PyCFunction)(void (*)(void))builtin_print,
+     METH_FASTCALL | METH_KEYWORDS, "print(*values, sep=' ', end='\\n')"},
+    {"getattr", (PyCFunction)(void (*)(void))builtin_getattr, METH_FASTCALL,
+     "getattr(object, name[, default])"},
+    {"hasattr", (PyCFunction)(void (*)(void))builtin_hasattr, METH_FASTCALL,
+     "hasattr(object, name)"},
+    {"setattr", (PyCFunction)(void (*)(void))builtin_setattr, METH_FASTCALL,
+     "setattr(object, name, value)"},
+    {"delattr", (PyCFunction)(void (*)(void))builtin_delattr, METH_FASTCALL,
+     "delattr(object, name)"},
+    {NULL},
+};
+
+/* ------------------------------------------------------------- Interpreter */
+
+static int
+interpreter_rebuild_builtins(InterpreterObject *self)
+{
+    Interp *in = &self->in;
+    PyObject *b = PyDict_Copy(in->st->safe_builtins);
+    if (b == NULL) {
+        return -1;
+    }
+    if ((self->extra_builtins && PyDict_Update(b, self->extra_builtins) < 0) ||
+        (in->tools && PyDict_Update(b, in->tools) < 0)) {
+        Py_DECREF(b);
+        return -1;
+    }
+    for (PyMethodDef *m = guarded_builtins; m->ml_name; m++) {
+        PyObject *fn = PyCFunction_NewEx(m, (PyObject *)self, NULL);
+        if (fn == NULL || PyDict_SetItemString(b, m->ml_name, fn) < 0) {
+            Py_XDECREF(fn);
+            Py_DECREF(b);
+            return -1;
+        }
+        Py_DECREF(fn);
+    }
+    Py_XSETREF(in->builtins, b);
+    return 0;
+}
+
+static PyObject *
+interpreter_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    InterpreterObject *self = (InterpreterObject *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->in.st = get_modstate_from_type(type);
+    if (self->in.st == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    self->in.owner = (PyObject *)self;
+    self->in.max_print_len = -1;
+    self->in.ops_limit_cfg = 10000000;
+    self->in.max_while_iterations = 1000000;
+    return (PyObject *)self;
+}
+
+static int
+interpreter_init(InterpreterObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"authorized_imports", "interpreter_error",
+                             "final_answer_exception", "timeout_error", NULL};
+    PyObject *auth = NULL, *ie = NULL, *fa = NULL, *te = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|$OOOO", kwlist, &auth, &ie,
+                                     &fa, &te)) {
+        return -1;
+    }
+    Interp *in = &self->in;
+    PyObject *l = auth ? PySequence_List(auth) : PyList_New(0);
+    if (l == NULL) {
+        return -1;
+    }
+    Py_XSETREF(in->authorized, l);
+    if (ie == NULL) {
+        ie = PyExc_RuntimeError;
+    }
+    if (fa == NULL) {
+        fa = PyExc_BaseException;
+    }
+    if (te == NULL) {
+        te = PyExc_TimeoutError;
+    }
+    Py_INCREF(ie);
+    Py_XSETREF(in->interpreter_error, ie);
+    Py_INCREF(fa);
+    Py_XSETREF(in->final_answer_exc, fa);
+    Py_INCREF(te);
+    Py_XSETREF(in->timeout_error, te);
+    if (in->tools == NULL && (in->tools = PyDict_New()) == NULL) {
+        return -1;
+    }
+    if (self->extra_builtins == NULL && (self->extra_builtins = PyDict_New()) == NULL) {
+        return -1;
+    }
+    if (in->print_chunks == NULL && (in->print_chunks = PyList_New(0)) == NULL) {
+        return -1;
+    }
+    if (self->cache == NULL && (self->cache = PyDict_New()) == NULL) {
+        return -1;
+    }
+    return interpreter_rebuild_builtins(self);
+}
+
+static int
+interpreter_traverse(InterpreterObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(self));
+    Py_VISIT(self->in.builtins);
+    Py_VISIT(self->in.tools);
+    Py_VISIT(self->in.authorized);
+    Py_VISIT(self->in.print_chunks);
+    Py_VISIT(self->in.interpreter_error);
+    Py_VISIT(self->in.final_answer_exc);
+    Py_VISIT(self->in.timeout_error);
+    Py_VISIT(self->cache);
+    Py_VISIT(self->extra_builtins);
+    return 0;
+}
+
+static int
+interpreter_clear(InterpreterObject *self)
+{
+    Py_CLEAR(self->in.builtins);
+    Py_CLEAR(self->in.tools);
+    Py_CLEAR(self->in.authorized);
+    Py_CLEAR(self->in.print_chunks);
+    Py_CLEAR(self->in.interpreter_error);
+    Py_CLEAR(self->in.final_answer_exc);
+    Py_CLEAR(self->in.timeout_error);
+    Py_CLEAR(self->cache);
+    Py_CLEAR(self->extra_builtins);
+    return 0;
+}
+
+static void
+interpreter_dealloc(InterpreterObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    interpreter_clear(self);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+/* The source text of a statement (ast.get_source_segment semantics: column
+ * offsets are UTF-8 byte offsets). */
+static PyObject *
+source_segment(ProgramObject *p, Node *s)
+{
+    Py_ssize_t nl = PyList_GET_SIZE(p->lines);
+    if (s->lineno < 1 || s->end_lineno > nl || s->end_lineno < s->lineno) {
+        return PyUnicode_FromString("");
+    }
+    PyObject *parts = PyList_New(0);
+    if (parts == NULL) {
+        return NULL;
+    }
+    for (int ln = s->lineno; ln <= s->end_lineno; ln++) {
+        PyObject *line = PyList_GET_ITEM(p->lines, ln - 1);
+        Py_ssize_t blen;
+        const char *b = PyUnicode_AsUTF8AndSize(line, &blen);
+        if (b == NULL) {
+            Py_DECREF(parts);
+            return NULL;
+        }
+        Py_ssize_t start = ln == s->lineno ? s->col : 0;
+        Py_ssize_t stop = ln == s->end_lineno ? s->end_col : blen;
+        if (start > blen) {
+            start = blen;
+        }
+        if (stop > blen) {
+            stop = blen;
+        }
+        if (stop < start) {
+            stop = start;
+        }
+        PyObject *seg = PyUnicode_DecodeUTF8(b + start, stop - start, "replace");
+        if (seg == NULL || PyList_Append(parts, seg) < 0) {
+            Py_XDECREF(seg);
+            Py_DECREF(parts);
+            return NULL;
+        }
+        Py_DECREF(seg);
+    }
+    PyObject *nlsep = PyUnicode_FromString("\n");
+    PyObject *r = nlsep ? PyUnicode_Join(nlsep, parts) : NULL;
+    Py_XDECREF(nlsep);
+    Py_DECREF(parts);
+    return r;
+}
+
+/* Format a SyntaxError as smolagents does and raise the interpreter error. */
+static void
+raise_parse_error(Interp *in)
+{
+    PyObject *exc = NULL, *t, *tb;
+    PyErr_Fetch(&t, &exc, &tb);
+    PyErr_NormalizeException(&t, &exc, &tb);
+    Py_XDECREF(tb);
+    if (exc == NULL || !PyErr_GivenExceptionMatches(t, PyExc_SyntaxError)) {
+        PyErr_Restore(t, exc, NULL);
+        return;
+    }
+    PyObject *lineno = PyObject_GetAttrString(exc, "lineno");
+    PyObject *text = PyObject_GetAttrString(exc, "text");
+    PyObject *offset = PyObject_GetAttrString(exc, "offset");
+    PyObject *str = PyObject_Str(exc);
+    PyErr_Clear();
+    long off = (offset && PyLong_Check(offset)) ? PyLong_AsLong(offset) : 0;
+    if (off < 0) {
+        off = 0;
+    }
+    PyObject *caret = PyUnicode_FromFormat("%*s^", (int)off, "");
+    PyObject *msg = NULL;
+    if (caret && str) {
+        msg = PyUnicode_FromFormat(
+            "Code parsing failed on line %S due to: %s\n%S%U\nError: %U",
+            lineno ? lineno : Py_None, ((PyTypeObject *)t)->tp_name,
+            text ? text : Py_None, caret, str);
+    }
+    if (msg != NULL) {
+        PyObject *e = PyObject_CallOneArg(in->interpreter_error, msg);
+        if (e != NULL) {
+            PyException_SetCause(e, exc);
+            exc = NULL;
+            PyErr_SetObject((PyObject *)Py_TYPE(e), e);
+            Py_DECREF(e);
+        }
+    }
+    Py_XDECREF(msg);
+    Py_XDECREF(caret);
+    Py_XDECREF(lineno);
+    Py_XDECREF(text);
+    Py_XDECREF(offset);
+    Py_XDECREF(str);
+    Py_XDECREF(exc);
+    Py_XDECREF(t);
+}
+
+/* Wrap the pending error of a failed top-level statement. */
+static void
+raise_step_error(Interp *in, ProgramObject *p, Node *stmt)
+{
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    PyErr_NormalizeException(&t, &v, &tb);
+    if (tb && v) {
+        PyException_SetTraceback(v, tb);
+    }
+    Py_XDECREF(tb);
+    if (v == NULL) {
+        Py_XDECREF(t);
+        PyErr_SetString(PyExc_SystemError, "error without exception");
+        return;
+    }
+    if (in->abort == ABORT_TIMEOUT) {
+        PyErr_Restore(t, v, NULL);
+        return;
+    }
+    PyObject *seg = source_segment(p, stmt);
+    PyObject *s = PyObject_Str(v);
+    if (seg == NULL || s == NULL) {
+        Py_XDECREF(seg);
+        Py_XDECREF(s);
+        PyErr_Clear();
+        PyErr_Restore(t, v, NULL);
+        return;
+    }
+    PyObject *msg = PyUnicode_FromFormat(
+        "Code execution failed at line '%U' due to: %s: %U", seg,
+        ((PyTypeObject *)t)->tp_name, s);
+    Py_DECREF(seg);
+    Py_DECREF(s);
+    PyObject *e = msg ? PyObject_CallOneArg(in->interpreter_error, msg) : NULL;
+    Py_XDECREF(msg);
+    if (e == NULL) {
+        Py_DECREF(t);
+        Py_DECREF(v);
+        return;
+    }
+    PyException_SetCause(e, v); /* steals v */
+    Py_DECREF(t);
+    PyErr_SetObject((PyObject *)Py_TYPE(e), e);
+    Py_DECREF(e);
+}
+
+#define CACHE_MAX 256
+
+static PyObject *
+interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"code", "state", "max_operations",
+                             "max_while_iterations", "timeout", "max_print_len",
+                             NULL};
+    PyObject *code, *state, *timeout = Py_None, *maxprint = Py_None;
+    long long max_ops = 10000000, max_while = 1000000;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UO!|$LLOO", kwlist, &code,
+                                     &PyDict_Type, &state, &max_ops, &max_while,
+                                     &timeout, &maxprint)) {
+        return NULL;
+    }
+    Interp *in = &self->in;
+    if (in->running) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "this interpreter is already running a step");
+        return NULL;
+    }
+    if (in->builtins == NULL || in->tools == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Interpreter.__init__ was not called");
+        return NULL;
+    }
+    /* budgets */
+    in->ops_limit = max_ops;
+    in->ops_limit_cfg = max_ops;
+    in->max_while_iterations = max_while;
+    in->timeout = 0;
+    if (timeout != Py_None) {
+        in->timeout = PyFloat_AsDouble(timeout);
+        if (in->timeout == -1.0 && PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    in->timeout_seconds = in->timeout;
+    in->max_print_len = -1;
+    if (maxprint != Py_None) {
+        in->max_print_len = PyLong_AsLongLong(maxprint);
+        if (in->max_print_len == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    PyObject *chunks = PyList_New(0);
+    if (chunks == NULL) {
+        return NULL;
+    }
+    Py_XSETREF(in->print_chunks, chunks);
+    in->print_len = 0;
+    limits_start(in);
+    /* lower, through the cache */
+    ProgramObject *p = (ProgramObject *)PyDict_GetItemWithError(self->cache, code);
+    if (p != NULL) {
+        Py_INCREF(p);
+    }
+    else {
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+        p = (ProgramObject *)lower_program(in->st, in, code);
+        if (p == NULL) {
+            if (PyErr_ExceptionMatches(PyExc_SyntaxError)) {
+                raise_parse_error(in);
+            }
+            return NULL;
+        }
+        if (PyDict_GET_SIZE(self->cache) >= CACHE_MAX) {
+            PyDict_Clear(self->cache);
+        }
+        if (PyDict_SetItem(self->cache, code, (PyObject *)p) < 0) {
+            Py_DECREF(p);
+            return NULL;
+        }
+    }
+    /* evaluate */
+    Frame fr = {0};
+    fr.in = in;
+    fr.scope = p->top;
+    fr.globals = state;
+    fr.builtins = in->builtins;
+    fr.locals = state;
+    fr.program = (PyObject *)p;
+    in->current_program = (PyObject *)p;
+    in->running = 1;
+    in->abort = ABORT_NONE;
+    PyObject *output = Py_None;
+    Py_INCREF(output);
+    PyObject *result = NULL;
+    int is_final = 0;
+    Node *mod = p->module;
+    for (Py_ssize_t i = 0; i < mod->nv; i++) {
+        Py_CLEAR(fr.last_value);
+        Status st = eval_stmt(&fr, mod->v[i]);
+        if (st == ST_ERROR) {
+            PyObject *et = PyErr_Occurred();
+            if (in->abort == ABORT_NONE && et &&
+                PyErr_GivenExceptionMatches(et, in->final_answer_exc)) {
+                PyObject *t, *v, *tb;
+                PyErr_Fetch(&t, &v, &tb);
+                PyErr_NormalizeException(&t, &v, &tb);
+                PyObject *val = v ? PyObject_GetAttrString(v, "value") : NULL;
+                if (val == NULL) {
+                    PyErr_Clear();
+                    PyObject *a = v ? PyObject_GetAttrString(v, "args") : NULL;
+                    PyErr_Clear();
+                    if (a && PyTuple_Check(a) && PyTuple_GET_SIZE(a) > 0) {
+                        val = PyTuple_GET_ITEM(a, 0);
+                        Py_INCREF(val);
+                    }
+                    else {
+                        val = Py_None;
+                        Py_INCREF(val);
+                    }
+                    Py_XDECREF(a);
+                }
+                Py_XDECREF(t);
+                Py_XDECREF(v);
+                Py_XDECREF(tb);
+                Py_SETREF(output, val);
+                is_final = 1;
+                break;
+            }
+            raise_step_error(in, p, mod->v[i]);
+            goto done;
+        }
+        if (st != ST_OK) {
+            PyErr_SetString(PyExc_SystemError, "bad control flow at module level");
+            goto done;
+        }
+        if (fr.last_value != NULL && i == mod->nv - 1) {
+            Py_INCREF(fr.last_value);
+            Py_SETREF(output, fr.last_value);
+        }
+        else if (i == mod->nv - 1) {
+            Py_INCREF(Py_None);
+            Py_SETREF(output, Py_None);
+        }
+    }
+    result = Py_BuildValue("(OO)", output, is_final ? Py_True : Py_False);
+done:
+    Py_XDECREF(fr.last_value);
+    Py_DECREF(output);
+    in->running = 0;
+    in->abort = ABORT_NONE;
+    in->current_program = NULL;
+    Py_DECREF(p);
+    return result;
+}
+
+static PyObject *
+interpreter_get_tools(InterpreterObject *self, void *c)
+{
+    Py_INCREF(self->in.tools);
+    return self->in.tools;
+}
+
+static int
+interpreter_set_tools(InterpreterObject *self, PyObject *v, void *c)
+{
+    if (v == NULL || !PyDict_Check(v)) {
+        PyErr_SetString(PyExc_TypeError, "tools must be a dict");
+        return -1;
+    }
+    PyObject *copy = PyDict_Copy(v);
+    if (copy == NULL) {
+        return -1;
+    }
+    Py_XSETREF(self->in.tools, copy);
+    return interpreter_rebuild_builtins(self);
+}
+
+static PyObject *
+interpreter_get_extra(InterpreterObject *self, void *c)
+{
+    Py_INCREF(self->extra_builtins);
+    return self->extra_builtins;
+}
+
+static int
+interpreter_set_extra(InterpreterObject *self, PyObject *v, void *c)
+{
+    if (v == NULL || !PyDict_Check(v)) {
+        PyErr_SetString(PyExc_TypeError, "extra_builtins must be a dict");
+        return -1;
+    }
+    PyObject *copy = PyDict_Copy(v);
+    if (copy == NULL) {
+        return -1;
+    }
+    Py_XSETREF(self->extra_builtins, copy);
+    return interpreter_rebuild_builtins(self);
+}
+
+static PyObject *
+interpreter_get_authorized(InterpreterObject *self, void *c)
+{
+    return PyList_GetSlice(self->in.authorized, 0, PY_SSIZE_T_MAX);
+}
+
+static PyObject *
+interpreter_get_prints(InterpreterObject *self, void *c)
+{
+    PyObject *empty = PyUnicode_New(0, 0);
+    if (empty == NULL) {
+        return NULL;
+    }
+    PyObject *r = PyUnicode_Join(empty, self->in.print_chunks);
+    Py_DECREF(empty);
+    return r;
+}
+
+static PyObject *
+interpreter_get_ops(InterpreterObject *self, void *c)
+{
+    long long used = self->in.ops_limit - self->in.ops_left;
+    if (used < 0) {
+        used = 0;
+    }
+    return PyLong_FromLongLong(used);
+}
+
+static PyGetSetDef interpreter_getset[] = {
+    {"tools", (getter)interpreter_get_tools, (setter)interpreter_set_tools,
+     "Protected names (tools): looked up after state; cannot be rebound.", NULL},
+    {"extra_builtins", (getter)interpreter_get_extra, (setter)interpreter_set_extra,
+     "Extra names visible like builtins; code may shadow them.", NULL},
+    {"authorized_imports", (getter)interpreter_get_authorized, NULL,
+     "The authorized import list (a copy).", NULL},
+    {"print_outputs", (getter)interpreter_get_prints, NULL,
+     "Everything print() wrote during the most recent run().", NULL},
+    {"operations_count", (getter)interpreter_get_ops, NULL,
+     "Operations charged during the most recent run().", NULL},
+    {NULL},
+};
+
+static PyMethodDef interpreter_methods[] = {
+    {"run", (PyCFunction)(void (*)(void))interpreter_run,
+     METH_VARARGS | METH_KEYWORDS,
+     "run(code, state, *, max_operations, max_while_iterations, timeout, "
+     "max_print_len) -> (output, is_final_answer)"},
+    {NULL},
+};
+
+static PyType_Slot interpreter_slots[] = {
+    {Py_tp_new, interpreter_new},
+    {Py_tp_init, interpreter_init},
+    {Py_tp_dealloc, interpreter_dealloc},
+    {Py_tp_traverse, interpreter_traverse},
+    {Py_tp_clear, interpreter_clear},
+    {Py_tp_methods, interpreter_methods},
+    {Py_tp_getset, interpreter_getset},
+    {Py_tp_doc, "Interpreter(*, authorized_imports, interpreter_error, "
+                "final_answer_exception, timeout_error): runs code in the "
+                "sandbox. See docs/core-api.md."},
+    {0, NULL},
+};
+
+static PyType_Spec interpreter_spec = {
+    .name = "smolagents_native._core.Interpreter",
+    .basicsize = sizeof(InterpreterObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_BASETYPE,
+    .slots = interpreter_slots,
+};
+
+/* ------------------------------------------------------------------ module */
+
+static int
+intern(PyObject **slot, const char *s)
+{
+    *slot = PyUnicode_InternFromString(s);
+    return *slot ? 0 : -1;
+}
+
+static int
+core_exec(PyObject *m)
+{
+    ModState *st = PyModule_GetState(m);
+    if (intern(&st->str_dunder_class, "__class__") < 0 ||
+        intern(&st->str_dot0, ".0") < 0 || intern(&st->str_super, "super") < 0 ||
+        intern(&st->str_name, "__name__") < 0 ||
+        intern(&st->str_qualname, "__qualname__") < 0 ||
+        intern(&st->str_module, "__module__") < 0 ||
+        intern(&st->str_doc, "__doc__") < 0 ||
+        intern(&st->str_classcell, "__classcell__") < 0 ||
+        intern(&st->str_annotations, "__annotations__") < 0 ||
+        intern(&st->str_main, "__main__") < 0 ||
+        intern(&st->str_match_args, "__match_args__") < 0 ||
+        intern(&st->str_mro_entries, "__mro_entries__") < 0 ||
+        intern(&st->str_orig_bases, "__orig_bases__") < 0 ||
+        intern(&st->str_prepare, "__prepare__") < 0 ||
+        intern(&st->str_metaclass, "metaclass") < 0 ||
+        intern(&st->str_all, "__all__") < 0 ||
+        intern(&st->str_enter, "__enter__") < 0 ||
+        intern(&st->str_exit, "__exit__") < 0 ||
+        intern(&st->str_send, "send") < 0 || intern(&st->str_throw, "throw") < 0 ||
+        intern(&st->str_close, "close") < 0 || intern(&st->str_write, "write") < 0 ||
+        intern(&st->str_keys, "keys") < 0 || intern(&st->str_get, "get") < 0 ||
+        intern(&st->str_dot, ".") < 0 ||
+        intern(&st->str_string_filename, "<string>") < 0 ||
+        intern(&st->str_dot0_suffix, ".0") < 0 ||
+        intern(&st->str_space, " ") < 0 || intern(&st->str_newline, "\n") < 0) {
+        return -1;
+    }
+    if (lower_init_state(m, st) < 0) {
+        return -1;
+    }
+    st->ProgramType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Program_spec, NULL);
+    st->FunctionType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Function_spec, NULL);
+    st->GeneratorType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Generator_spec, NULL);
+    st->InterpreterType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &interpreter_spec,
+                                                                   NULL);
+    if (!st->ProgramType || !st->FunctionType || !st->GeneratorType ||
+        !st->InterpreterType) {
+        return -1;
+    }
+    if (PyModule_AddType(m, st->InterpreterType) < 0) {
+        return -1;
+    }
+    st->safe_builtins = policy_build_safe_builtins(m, st);
+    if (st->safe_builtins == NULL) {
+        return -1;
+    }
+    return 0;
+}
+
+static int
+core_traverse(PyObject *m, visitproc visit, void *arg)
+{
+    ModState *st = PyModule_GetState(m);
+    Py_VISIT(st->ProgramType);
+    Py_VISIT(st->FunctionType);
+    Py_VISIT(st->GeneratorType);
+    Py_VISIT(st->InterpreterType);
+    Py_VISIT(st->safe_builtins);
+    Py_VISIT(st->kind_of_class);
+    Py_VISIT(st->op_of_class);
+    Py_VISIT(st->ast_module);
+    return 0;
+}
+
+static int
+core_clear(PyObject *m)
+{
+    ModState *st = PyModule_GetState(m);
+    Py_CLEAR(st->ProgramType);
+    Py_CLEAR(st->FunctionType);
+    Py_CLEAR(st->GeneratorType);
+    Py_CLEAR(st->InterpreterType);
+    Py_CLEAR(st->safe_builtins);
+    Py_CLEAR(st->kind_of_class);
+    Py_CLEAR(st->op_of_class);
+    Py_CLEAR(st->ast_module);
+    for (int i = 0; i < st->ndangerous; i++) {
+        Py_CLEAR(st->dangerous[i]);
+    }
+    st->ndangerous = 0;
+    if (st->field_names_all) {
+        for (int i = 0; i < st->n_field_names; i++) {
+            Py_CLEAR(st->field_names_all[i]);
+        }
+        PyMem_Free(st->field_names_all);
+        st->field_names_all = NULL;
+    }
+    return 0;
+}
+
+static void
+core_free(void *m)
+{
+    core_clear((PyObject *)m);
+}
+
+static PyModuleDef_Slot core_slots[] = {
+    {Py_mod_exec, core_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef coremodule = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "smolagents_native._core",
+    .m_doc = "Native sandboxed Python interpreter (see docs/core-api.md).",
+    .m_size = sizeof(ModState),
+    .m_slots = core_slots,
+    .m_traverse = core_traverse,
+    .m_clear = core_clear,
+    .m_free = core_free,
+};
+
+PyMODINIT_FUNC
+PyInit__core(void)
+{
+    return PyModuleDef_Init(&coremodule);
+}

@@ -1,0 +1,53 @@
+"""Build of the C extension `smolagents_native._core`; metadata lives in pyproject.toml.
+
+Environment switches:
+  SMOLAGENTS_NATIVE_WERROR=1    add -Werror (CI)
+  SMOLAGENTS_NATIVE_SANITIZE=1  build with AddressSanitizer + UndefinedBehaviorSanitizer
+"""
+
+import os
+from glob import glob
+
+from setuptools import Extension, setup
+
+
+def _flag(name):
+    return os.environ.get(name, "") not in ("", "0")
+
+
+compile_args = [
+    "-std=c11",
+    "-Wall",
+    "-Wextra",
+    "-Wno-unused-parameter",
+    "-Wno-missing-field-initializers",
+    "-O2",
+]
+link_args = []
+undef_macros = []
+
+if _flag("SMOLAGENTS_NATIVE_WERROR"):
+    compile_args.append("-Werror")
+
+if _flag("SMOLAGENTS_NATIVE_SANITIZE"):
+    sanitize = [
+        "-fsanitize=address,undefined",
+        "-fno-sanitize-recover=undefined",
+        "-fno-omit-frame-pointer",
+    ]
+    # -O1 -g come after -O2 (and after Python's own CFLAGS): the last -O wins.
+    compile_args += sanitize + ["-O1", "-g"]
+    link_args += sanitize
+    undef_macros.append("NDEBUG")  # keep assert() active in the sanitizer build
+
+core = Extension(
+    "smolagents_native._core",
+    sources=sorted(glob("csrc/*.c")),
+    depends=sorted(glob("csrc/*.h") + glob("csrc/*.def")),
+    include_dirs=["csrc"],
+    extra_compile_args=compile_args,
+    extra_link_args=link_args,
+    undef_macros=undef_macros,
+)
+
+setup(ext_modules=[core])

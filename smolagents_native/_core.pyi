@@ -1,0 +1,34 @@
+"""Type stubs for the C extension `smolagents_native._core` (see docs/core-api.md)."""
+
+from typing import Any
+
+NODE_KINDS: tuple[str, ...]
+REFUSED_NODES: tuple[str, ...]
+
+class Interpreter:
+    tools: dict[str, Any]
+    extra_builtins: dict[str, Any]
+    @property
+    def authorized_imports(self) -> list[str]: ...
+    @property
+    def print_outputs(self) -> str: ...
+    @property
+    def operations_count(self) -> int: ...
+    def __init__(
+        self,
+        *,
+        authorized_imports: list[str],
+        interpreter_error: type[BaseException],
+        final_answer_exception: type[BaseException],
+        timeout_error: type[BaseException],
+    ) -> None: ...
+    def run(
+        self,
+        code: str,
+        state: dict[str, Any],
+        *,
+        max_operations: int = 10_000_000,
+        max_while_iterations: int = 1_000_000,
+        timeout: float | None = None,
+        max_print_len: int | None = None,
+    ) -> tuple[Any, bool]: ...

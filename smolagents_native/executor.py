@@ -1,0 +1,428 @@
+"""smolagents-compatible executor API over the C interpreter in `smolagents_native._core`.
+
+This module only adapts arguments and results: names, signatures, constants, the `state`
+entries and the log text follow smolagents' `local_python_executor` (1.26). Everything that
+touches the code being run happens in C.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.util import find_spec
+from typing import Any
+
+from . import _core
+from .errors import (
+    FINAL_ANSWER_MATCH,
+    ExecutionTimeoutError,
+    FinalAnswerException,
+    InterpreterError,
+)
+
+try:  # optional dependency: only used to share base classes
+    from smolagents import local_python_executor as _smol
+except Exception:
+    _smol = None
+
+__all__ = [
+    "BASE_BUILTIN_MODULES",
+    "BASE_PYTHON_TOOLS",
+    "DANGEROUS_FUNCTIONS",
+    "DANGEROUS_MODULES",
+    "DEFAULT_MAX_LEN_OUTPUT",
+    "MAX_EXECUTION_TIME_SECONDS",
+    "MAX_OPERATIONS",
+    "MAX_WHILE_ITERATIONS",
+    "CodeOutput",
+    "LocalPythonExecutor",
+    "PrintContainer",
+    "PythonExecutor",
+    "evaluate_python_code",
+    "truncate_content",
+]
+
+# ---------------------------------------------------------------------------------------------
+# Constants: same names and values as smolagents 1.26 (`smolagents.utils`,
+# `smolagents.local_python_executor`). Read at call time, so they can be patched.
+
+BASE_BUILTIN_MODULES = [
+    "collections",
+    "datetime",
+    "itertools",
+    "math",
+    "queue",
+    "random",
+    "re",
+    "stat",
+    "statistics",
+    "time",
+    "unicodedata",
+]
+
+DEFAULT_MAX_LEN_OUTPUT = 50000
+MAX_OPERATIONS = 10000000
+MAX_WHILE_ITERATIONS = 1000000
+MAX_EXECUTION_TIME_SECONDS = 30
+MAX_LENGTH_TRUNCATE_CONTENT = 20000
+
+# Non-exhaustive lists kept for API compatibility. The C policy blocks these and much more.
+DANGEROUS_MODULES = [
+    "builtins",
+    "io",
+    "multiprocessing",
+    "os",
+    "pathlib",
+    "pty",
+    "shutil",
+    "socket",
+    "subprocess",
+    "sys",
+]
+
+DANGEROUS_FUNCTIONS = [
+    "builtins.compile",
+    "builtins.eval",
+    "builtins.exec",
+    "builtins.globals",
+    "builtins.locals",
+    "builtins.__import__",
+    "os.popen",
+    "os.system",
+    "posix.system",
+]
+
+# The names smolagents offers to code as "base tools". Python builtins among them are supplied
+# by the C core itself (with its own guarded `print`, `getattr`, ...); the rest (math
+# functions) are passed to the core as extra builtins. Neither kind is a protected tool.
+BASE_PYTHON_TOOLS: dict[str, Callable] = {
+    "print": print,
+    "isinstance": isinstance,
+    "range": range,
+    "float": float,
+    "int": int,
+    "bool": bool,
+    "str": str,
+    "set": set,
+    "list": list,
+    "dict": dict,
+    "tuple": tuple,
+    "round": round,
+    "ceil": math.ceil,
+    "floor": math.floor,
+    "log": math.log,
+    "exp": math.exp,
+    "sin": math.sin,
+    "cos": math.cos,
+    "tan": math.tan,
+    "asin": math.asin,
+    "acos": math.acos,
+    "atan": math.atan,
+    "atan2": math.atan2,
+    "degrees": math.degrees,
+    "radians": math.radians,
+    "pow": pow,
+    "sqrt": math.sqrt,
+    "len": len,
+    "sum": sum,
+    "max": max,
+    "min": min,
+    "abs": abs,
+    "enumerate": enumerate,
+    "zip": zip,
+    "reversed": reversed,
+    "sorted": sorted,
+    "all": all,
+    "any": any,
+    "map": map,
+    "filter": filter,
+    "ord": ord,
+    "chr": chr,
+    "next": next,
+    "iter": iter,
+    "divmod": divmod,
+    "callable": callable,
+    "getattr": getattr,
+    "hasattr": hasattr,
+    "setattr": setattr,
+    "issubclass": issubclass,
+    "type": type,
+    "complex": complex,
+}
+
+# Values that stand for "the base tool `name`": ours, and smolagents' (its `print` and
+# `getattr` are wrappers), so a static_tools dict built from either is recognised.
+_BASE_VALUES: dict[str, tuple[Any, ...]] = {
+    name: (value,) + ((_smol.BASE_PYTHON_TOOLS[name],) if _smol is not None
+                      and name in getattr(_smol, "BASE_PYTHON_TOOLS", {}) else ())
+    for name, value in BASE_PYTHON_TOOLS.items()
+}
+_PY_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def truncate_content(content: str, max_length: int = MAX_LENGTH_TRUNCATE_CONTENT) -> str:
+    """Keep the first and last `max_length // 2` characters of `content`, as smolagents does."""
+    if len(content) <= max_length:
+        return content
+    return (
+        content[: max_length // 2]
+        + f"\n..._This content has been truncated to stay below {max_length} characters_...\n"
+        + content[-max_length // 2 :]
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Result containers.
+
+_PrintContainerBase: tuple[type, ...] = (
+    (_smol.PrintContainer,) if _smol is not None and hasattr(_smol, "PrintContainer") else ()
+)
+
+
+class PrintContainer(*_PrintContainerBase):  # type: ignore[misc]
+    """What the code printed during one step; `str()` gives the text."""
+
+    def __init__(self, value: str = ""):
+        self.value = value
+
+    def append(self, text: str) -> PrintContainer:
+        self.value += text
+        return self
+
+    def __iadd__(self, other: object) -> PrintContainer:
+        self.value += str(other)
+        return self
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"PrintContainer({self.value})"
+
+    def __len__(self) -> int:
+        return len(self.value)
+
+
+if _smol is not None and hasattr(_smol, "CodeOutput"):
+
+    @dataclass
+    class CodeOutput(_smol.CodeOutput):  # type: ignore[no-redef]
+        """Result of one executor step (a subclass of smolagents' CodeOutput)."""
+
+        output: Any
+        logs: str
+        is_final_answer: bool
+
+    PythonExecutor = _smol.PythonExecutor
+
+else:
+
+    @dataclass
+    class CodeOutput:  # type: ignore[no-redef]
+        """Result of one executor step."""
+
+        output: Any
+        logs: str
+        is_final_answer: bool
+
+    class PythonExecutor(ABC):  # type: ignore[no-redef]
+        """Interface of a code executor, as in smolagents."""
+
+        @abstractmethod
+        def send_tools(self, tools: dict[str, Any]) -> None: ...
+
+        @abstractmethod
+        def send_variables(self, variables: dict[str, Any]) -> None: ...
+
+        @abstractmethod
+        def __call__(self, code_action: str) -> CodeOutput: ...
+
+
+# ---------------------------------------------------------------------------------------------
+# Glue between smolagents' tool dictionaries and the core's `tools` / `extra_builtins`.
+
+
+def _wrap_final_answer(tool: Callable) -> Callable:
+    """A `final_answer` that ends the step with the tool's result, as smolagents wraps it."""
+
+    def final_answer(*args: Any, **kwargs: Any) -> Any:
+        raise FinalAnswerException(tool(*args, **kwargs))
+
+    return final_answer
+
+
+def _split_tools(
+    static_tools: dict[str, Callable] | None, custom_tools: dict[str, Callable] | None
+) -> tuple[dict[str, Callable], dict[str, Any]]:
+    """Return (protected tools, extra builtins) for the core.
+
+    smolagents' base tools that are Python builtins are dropped (the core has its own);
+    the others (math functions) become extra builtins, shadowable like builtins. Every other
+    static tool is protected. `custom_tools` are shadowable: extra builtins too.
+    """
+    tools: dict[str, Callable] = {}
+    extra: dict[str, Any] = {}
+    if custom_tools:
+        extra.update(custom_tools)
+    if static_tools:
+        for name, value in static_tools.items():
+            base = _BASE_VALUES.get(name)
+            if base is not None and any(value is b for b in base):
+                if name not in _PY_BUILTIN_NAMES:
+                    extra[name] = value
+                continue
+            tools[name] = value
+    if "final_answer" in tools:
+        tools["final_answer"] = _wrap_final_answer(tools["final_answer"])
+    return tools, extra
+
+
+def _new_interpreter(authorized_imports: list[str]) -> Any:
+    return _core.Interpreter(
+        authorized_imports=list(authorized_imports),
+        interpreter_error=InterpreterError,
+        final_answer_exception=FINAL_ANSWER_MATCH,
+        timeout_error=ExecutionTimeoutError,
+    )
+
+
+def _run_step(
+    interp: Any,
+    code: str,
+    state: dict[str, Any],
+    max_print_outputs_length: int | None,
+    timeout_seconds: float | None,
+) -> tuple[Any, bool]:
+    """Run `code` once and write `_print_outputs` / `_operations_count` into `state`, whether
+    the step succeeds or fails."""
+    try:
+        return interp.run(
+            code,
+            state,
+            max_operations=MAX_OPERATIONS,
+            max_while_iterations=MAX_WHILE_ITERATIONS,
+            timeout=timeout_seconds,
+        )
+    except ExecutionTimeoutError:
+        raise ExecutionTimeoutError(
+            f"Code execution exceeded the maximum execution time of {timeout_seconds} seconds"
+        ) from None
+    finally:
+        logs = interp.print_outputs
+        if max_print_outputs_length is not None:
+            logs = truncate_content(logs, max_length=max_print_outputs_length)
+        state["_print_outputs"] = PrintContainer(logs)
+        state["_operations_count"] = {"counter": interp.operations_count}
+
+
+# ---------------------------------------------------------------------------------------------
+# Public entry points.
+
+
+def evaluate_python_code(
+    code: str,
+    static_tools: dict[str, Callable] | None = None,
+    custom_tools: dict[str, Callable] | None = None,
+    state: dict[str, Any] | None = None,
+    authorized_imports: list[str] = BASE_BUILTIN_MODULES,
+    max_print_outputs_length: int = DEFAULT_MAX_LEN_OUTPUT,
+    timeout_seconds: int | None = MAX_EXECUTION_TIME_SECONDS,
+) -> tuple[Any, bool]:
+    """Run `code` with `state` as its global namespace; return (output, is_final_answer).
+
+    Same signature and contract as smolagents' `evaluate_python_code`: `static_tools` cannot
+    be rebound by the code, `custom_tools` can; `state` is updated in place, and receives
+    `_print_outputs` (a PrintContainer) and `_operations_count` (``{"counter": n}``).
+    Raises InterpreterError (or ExecutionTimeoutError) on failure.
+    """
+    if state is None:
+        state = {}
+    interp = _new_interpreter(authorized_imports)
+    interp.tools, interp.extra_builtins = _split_tools(static_tools, custom_tools)
+    return _run_step(interp, code, state, max_print_outputs_length, timeout_seconds)
+
+
+class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
+    """Drop-in replacement for smolagents' `LocalPythonExecutor`, backed by a C interpreter.
+
+    Args:
+        additional_authorized_imports: modules the code may import besides
+            `BASE_BUILTIN_MODULES` (`"pkg.*"` and `"*"` wildcards as in smolagents).
+        max_print_outputs_length: truncate each step's logs to this many characters
+            (default `DEFAULT_MAX_LEN_OUTPUT`).
+        additional_functions: extra callables offered to the code, protected like tools.
+        timeout_seconds: wall-clock limit per step (`None`: no limit).
+    """
+
+    def __init__(
+        self,
+        additional_authorized_imports: list[str],
+        max_print_outputs_length: int | None = None,
+        additional_functions: dict[str, Callable] | None = None,
+        timeout_seconds: int | None = MAX_EXECUTION_TIME_SECONDS,
+    ):
+        self.custom_tools: dict[str, Callable] = {}
+        self.state: dict[str, Any] = {"__name__": "__main__"}
+        self.max_print_outputs_length = max_print_outputs_length
+        if max_print_outputs_length is None:
+            self.max_print_outputs_length = DEFAULT_MAX_LEN_OUTPUT
+        self.additional_authorized_imports = additional_authorized_imports
+        # Deduplicated like smolagents, but in a stable order (smolagents goes through a set).
+        self.authorized_imports = list(
+            dict.fromkeys([*BASE_BUILTIN_MODULES, *additional_authorized_imports])
+        )
+        self._check_authorized_imports_are_installed()
+        self.static_tools: dict[str, Callable] | None = None
+        self.additional_functions = additional_functions or {}
+        self.timeout_seconds = timeout_seconds
+        self._interp = _new_interpreter(self.authorized_imports)
+        self._interp_imports = list(self.authorized_imports)
+        # Snapshot of (static_tools, custom_tools) last given to the core.
+        self._synced: tuple[dict, dict] | None = None
+
+    def _check_authorized_imports_are_installed(self) -> None:
+        """Raise InterpreterError if an authorized module is not installed (as smolagents)."""
+        missing_modules = [
+            base_module
+            for imp in self.authorized_imports
+            if imp != "*" and find_spec(base_module := imp.split(".")[0]) is None
+        ]
+        if missing_modules:
+            raise InterpreterError(
+                f"Non-installed authorized modules: {', '.join(missing_modules)}. "
+                f"Please install these modules or remove them from the authorized imports list."
+            )
+
+    def _sync(self) -> None:
+        """Push attribute changes (imports, tools) to the core; cheap when nothing changed."""
+        if self.authorized_imports != self._interp_imports:
+            self._interp = _new_interpreter(self.authorized_imports)
+            self._interp_imports = list(self.authorized_imports)
+            self._synced = None
+        static = self.static_tools or {}
+        custom = self.custom_tools or {}
+        if self._synced is None or self._synced != (static, custom):
+            self._interp.tools, self._interp.extra_builtins = _split_tools(static, custom)
+            self._synced = (dict(static), dict(custom))
+
+    def __call__(self, code_action: str) -> CodeOutput:
+        self._sync()
+        output, is_final_answer = _run_step(
+            self._interp,
+            code_action,
+            self.state,
+            self.max_print_outputs_length,
+            self.timeout_seconds,
+        )
+        logs = str(self.state["_print_outputs"])
+        return CodeOutput(output=output, logs=logs, is_final_answer=is_final_answer)
+
+    def send_variables(self, variables: dict[str, Any]) -> None:
+        self.state.update(variables)
+
+    def send_tools(self, tools: dict[str, Any]) -> None:
+        # Agent tools, then base Python tools, then additional functions, as smolagents.
+        self.static_tools = {**tools, **BASE_PYTHON_TOOLS.copy(), **self.additional_functions}

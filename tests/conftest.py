@@ -1,0 +1,52 @@
+"""Shared fixtures for the smolagents_native test suite.
+
+The executor is imported lazily (inside the fixtures) so that tests which only
+exercise CPython (e.g. the determinism check of the program corpus, or the
+self-test of the leak detector) can run before the extension is built.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+TESTS_DIR = Path(__file__).resolve().parent
+PROGRAMS_DIR = TESTS_DIR / "programs"
+
+
+def new_executor(additional_authorized_imports=None):
+    """Return a fresh LocalPythonExecutor, ready to run code (tools sent)."""
+    from smolagents_native import LocalPythonExecutor
+
+    ex = LocalPythonExecutor(additional_authorized_imports=list(additional_authorized_imports or []))
+    ex.send_tools({})
+    return ex
+
+
+@pytest.fixture
+def make_executor():
+    """Factory fixture: ``make_executor()`` returns a fresh, ready executor."""
+    return new_executor
+
+
+@pytest.fixture
+def executor():
+    """A fresh executor with only the base modules authorized."""
+    return new_executor()
+
+
+@pytest.fixture(scope="session")
+def interpreter_error():
+    """The InterpreterError class of the package under test."""
+    from smolagents_native import InterpreterError
+
+    return InterpreterError
+
+
+@pytest.fixture(scope="session")
+def core_module():
+    """The compiled extension module ``smolagents_native._core``."""
+    from smolagents_native import _core
+
+    return _core

@@ -1,0 +1,15 @@
+# Generator expressions passed to built-ins, with and without extra parentheses.
+nums = [4, 8, 15, 16, 23, 42]
+print(sum(n for n in nums), sum((n for n in nums), 100))
+print(max(n % 10 for n in nums), min((n for n in nums if n > 10), default=None))
+print(any(n > 40 for n in nums), all(n % 2 == 0 for n in nums))
+print(sorted((n % 7 for n in nums), reverse=True))
+print(", ".join(str(n) for n in nums[:3]))
+print(tuple(n // 2 for n in nums), set(n % 3 for n in nums))
+print(dict((str(n), n) for n in nums[:2]))
+print(list(zip(nums, (n * n for n in nums)))[:2])
+print(next(n for n in nums if n > 15), next((n for n in nums if n > 100), "none"))
+counts = sum(1 for ch in "hello world" if ch in "lo")
+print(counts)
+print(len([c for c in "abc"]), sum(x * y for x, y in zip([1, 2], [3, 4])))
+print(max(((n, -n) for n in nums), key=lambda p: p[1]))

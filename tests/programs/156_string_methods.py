@@ -1,0 +1,16 @@
+# Common str methods: case, padding, predicates, stripping, counting.
+s = "  Hello, World! hello.  "
+print(repr(s.strip()), repr(s.lstrip()), repr(s.rstrip()), repr(s.strip(" .!")))
+t = s.strip()
+print(t.upper(), t.lower(), t.title(), t.capitalize(), t.swapcase(), "ß".casefold())
+print(t.count("l"), t.count("hello"), t.lower().count("hello"), t.count(""))
+print("abc".center(9, "*"), "abc".ljust(6, "."), "abc".rjust(6), "42".zfill(5), "-42".zfill(6))
+print("abc123".isalnum(), "abc".isalpha(), "123".isdigit(), "½".isnumeric(), "   ".isspace(), "Title Case".istitle())
+print("hello".startswith("he"), "hello".endswith(("lo", "x")), "hello".startswith("l", 2))
+print("a-b-c".removeprefix("a-"), "file.txt".removesuffix(".txt"), "x".removeprefix("y"))
+print("tab\tsep".expandtabs(4), "UPPER".isupper(), "lower".islower(), "snake_case".isidentifier())
+print("{:s}".format("x"), "%".join(["a", "b"]), "ab" * 3, "-" * 0, "abc"[::-1])
+print("Hello World".replace("o", "0", 1), "aaa".replace("a", "b"), "x".replace("", "-"))
+print("hello world".title(), "they're bill's".title(), "mIxEd".lower().capitalize())
+print(len("héllo"), "straße".upper(), "İ".lower() == "i̇", "ǅ".istitle())
+print(min("hello"), max("hello"), sorted("hello"), "".join(sorted("hello", reverse=True)))

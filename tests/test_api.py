@@ -1,0 +1,538 @@
+"""The Python-level contract: smolagents' LocalPythonExecutor API, state entries and messages."""
+
+import ast
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import smolagents_native
+from smolagents_native import (
+    BASE_BUILTIN_MODULES,
+    BASE_PYTHON_TOOLS,
+    DEFAULT_MAX_LEN_OUTPUT,
+    MAX_EXECUTION_TIME_SECONDS,
+    CodeOutput,
+    ExecutionTimeoutError,
+    FinalAnswerException,
+    InterpreterError,
+    LocalPythonExecutor,
+    PrintContainer,
+    evaluate_python_code,
+)
+from smolagents_native import executor as executor_module
+
+
+def make_executor(tools=None, imports=(), **kwargs):
+    ex = LocalPythonExecutor(list(imports), **kwargs)
+    ex.send_tools(dict(tools or {}))
+    return ex
+
+
+def final_answer(answer):
+    return answer
+
+
+def parse_error_message(code):
+    """The message smolagents builds for a SyntaxError."""
+    try:
+        ast.parse(code)
+    except SyntaxError as e:
+        return (
+            f"Code parsing failed on line {e.lineno} due to: {type(e).__name__}: {str(e)}\n"
+            f"{e.text}"
+            f"{' ' * (e.offset or 0)}^"
+        )
+    raise AssertionError("code parses")
+
+
+# --- constants and constructor -------------------------------------------------------------
+
+
+def test_constants_match_smolagents_values():
+    assert smolagents_native.DEFAULT_MAX_LEN_OUTPUT == 50000
+    assert smolagents_native.MAX_OPERATIONS == 10000000
+    assert smolagents_native.MAX_WHILE_ITERATIONS == 1000000
+    assert smolagents_native.MAX_EXECUTION_TIME_SECONDS == 30
+    assert BASE_BUILTIN_MODULES == [
+        "collections", "datetime", "itertools", "math", "queue", "random",
+        "re", "stat", "statistics", "time", "unicodedata",
+    ]
+    assert "os" in smolagents_native.DANGEROUS_MODULES
+    assert "builtins.eval" in smolagents_native.DANGEROUS_FUNCTIONS
+    assert {"print", "len", "sqrt", "ceil", "getattr"} <= set(BASE_PYTHON_TOOLS)
+
+
+def test_constructor_defaults():
+    ex = LocalPythonExecutor([])
+    assert ex.state == {"__name__": "__main__"}
+    assert ex.static_tools is None
+    assert ex.custom_tools == {}
+    assert ex.additional_functions == {}
+    assert ex.additional_authorized_imports == []
+    assert ex.max_print_outputs_length == DEFAULT_MAX_LEN_OUTPUT
+    assert ex.timeout_seconds == MAX_EXECUTION_TIME_SECONDS
+    assert sorted(ex.authorized_imports) == sorted(BASE_BUILTIN_MODULES)
+
+
+def test_constructor_arguments():
+    def helper():
+        return 1
+
+    ex = LocalPythonExecutor(
+        ["numpy.*", "math", "json"],
+        max_print_outputs_length=123,
+        additional_functions={"helper": helper},
+        timeout_seconds=None,
+    )
+    assert ex.additional_authorized_imports == ["numpy.*", "math", "json"]
+    assert ex.max_print_outputs_length == 123
+    assert ex.timeout_seconds is None
+    assert ex.additional_functions == {"helper": helper}
+    # deduplicated: base modules plus the additional ones, each once
+    assert sorted(ex.authorized_imports) == sorted(set(BASE_BUILTIN_MODULES) | {"numpy.*", "json"})
+    assert len(ex.authorized_imports) == len(set(ex.authorized_imports))
+
+
+def test_constructor_positional_signature():
+    ex = LocalPythonExecutor(["json"], 10, {"f": abs}, 5)
+    assert (ex.max_print_outputs_length, ex.additional_functions, ex.timeout_seconds) == (
+        10, {"f": abs}, 5,
+    )
+
+
+def test_non_installed_authorized_module_is_refused():
+    with pytest.raises(InterpreterError) as info:
+        LocalPythonExecutor(["surely_not_an_installed_module_xyz"])
+    assert str(info.value) == (
+        "Non-installed authorized modules: surely_not_an_installed_module_xyz. "
+        "Please install these modules or remove them from the authorized imports list."
+    )
+
+
+def test_wildcard_authorization_needs_no_module():
+    LocalPythonExecutor(["*"])
+
+
+# --- send_tools / send_variables -----------------------------------------------------------
+
+
+def test_send_tools_composes_static_tools_like_smolagents():
+    def my_tool(x):
+        return x * 2
+
+    def extra(x):
+        return x + 1
+
+    ex = LocalPythonExecutor([], additional_functions={"extra": extra})
+    ex.send_tools({"my_tool": my_tool})
+    assert ex.static_tools == {"my_tool": my_tool, **BASE_PYTHON_TOOLS, "extra": extra}
+    out = ex("my_tool(20) + extra(1)")
+    assert out.output == 42
+
+
+def test_send_variables_updates_state():
+    ex = make_executor()
+    ex.send_variables({"x": 5, "y": [1, 2]})
+    assert ex.state["x"] == 5
+    assert ex("x + sum(y)").output == 8
+
+
+def test_base_math_tools_are_available():
+    ex = make_executor()
+    assert ex("sqrt(16) + ceil(1.2) + floor(2.7)").output == 8.0
+
+
+def test_call_returns_code_output():
+    ex = make_executor()
+    out = ex("1 + 1")
+    assert isinstance(out, CodeOutput)
+    assert out == CodeOutput(output=2, logs="", is_final_answer=False)
+
+
+def test_last_statement_value():
+    ex = make_executor()
+    assert ex("a = 3").output == 3
+    assert ex("a * 2").output == 6
+    assert ex("if a:\n    b = 1").output is None
+
+
+def test_state_persists_across_calls():
+    ex = make_executor()
+    ex("x = 10\ndef double(v):\n    return 2 * v")
+    ex("import math\ny = double(x)")
+    out = ex("math.floor(y / 3)")
+    assert out.output == 6
+    assert ex.state["x"] == 10 and ex.state["y"] == 20
+
+
+# --- print capture --------------------------------------------------------------------------
+
+
+def test_print_capture_with_sep_and_end():
+    ex = make_executor()
+    out = ex("print('a', 1, sep='-', end='!')\nprint()\nprint('b', 'c')\nprint(*[1, 2], sep=', ')")
+    assert out.logs == "a-1!\nb c\n1, 2\n"
+    assert isinstance(ex.state["_print_outputs"], PrintContainer)
+    assert str(ex.state["_print_outputs"]) == out.logs
+
+
+def test_print_outputs_reset_each_step():
+    ex = make_executor()
+    assert ex("print('one')").logs == "one\n"
+    assert ex("print('two')").logs == "two\n"
+    assert ex("x = 1").logs == ""
+
+
+def test_logs_are_truncated_like_smolagents():
+    ex = make_executor(max_print_outputs_length=20)
+    out = ex("print('x' * 30 + 'y' * 30)")
+    text = "x" * 30 + "y" * 30 + "\n"
+    expected = (
+        text[:10]
+        + "\n..._This content has been truncated to stay below 20 characters_...\n"
+        + text[-10:]
+    )
+    assert out.logs == expected
+    assert str(ex.state["_print_outputs"]) == expected
+
+
+# --- final_answer -----------------------------------------------------------------------------
+
+
+def test_final_answer_ends_the_step():
+    ex = make_executor({"final_answer": final_answer})
+    out = ex("print('before')\nfinal_answer(6 * 7)\nprint('after')")
+    assert out.is_final_answer is True
+    assert out.output == 42
+    assert out.logs == "before\n"
+
+
+def test_final_answer_returns_the_tool_result_and_accepts_keywords():
+    def shouting_final_answer(answer):
+        return str(answer).upper()
+
+    ex = make_executor({"final_answer": shouting_final_answer})
+    out = ex("final_answer(answer='done')")
+    assert out == CodeOutput(output="DONE", logs="", is_final_answer=True)
+
+
+def test_final_answer_inside_function_and_not_caught_by_except_exception():
+    ex = make_executor({"final_answer": final_answer})
+    code = textwrap.dedent(
+        """
+        def finish(v):
+            try:
+                final_answer(v)
+            except Exception:
+                print("swallowed")
+            return "not reached"
+        finish([1, 2])
+        """
+    )
+    out = ex(code)
+    assert out.is_final_answer and out.output == [1, 2]
+    assert out.logs == ""
+
+
+def test_final_answer_exception_class():
+    assert issubclass(FinalAnswerException, BaseException)
+    assert not issubclass(FinalAnswerException, Exception)
+    assert FinalAnswerException(3).value == 3
+    assert issubclass(InterpreterError, ValueError)
+    assert issubclass(ExecutionTimeoutError, Exception)
+
+
+# --- state entries after success and failure ----------------------------------------------
+
+
+def test_state_entries_after_success():
+    ex = make_executor()
+    ex("total = 0\nfor i in range(10):\n    total += i\nprint(total)")
+    assert str(ex.state["_print_outputs"]) == "45\n"
+    count = ex.state["_operations_count"]
+    assert isinstance(count, dict) and set(count) == {"counter"}
+    assert isinstance(count["counter"], int) and count["counter"] > 0
+
+
+def test_state_entries_after_failure_keep_prints():
+    ex = make_executor()
+    with pytest.raises(InterpreterError):
+        ex("print('partial')\nx = 1\nraise ValueError('boom')")
+    assert isinstance(ex.state["_print_outputs"], PrintContainer)
+    assert str(ex.state["_print_outputs"]) == "partial\n"
+    assert ex.state["_operations_count"]["counter"] > 0
+
+
+def test_variables_kept_after_failing_step():
+    ex = make_executor()
+    ex("a = 1")
+    with pytest.raises(InterpreterError):
+        ex("b = 2\nc = undefined_name")
+    assert ex.state["a"] == 1
+    assert ex.state["b"] == 2
+    assert "c" not in ex.state
+    assert ex("a + b").output == 3
+
+
+def test_code_cannot_forge_state_entries():
+    ex = make_executor()
+    ex("_print_outputs = 'forged'\n_operations_count = 0\nprint('real')")
+    assert str(ex.state["_print_outputs"]) == "real\n"
+    assert isinstance(ex.state["_operations_count"]["counter"], int)
+
+
+# --- tools are protected, base names are not ----------------------------------------------
+
+
+def test_tool_names_are_protected():
+    def search(q):
+        return q
+
+    ex = make_executor({"search": search})
+    with pytest.raises(InterpreterError) as info:
+        ex("search = 3")
+    assert "Cannot assign to name 'search': doing this would erase the existing tool!" in str(
+        info.value
+    )
+    assert ex("search('q')").output == "q"
+
+
+def test_additional_functions_are_protected():
+    ex = LocalPythonExecutor([], additional_functions={"helper": lambda: 7})
+    ex.send_tools({})
+    with pytest.raises(InterpreterError, match="doing this would erase the existing tool"):
+        ex("helper = None")
+    assert ex("helper()").output == 7
+
+
+def test_builtin_names_follow_cpython_and_can_be_shadowed():
+    ex = make_executor()
+    out = ex("sum = 5\nlist = [sum]\nlist")
+    assert out.output == [5]
+
+
+# --- error messages ---------------------------------------------------------------------------
+
+
+def test_runtime_error_message():
+    ex = make_executor()
+    with pytest.raises(InterpreterError) as info:
+        ex("a = 1\nb = a / 0")
+    assert str(info.value) == (
+        "Code execution failed at line 'b = a / 0' due to: ZeroDivisionError: division by zero"
+    )
+
+
+def test_runtime_error_in_compound_statement_names_the_top_level_statement():
+    ex = make_executor()
+    with pytest.raises(InterpreterError) as info:
+        ex("for i in range(3):\n    d = {}\n    d['k']")
+    assert str(info.value) == (
+        "Code execution failed at line 'for i in range(3):\n    d = {}\n    d['k']' "
+        "due to: KeyError: 'k'"
+    )
+
+
+def test_runtime_error_keeps_user_exception_as_cause():
+    ex = make_executor()
+    with pytest.raises(InterpreterError) as info:
+        ex("int('x')")
+    assert isinstance(info.value.__cause__, ValueError)
+
+
+def test_user_code_catches_python_exceptions():
+    ex = make_executor()
+    out = ex("d = {}\ntry:\n    d['x']\nexcept KeyError as e:\n    r = repr(e)\nr")
+    assert out.output == "KeyError('x')"
+
+
+@pytest.mark.parametrize(
+    "code", ["x = (1,\n", "def f(:\n    pass", "x = 1\nx +", "if True:\nprint(1)"]
+)
+def test_parse_error_message(code):
+    ex = make_executor()
+    with pytest.raises(InterpreterError) as info:
+        ex(code)
+    assert str(info.value) == parse_error_message(code)
+
+
+def test_unauthorized_import_message():
+    ex = make_executor()
+    with pytest.raises(InterpreterError) as info:
+        ex("import os")
+    assert str(info.value) == (
+        "Code execution failed at line 'import os' due to: InterpreterError: "
+        f"Import of os is not allowed. Authorized imports are: {str(ex.authorized_imports)}"
+    )
+
+
+def test_unauthorized_import_from_message():
+    ex = make_executor()
+    with pytest.raises(InterpreterError) as info:
+        ex("from subprocess import run")
+    assert str(info.value) == (
+        "Code execution failed at line 'from subprocess import run' due to: InterpreterError: "
+        f"Import from subprocess is not allowed. Authorized imports are: "
+        f"{str(ex.authorized_imports)}"
+    )
+
+
+def test_additional_authorized_import_works():
+    ex = make_executor(imports=["json"])
+    assert ex("import json\njson.dumps([1])").output == "[1]"
+
+
+def test_timeout_message(monkeypatch):
+    monkeypatch.setattr(executor_module, "MAX_OPERATIONS", 10**12)
+    monkeypatch.setattr(executor_module, "MAX_WHILE_ITERATIONS", 10**12)
+    ex = make_executor(timeout_seconds=1)
+    with pytest.raises(ExecutionTimeoutError) as info:
+        ex("n = 0\nwhile True:\n    n += 1")
+    assert str(info.value) == "Code execution exceeded the maximum execution time of 1 seconds"
+    assert ex.state["n"] > 0
+
+
+# --- evaluate_python_code -----------------------------------------------------------------
+
+
+def test_evaluate_python_code_mutates_callers_state():
+    state = {"x": 2}
+    result = evaluate_python_code("y = x * 21\nprint(y)\ny", state=state)
+    assert result == (42, False)
+    assert state["y"] == 42
+    assert str(state["_print_outputs"]) == "42\n"
+    assert state["_operations_count"]["counter"] > 0
+
+
+def test_evaluate_python_code_static_and_custom_tools():
+    static = {"tool": lambda: 1, **BASE_PYTHON_TOOLS}
+    custom = {"helper": lambda: 2}
+    state = {}
+    assert evaluate_python_code("tool() + helper()", static, custom, state) == (3, False)
+    with pytest.raises(InterpreterError, match="Cannot assign to name 'tool'"):
+        evaluate_python_code("tool = 0", static, custom, state)
+    # custom tools can be rebound
+    assert evaluate_python_code("helper = 5\nhelper", static, custom, state) == (5, False)
+
+
+def test_evaluate_python_code_final_answer():
+    state = {}
+    result = evaluate_python_code(
+        "final_answer('x')", static_tools={"final_answer": final_answer}, state=state
+    )
+    assert result == ("x", True)
+
+
+def test_evaluate_python_code_authorized_imports_and_truncation():
+    state = {}
+    with pytest.raises(InterpreterError, match="Import of json is not allowed"):
+        evaluate_python_code("import json", state=state)
+    assert evaluate_python_code("import json", state=state, authorized_imports=["json"]) == (
+        None,
+        False,
+    )
+    evaluate_python_code("print('a' * 100)", state=state, max_print_outputs_length=10)
+    assert "truncated to stay below 10 characters" in str(state["_print_outputs"])
+
+
+# --- PrintContainer -------------------------------------------------------------------------
+
+
+def test_print_container_behaviour():
+    pc = PrintContainer()
+    assert pc.value == "" and len(pc) == 0
+    assert pc.append("ab") is pc
+    pc += 12
+    assert str(pc) == "ab12" and len(pc) == 4
+    assert repr(pc) == "PrintContainer(ab12)"
+
+
+# --- compatibility with the real smolagents package ------------------------------------------
+
+
+def test_classes_subclass_smolagents_when_installed():
+    smol = pytest.importorskip("smolagents.local_python_executor")
+    assert issubclass(InterpreterError, smol.InterpreterError)
+    assert issubclass(FinalAnswerException, smol.FinalAnswerException)
+    assert issubclass(ExecutionTimeoutError, smol.ExecutionTimeoutError)
+    assert isinstance(LocalPythonExecutor([]), smol.PythonExecutor)
+    assert isinstance(CodeOutput(1, "", False), smol.CodeOutput)
+    assert isinstance(PrintContainer(), smol.PrintContainer)
+
+
+def test_smolagents_final_answer_tool():
+    default_tools = pytest.importorskip("smolagents.default_tools")
+    ex = make_executor({"final_answer": default_tools.FinalAnswerTool()})
+    out = ex("final_answer(41 + 1)")
+    assert out.is_final_answer and out.output == 42
+
+
+def test_smolagents_final_answer_exception_raised_by_a_tool_ends_the_step():
+    smol = pytest.importorskip("smolagents.local_python_executor")
+
+    def stop(v):
+        raise smol.FinalAnswerException(v)
+
+    ex = make_executor({"stop": stop})
+    assert ex("stop('v')") == CodeOutput(output="v", logs="", is_final_answer=True)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "x = 3\nprint(x * 2)\nx + 1",
+        "import math\nr = [math.floor(v / 2) for v in range(5)]\nprint(r)\nr",
+        "d = {'a': 1}\nd['b'] = 2\nsorted(d.items())",
+        "s = 'abc'\nprint(s.upper(), len(s))",
+    ],
+)
+def test_same_code_output_as_smolagents(code):
+    smol = pytest.importorskip("smolagents.local_python_executor")
+    theirs = smol.LocalPythonExecutor([])
+    theirs.send_tools({})
+    ours = make_executor()
+    expected = theirs(code)
+    got = ours(code)
+    assert (got.output, got.logs, got.is_final_answer) == (
+        expected.output,
+        expected.logs,
+        expected.is_final_answer,
+    )
+    assert str(ours.state["_print_outputs"]) == str(theirs.state["_print_outputs"])
+
+
+def test_works_without_smolagents_installed():
+    """With smolagents unimportable, the package falls back to its own base classes."""
+    script = textwrap.dedent(
+        """
+        import sys
+        sys.modules["smolagents"] = None  # make `import smolagents` fail
+        from smolagents_native import (
+            LocalPythonExecutor, InterpreterError, FinalAnswerException, ExecutionTimeoutError)
+        assert InterpreterError.__mro__[1] is ValueError, InterpreterError.__mro__
+        assert FinalAnswerException.__mro__[1] is BaseException
+        assert ExecutionTimeoutError.__mro__[1] is Exception
+        ex = LocalPythonExecutor([])
+        ex.send_tools({"final_answer": lambda a: a})
+        out = ex("print('hi')\\nfinal_answer(5)")
+        assert (out.output, out.logs, out.is_final_answer) == (5, "hi\\n", True), out
+        try:
+            ex("1/0")
+        except InterpreterError as e:
+            assert "ZeroDivisionError" in str(e)
+        else:
+            raise AssertionError("no error")
+        print("ok")
+        """
+    )
+    env = dict(os.environ)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(smolagents_native.__file__)))
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "ok"
