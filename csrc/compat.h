@@ -3,6 +3,7 @@
 #define SMOLAGENTS_NATIVE_COMPAT_H
 
 #include <Python.h>
+#include <stdint.h>
 
 #if PY_VERSION_HEX < 0x030A0000
 #error "smolagents_native needs CPython 3.10 or newer"
@@ -57,5 +58,44 @@ compat_set_handled(PyObject *exc)
     PyErr_SetHandledException(exc);
 }
 #endif
+
+/* Value of an int that fits in one digit ("compact"); 1 when it does.
+ * CPython 3.11's layout: ob_size is the signed digit count. */
+static inline int
+compat_small_int(PyObject *v, long long *out)
+{
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+    Py_ssize_t size = Py_SIZE(v);
+    if (size >= -1 && size <= 1) {
+        *out = (long long)size * (long long)((PyLongObject *)v)->ob_digit[0];
+        return 1;
+    }
+    return 0;
+#else
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow || (x == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (x > (1LL << 30) || x < -(1LL << 30)) {
+        return 0;
+    }
+    *out = x;
+    return 1;
+#endif
+}
+
+/* A dict's version tag: changes whenever the dict is modified (PEP 509;
+ * present through CPython 3.13).  0 means "no caching". */
+static inline uint64_t
+compat_dict_version(PyObject *d)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    return PyDict_CheckExact(d) ? ((PyDictObject *)d)->ma_version_tag : 0;
+#else
+    return 0;
+#endif
+}
 
 #endif

@@ -9,7 +9,7 @@
 
 /* ------------------------------------------------------------------ names */
 
-static PyObject *
+static NOINLINE PyObject *
 unbound_local(PyObject *name)
 {
     PyErr_Format(PyExc_UnboundLocalError,
@@ -19,7 +19,7 @@ unbound_local(PyObject *name)
     return NULL;
 }
 
-static PyObject *
+static NOINLINE PyObject *
 name_error(PyObject *name)
 {
     PyObject *exc;
@@ -53,8 +53,8 @@ mapping_lookup(PyObject *map, PyObject *name)
     return v;
 }
 
-static PyObject *
-global_lookup(Frame *f, PyObject *name)
+static NOINLINE PyObject *
+global_lookup_slow(Frame *f, PyObject *name)
 {
     PyObject *v = PyDict_GetItemWithError(f->globals, name);
     if (v == NULL) {
@@ -70,6 +70,25 @@ global_lookup(Frame *f, PyObject *name)
         }
     }
     Py_INCREF(v);
+    return v;
+}
+
+/* Globals-then-builtins lookup, cached per node by dict versions. */
+static inline PyObject *
+global_lookup(Frame *f, Node *e)
+{
+    uint64_t gv = compat_dict_version(f->globals);
+    uint64_t bv = compat_dict_version(f->builtins);
+    if (gv != 0 && bv != 0 && e->cache_gver == gv && e->cache_bver == bv) {
+        Py_INCREF(e->cache_value);
+        return e->cache_value;
+    }
+    PyObject *v = global_lookup_slow(f, e->obj);
+    if (v != NULL && gv != 0 && bv != 0) {
+        e->cache_gver = gv;
+        e->cache_bver = bv;
+        e->cache_value = v; /* borrowed: alive while the versions hold */
+    }
     return v;
 }
 
@@ -100,15 +119,16 @@ load_name(Frame *f, Node *e)
         Py_INCREF(v);
         return v;
     case NAME_GLOBAL:
-        return global_lookup(f, e->obj);
+        return global_lookup(f, e);
     case NAME_NAME:
         if (f->locals != NULL && f->locals != f->globals) {
             v = mapping_lookup(f->locals, e->obj);
             if (v != NULL || PyErr_Occurred()) {
                 return v;
             }
+            return global_lookup_slow(f, e->obj);
         }
-        return global_lookup(f, e->obj);
+        return global_lookup(f, e);
     case NAME_CLASSDEREF:
         v = mapping_lookup(f->locals, e->obj);
         if (v != NULL || PyErr_Occurred()) {
@@ -133,7 +153,7 @@ load_name(Frame *f, Node *e)
 
 /* Refuse rebinding a tool name, by any binding form. */
 static int
-check_tool_binding(Frame *f, PyObject *name)
+check_tool_binding_slow(Frame *f, PyObject *name)
 {
     PyObject *tools = f->in->tools;
     if (tools && PyDict_GET_SIZE(tools)) {
@@ -152,10 +172,25 @@ check_tool_binding(Frame *f, PyObject *name)
     return 0;
 }
 
+/* The tool check is cached per Name node: the name is constant and the
+ * tools only change between steps (tools_epoch). */
+static inline int
+check_tool_binding(Frame *f, Node *t)
+{
+    if (t->checked_epoch == f->in->tools_epoch) {
+        return 0;
+    }
+    if (check_tool_binding_slow(f, t->obj) < 0) {
+        return -1;
+    }
+    t->checked_epoch = f->in->tools_epoch;
+    return 0;
+}
+
 int
 store_name(Frame *f, Node *t, PyObject *value)
 {
-    if (check_tool_binding(f, t->obj) < 0) {
+    if (check_tool_binding(f, t) < 0) {
         return -1;
     }
     switch ((NameScope)t->scope_kind) {
@@ -183,7 +218,7 @@ store_name(Frame *f, Node *t, PyObject *value)
 static int
 delete_name(Frame *f, Node *t)
 {
-    if (check_tool_binding(f, t->obj) < 0) {
+    if (check_tool_binding(f, t) < 0) {
         return -1;
     }
     switch ((NameScope)t->scope_kind) {
@@ -220,7 +255,7 @@ delete_name(Frame *f, Node *t)
 
 /* ---------------------------------------------------------------- targets */
 
-static int
+static NOINLINE int
 unpack_store(Frame *f, Node *t, PyObject *value)
 {
     /* Unpack `value` into the elements of a Tuple/List target, with at most
@@ -276,16 +311,8 @@ unpack_store(Frame *f, Node *t, PyObject *value)
         PyObject *extra = PyIter_Next(it);
         if (extra != NULL) {
             Py_DECREF(extra);
-            if (PyList_CheckExact(value) || PyTuple_CheckExact(value) ||
-                PyDict_CheckExact(value)) {
-                PyErr_Format(PyExc_ValueError,
-                             "too many values to unpack (expected %zd, got %zd)",
-                             n, PyObject_Length(value));
-            }
-            else {
-                PyErr_Format(PyExc_ValueError,
-                             "too many values to unpack (expected %zd)", n);
-            }
+            PyErr_Format(PyExc_ValueError,
+                         "too many values to unpack (expected %zd)", n);
             goto done;
         }
         if (PyErr_Occurred()) {
@@ -342,6 +369,12 @@ done:
 int
 store_target(Frame *f, Node *t, PyObject *value)
 {
+    if (t->kind == K_Name && t->scope_kind == NAME_FAST &&
+        t->checked_epoch == f->in->tools_epoch) {
+        Py_INCREF(value);
+        Py_XSETREF(f->fast[t->slot], value);
+        return 0;
+    }
     switch (t->kind) {
     case K_Name:
         return store_name(f, t, value);
@@ -426,17 +459,78 @@ delete_target(Frame *f, Node *t)
 
 /* -------------------------------------------------------------- operators */
 
+/* Fast paths for exact ints that fit in one digit and exact floats.
+ * Returns a new reference, or NULL without an exception to fall back to
+ * the generic protocol (which also produces every error message). */
+static PyObject *
+fast_binop(int op, PyObject *l, PyObject *r)
+{
+    PyTypeObject *lt = Py_TYPE(l), *rt = Py_TYPE(r);
+    if (lt == &PyLong_Type && rt == &PyLong_Type) {
+        long long a, b;
+        if (!compat_small_int(l, &a) || !compat_small_int(r, &b)) {
+            return NULL;
+        }
+        switch (op) {
+        case OP_Add:
+            return PyLong_FromLongLong(a + b);
+        case OP_Sub:
+            return PyLong_FromLongLong(a - b);
+        case OP_Mult:
+            return PyLong_FromLongLong(a * b);
+        case OP_FloorDiv:
+        case OP_Mod: {
+            if (b == 0) {
+                return NULL;
+            }
+            long long q = a / b, m = a % b;
+            if (m != 0 && ((m < 0) != (b < 0))) {
+                q -= 1;
+                m += b;
+            }
+            return PyLong_FromLongLong(op == OP_Mod ? m : q);
+        }
+        case OP_BitAnd:
+            return PyLong_FromLongLong(a & b);
+        case OP_BitOr:
+            return PyLong_FromLongLong(a | b);
+        case OP_BitXor:
+            return PyLong_FromLongLong(a ^ b);
+        default:
+            return NULL;
+        }
+    }
+    if (lt == &PyFloat_Type && rt == &PyFloat_Type) {
+        double a = PyFloat_AS_DOUBLE(l), b = PyFloat_AS_DOUBLE(r);
+        switch (op) {
+        case OP_Add:
+            return PyFloat_FromDouble(a + b);
+        case OP_Sub:
+            return PyFloat_FromDouble(a - b);
+        case OP_Mult:
+            return PyFloat_FromDouble(a * b);
+        case OP_Div:
+            return b == 0.0 ? NULL : PyFloat_FromDouble(a / b);
+        default:
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
 PyObject *
 binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
 {
-    if (limits_check_binop(in, op, l, r) < 0) {
+    PyObject *fast = fast_binop(op, l, r);
+    if (fast != NULL) {
+        return fast;
+    }
+    if ((op == OP_Pow || op == OP_LShift || op == OP_Mult) &&
+        limits_check_binop(in, op, l, r) < 0) {
         return NULL;
     }
     switch ((BinOpKind)op) {
     case OP_Add:
-        if (PyLong_CheckExact(l) && PyLong_CheckExact(r) && !inplace) {
-            return PyNumber_Add(l, r);
-        }
         return inplace ? PyNumber_InPlaceAdd(l, r) : PyNumber_Add(l, r);
     case OP_Sub:
         return inplace ? PyNumber_InPlaceSubtract(l, r) : PyNumber_Subtract(l, r);
@@ -478,6 +572,34 @@ static PyObject *
 compare_op(int op, PyObject *l, PyObject *r)
 {
     int b;
+    if (op <= CMP_GtE) {
+        /* exact small ints and floats compare without a call */
+        long long a, c;
+        double x, y;
+        int ok = 0;
+        if (Py_TYPE(l) == &PyLong_Type && Py_TYPE(r) == &PyLong_Type &&
+            compat_small_int(l, &a) && compat_small_int(r, &c)) {
+            x = (double)a;
+            y = (double)c;
+            ok = 1;
+        }
+        else if (Py_TYPE(l) == &PyFloat_Type && Py_TYPE(r) == &PyFloat_Type) {
+            x = PyFloat_AS_DOUBLE(l);
+            y = PyFloat_AS_DOUBLE(r);
+            ok = 1;
+        }
+        if (ok) {
+            switch ((CmpOpKind)op) {
+            case CMP_Eq: b = x == y; break;
+            case CMP_NotEq: b = x != y; break;
+            case CMP_Lt: b = x < y; break;
+            case CMP_LtE: b = x <= y; break;
+            case CMP_Gt: b = x > y; break;
+            default: b = x >= y; break;
+            }
+            return PyBool_FromLong(b);
+        }
+    }
     switch ((CmpOpKind)op) {
     case CMP_Eq:
         return PyObject_RichCompare(l, r, Py_EQ);
@@ -507,15 +629,15 @@ compare_op(int op, PyObject *l, PyObject *r)
     return NULL;
 }
 
-static PyObject *
+static NOINLINE PyObject *
 eval_compare(Frame *f, Node *e)
 {
-    PyObject *left = eval_expr(f, e->a);
+    PyObject *left = eval_operand(f, e->a);
     if (left == NULL) {
         return NULL;
     }
     for (Py_ssize_t i = 0; i < e->nv; i++) {
-        PyObject *right = eval_expr(f, e->v[i]);
+        PyObject *right = eval_operand(f, e->v[i]);
         if (right == NULL) {
             Py_DECREF(left);
             return NULL;
@@ -544,7 +666,7 @@ eval_compare(Frame *f, Node *e)
 /* --------------------------------------------------------------- displays */
 
 /* Extend list `l` with the items of iterable `it` (a starred element). */
-static int
+static NOINLINE int
 list_extend(PyObject *l, PyObject *it)
 {
     PyObject *iter = PyObject_GetIter(it);
@@ -564,7 +686,7 @@ list_extend(PyObject *l, PyObject *it)
     return PyErr_Occurred() ? -1 : 0;
 }
 
-static PyObject *
+static NOINLINE PyObject *
 eval_sequence_list(Frame *f, Node *e)
 {
     PyObject *l = PyList_New(0);
@@ -595,7 +717,7 @@ eval_sequence_list(Frame *f, Node *e)
     return l;
 }
 
-static PyObject *
+static NOINLINE PyObject *
 eval_list(Frame *f, Node *e)
 {
     if (e->flags & NF_HAS_STAR) {
@@ -616,7 +738,7 @@ eval_list(Frame *f, Node *e)
     return l;
 }
 
-static PyObject *
+static NOINLINE PyObject *
 eval_tuple(Frame *f, Node *e)
 {
     if (e->flags & NF_HAS_STAR) {
@@ -643,7 +765,7 @@ eval_tuple(Frame *f, Node *e)
     return t;
 }
 
-static PyObject *
+static NOINLINE PyObject *
 eval_set(Frame *f, Node *e)
 {
     PyObject *s = PySet_New(NULL);
@@ -700,7 +822,7 @@ dict_merge_mapping(PyObject *d, PyObject *m)
     return 0;
 }
 
-static PyObject *
+static NOINLINE PyObject *
 eval_dict(Frame *f, Node *e)
 {
     PyObject *d = PyDict_New();
@@ -738,7 +860,7 @@ eval_dict(Frame *f, Node *e)
 
 /* --------------------------------------------------------------- f-strings */
 
-static PyObject *
+static NOINLINE PyObject *
 eval_formatted(Frame *f, Node *e)
 {
     PyObject *v = eval_expr(f, e->a);
@@ -786,7 +908,7 @@ eval_formatted(Frame *f, Node *e)
     return r;
 }
 
-static PyObject *
+static NOINLINE PyObject *
 eval_joined(Frame *f, Node *e)
 {
     PyObject *parts = PyList_New(e->nv);
@@ -812,7 +934,7 @@ eval_joined(Frame *f, Node *e)
 
 /* Zero-argument super(): super(__class__, <first argument>), as CPython's
  * super_init derives from the calling frame. */
-static PyObject *
+static NOINLINE PyObject *
 call_zero_arg_super(Frame *f, PyObject *superobj)
 {
     Scope *s = f->scope;
@@ -859,7 +981,7 @@ call_zero_arg_super(Frame *f, PyObject *superobj)
 }
 
 /* Evaluate call arguments with * and ** into a tuple and a dict. */
-static int
+static NOINLINE int
 eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
                PyObject **pkw)
 {
@@ -1001,7 +1123,12 @@ call_function(Frame *f, Node *e)
         Py_DECREF(func);
         return res;
     }
-    if (policy_check_call(f->in, func) < 0) {
+    /* interpreted functions (and methods bound to them) need no call gate,
+       and their results were gated inside */
+    int interpreted = Py_TYPE(func) == f->in->st->FunctionType ||
+                      (Py_TYPE(func) == &PyMethod_Type &&
+                       Py_TYPE(PyMethod_GET_FUNCTION(func)) == f->in->st->FunctionType);
+    if (!interpreted && policy_check_call(f->in, func) < 0) {
         Py_DECREF(func);
         return NULL;
     }
@@ -1025,7 +1152,7 @@ call_function(Frame *f, Node *e)
         Py_ssize_t done = 0;
         int ok = 1;
         for (Py_ssize_t i = 0; i < nargs; i++, done++) {
-            stack[1 + i] = eval_expr(f, e->v[i]);
+            stack[1 + i] = eval_operand(f, e->v[i]);
             if (stack[1 + i] == NULL) {
                 ok = 0;
                 break;
@@ -1051,7 +1178,7 @@ call_function(Frame *f, Node *e)
         }
     }
     Py_DECREF(func);
-    if (res != NULL && policy_check_value(f->in, res) < 0) {
+    if (res != NULL && !interpreted && gate_value(f->in, res) < 0) {
         Py_CLEAR(res);
     }
     return res;
@@ -1170,6 +1297,220 @@ done:
 
 /* ------------------------------------------------------------------- main */
 
+/* Cases of eval_expr kept out of line (see NOINLINE in interp.h). */
+
+static NOINLINE PyObject *
+eval_unary(Frame *f, Node *e)
+{
+    PyObject *v = eval_expr(f, e->a);
+    if (v == NULL) {
+        return NULL;
+    }
+    PyObject *res = NULL;
+    switch ((UnaryOpKind)e->op) {
+    case UOP_Invert:
+        res = PyNumber_Invert(v);
+        break;
+    case UOP_Not: {
+        int t = PyObject_IsTrue(v);
+        res = t < 0 ? NULL : PyBool_FromLong(!t);
+        break;
+    }
+    case UOP_UAdd:
+        res = PyNumber_Positive(v);
+        break;
+    case UOP_USub:
+        res = PyNumber_Negative(v);
+        break;
+    }
+    Py_DECREF(v);
+    return res;
+}
+
+static NOINLINE PyObject *
+eval_boolop(Frame *f, Node *e)
+{
+    PyObject *v = NULL;
+    for (Py_ssize_t i = 0; i < e->nv; i++) {
+        Py_XDECREF(v);
+        v = eval_expr(f, e->v[i]);
+        if (v == NULL) {
+            return NULL;
+        }
+        if (i == e->nv - 1) {
+            break;
+        }
+        int t = PyObject_IsTrue(v);
+        if (t < 0) {
+            Py_DECREF(v);
+            return NULL;
+        }
+        if ((e->op == BOOL_And && !t) || (e->op == BOOL_Or && t)) {
+            break;
+        }
+    }
+    return v;
+}
+
+static NOINLINE PyObject *
+eval_ifexp(Frame *f, Node *e)
+{
+    PyObject *t = eval_expr(f, e->a);
+    if (t == NULL) {
+        return NULL;
+    }
+    int b = t == Py_True ? 1 : t == Py_False ? 0 : PyObject_IsTrue(t);
+    Py_DECREF(t);
+    if (b < 0) {
+        return NULL;
+    }
+    return eval_expr(f, b ? e->b : e->c);
+}
+
+static NOINLINE PyObject *
+eval_namedexpr(Frame *f, Node *e)
+{
+    PyObject *v = eval_expr(f, e->b);
+    if (v == NULL) {
+        return NULL;
+    }
+    if (store_name(f, e->a, v) < 0) {
+        Py_DECREF(v);
+        return NULL;
+    }
+    return v;
+}
+
+static NOINLINE PyObject *
+eval_attribute(Frame *f, Node *e)
+{
+    PyObject *obj = eval_expr(f, e->a);
+    if (obj == NULL) {
+        return NULL;
+    }
+    PyObject *v = policy_getattr(f->in, obj, e->obj);
+    Py_DECREF(obj);
+    return v;
+}
+
+static NOINLINE PyObject *
+eval_subscript(Frame *f, Node *e)
+{
+    PyObject *obj = eval_expr(f, e->a);
+    if (obj == NULL) {
+        return NULL;
+    }
+    PyObject *key = eval_expr(f, e->b);
+    if (key == NULL) {
+        Py_DECREF(obj);
+        return NULL;
+    }
+    PyObject *v = PyObject_GetItem(obj, key);
+    Py_DECREF(obj);
+    Py_DECREF(key);
+    if (v != NULL && gate_value(f->in, v) < 0) {
+        Py_CLEAR(v);
+    }
+    return v;
+}
+
+static NOINLINE PyObject *
+eval_slice(Frame *f, Node *e)
+{
+    PyObject *lo = NULL, *hi = NULL, *st = NULL, *r = NULL;
+    if (e->a && (lo = eval_expr(f, e->a)) == NULL) {
+        return NULL;
+    }
+    if (e->b && (hi = eval_expr(f, e->b)) == NULL) {
+        goto done;
+    }
+    if (e->c && (st = eval_expr(f, e->c)) == NULL) {
+        goto done;
+    }
+    r = PySlice_New(lo, hi, st);
+done:
+    Py_XDECREF(lo);
+    Py_XDECREF(hi);
+    Py_XDECREF(st);
+    return r;
+}
+
+static NOINLINE PyObject *
+eval_comprehension(Frame *f, Node *e)
+{
+    PyObject *src = eval_expr(f, e->v[0]->b);
+    if (src == NULL) {
+        return NULL;
+    }
+    PyObject *it = PyObject_GetIter(src);
+    Py_DECREF(src);
+    if (it == NULL) {
+        return NULL;
+    }
+    PyObject *r = run_comprehension(f, e, it);
+    Py_DECREF(it);
+    return r;
+}
+
+static NOINLINE PyObject *
+eval_yield(Frame *f, Node *e)
+{
+    PyObject *v;
+    if (e->a) {
+        v = eval_expr(f, e->a);
+        if (v == NULL) {
+            return NULL;
+        }
+    }
+    else {
+        v = Py_NewRef(Py_None);
+    }
+    PyObject *r = gen_yield(f, v);
+    Py_DECREF(v);
+    return r;
+}
+
+static NOINLINE PyObject *
+eval_yield_from(Frame *f, Node *e)
+{
+    PyObject *v = eval_expr(f, e->a);
+    if (v == NULL) {
+        return NULL;
+    }
+    PyObject *r = gen_yield_from(f, v);
+    Py_DECREF(v);
+    return r;
+}
+
+static NOINLINE PyObject *
+eval_binop(Frame *f, Node *e)
+{
+    PyObject *l = eval_operand(f, e->a);
+    if (l == NULL) {
+        return NULL;
+    }
+    PyObject *r = eval_operand(f, e->b);
+    if (r == NULL) {
+        Py_DECREF(l);
+        return NULL;
+    }
+    PyObject *res = binary_op(f->in, e->op, l, r, 0);
+    Py_DECREF(l);
+    Py_DECREF(r);
+    return res;
+}
+
+static NOINLINE PyObject *
+bad_expr_kind(Node *e)
+{
+    if (e->kind == K_Starred) {
+        PyErr_SetString(PyExc_SyntaxError, "can't use starred expression here");
+        return NULL;
+    }
+    PyErr_Format(PyExc_SystemError, "eval_expr: unexpected node kind %d", e->kind);
+    return NULL;
+}
+
 PyObject *
 eval_expr(Frame *f, Node *e)
 {
@@ -1181,141 +1522,31 @@ eval_expr(Frame *f, Node *e)
         Py_INCREF(e->obj);
         return e->obj;
     case K_Name:
+        if (e->scope_kind == NAME_FAST && f->fast[e->slot] != NULL) {
+            Py_INCREF(f->fast[e->slot]);
+            return f->fast[e->slot];
+        }
         return load_name(f, e);
-    case K_BinOp: {
-        PyObject *l = eval_expr(f, e->a);
-        if (l == NULL) {
-            return NULL;
-        }
-        PyObject *r = eval_expr(f, e->b);
-        if (r == NULL) {
-            Py_DECREF(l);
-            return NULL;
-        }
-        PyObject *res = binary_op(f->in, e->op, l, r, 0);
-        Py_DECREF(l);
-        Py_DECREF(r);
-        return res;
-    }
-    case K_UnaryOp: {
-        PyObject *v = eval_expr(f, e->a);
-        if (v == NULL) {
-            return NULL;
-        }
-        PyObject *res = NULL;
-        switch ((UnaryOpKind)e->op) {
-        case UOP_Invert:
-            res = PyNumber_Invert(v);
-            break;
-        case UOP_Not: {
-            int t = PyObject_IsTrue(v);
-            res = t < 0 ? NULL : PyBool_FromLong(!t);
-            break;
-        }
-        case UOP_UAdd:
-            res = PyNumber_Positive(v);
-            break;
-        case UOP_USub:
-            res = PyNumber_Negative(v);
-            break;
-        }
-        Py_DECREF(v);
-        return res;
-    }
-    case K_BoolOp: {
-        PyObject *v = NULL;
-        for (Py_ssize_t i = 0; i < e->nv; i++) {
-            Py_XDECREF(v);
-            v = eval_expr(f, e->v[i]);
-            if (v == NULL) {
-                return NULL;
-            }
-            if (i == e->nv - 1) {
-                break;
-            }
-            int t = PyObject_IsTrue(v);
-            if (t < 0) {
-                Py_DECREF(v);
-                return NULL;
-            }
-            if ((e->op == BOOL_And && !t) || (e->op == BOOL_Or && t)) {
-                break;
-            }
-        }
-        return v;
-    }
+    case K_BinOp:
+        return eval_binop(f, e);
+    case K_UnaryOp:
+        return eval_unary(f, e);
+    case K_BoolOp:
+        return eval_boolop(f, e);
     case K_Compare:
         return eval_compare(f, e);
-    case K_IfExp: {
-        PyObject *t = eval_expr(f, e->a);
-        if (t == NULL) {
-            return NULL;
-        }
-        int b = PyObject_IsTrue(t);
-        Py_DECREF(t);
-        if (b < 0) {
-            return NULL;
-        }
-        return eval_expr(f, b ? e->b : e->c);
-    }
-    case K_NamedExpr: {
-        PyObject *v = eval_expr(f, e->b);
-        if (v == NULL) {
-            return NULL;
-        }
-        if (store_name(f, e->a, v) < 0) {
-            Py_DECREF(v);
-            return NULL;
-        }
-        return v;
-    }
+    case K_IfExp:
+        return eval_ifexp(f, e);
+    case K_NamedExpr:
+        return eval_namedexpr(f, e);
     case K_Call:
         return call_function(f, e);
-    case K_Attribute: {
-        PyObject *obj = eval_expr(f, e->a);
-        if (obj == NULL) {
-            return NULL;
-        }
-        PyObject *v = policy_getattr(f->in, obj, e->obj);
-        Py_DECREF(obj);
-        return v;
-    }
-    case K_Subscript: {
-        PyObject *obj = eval_expr(f, e->a);
-        if (obj == NULL) {
-            return NULL;
-        }
-        PyObject *key = eval_expr(f, e->b);
-        if (key == NULL) {
-            Py_DECREF(obj);
-            return NULL;
-        }
-        PyObject *v = PyObject_GetItem(obj, key);
-        Py_DECREF(obj);
-        Py_DECREF(key);
-        if (v != NULL && policy_check_value(f->in, v) < 0) {
-            Py_CLEAR(v);
-        }
-        return v;
-    }
-    case K_Slice: {
-        PyObject *lo = NULL, *hi = NULL, *st = NULL, *r = NULL;
-        if (e->a && (lo = eval_expr(f, e->a)) == NULL) {
-            return NULL;
-        }
-        if (e->b && (hi = eval_expr(f, e->b)) == NULL) {
-            goto slice_done;
-        }
-        if (e->c && (st = eval_expr(f, e->c)) == NULL) {
-            goto slice_done;
-        }
-        r = PySlice_New(lo, hi, st);
-    slice_done:
-        Py_XDECREF(lo);
-        Py_XDECREF(hi);
-        Py_XDECREF(st);
-        return r;
-    }
+    case K_Attribute:
+        return eval_attribute(f, e);
+    case K_Subscript:
+        return eval_subscript(f, e);
+    case K_Slice:
+        return eval_slice(f, e);
     case K_List:
         return eval_list(f, e);
     case K_Tuple:
@@ -1333,49 +1564,13 @@ eval_expr(Frame *f, Node *e)
     case K_ListComp:
     case K_SetComp:
     case K_DictComp:
-    case K_GeneratorExp: {
-        PyObject *src = eval_expr(f, e->v[0]->b);
-        if (src == NULL) {
-            return NULL;
-        }
-        PyObject *it = PyObject_GetIter(src);
-        Py_DECREF(src);
-        if (it == NULL) {
-            return NULL;
-        }
-        PyObject *r = run_comprehension(f, e, it);
-        Py_DECREF(it);
-        return r;
-    }
-    case K_Yield: {
-        PyObject *v;
-        if (e->a) {
-            v = eval_expr(f, e->a);
-            if (v == NULL) {
-                return NULL;
-            }
-        }
-        else {
-            v = Py_None;
-            Py_INCREF(v);
-        }
-        PyObject *r = gen_yield(f, v);
-        Py_DECREF(v);
-        return r;
-    }
-    case K_YieldFrom: {
-        PyObject *v = eval_expr(f, e->a);
-        if (v == NULL) {
-            return NULL;
-        }
-        PyObject *r = gen_yield_from(f, v);
-        Py_DECREF(v);
-        return r;
-    }
+    case K_GeneratorExp:
+        return eval_comprehension(f, e);
+    case K_Yield:
+        return eval_yield(f, e);
+    case K_YieldFrom:
+        return eval_yield_from(f, e);
     case K_Starred:
-        PyErr_SetString(PyExc_SyntaxError,
-                        "can't use starred expression here");
-        return NULL;
     case K_FunctionDef: case K_ClassDef: case K_Return: case K_Delete:
     case K_Assign: case K_AugAssign: case K_AnnAssign: case K_For:
     case K_While: case K_If: case K_With: case K_Match: case K_Raise:
@@ -1389,7 +1584,5 @@ eval_expr(Frame *f, Node *e)
     case K_comprehension: case K__COUNT:
         break;
     }
-    PyErr_Format(PyExc_SystemError, "eval_expr: unexpected node kind %d",
-                 e->kind);
-    return NULL;
+    return bad_expr_kind(e);
 }

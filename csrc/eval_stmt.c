@@ -112,7 +112,7 @@ eval_for(Frame *f, Node *s)
             st = eval_body(f, s->w, s->nw); /* else clause */
             break;
         }
-        if (policy_check_value(f->in, item) < 0 ||
+        if (gate_value(f->in, item) < 0 ||
             store_target(f, s->a, item) < 0) {
             Py_DECREF(item);
             st = ST_ERROR;
@@ -331,7 +331,217 @@ eval_try(Frame *f, Node *s)
     return run_finally(f, s, st);
 }
 
-/* except*: split the exception group by each handler's type. */
+/* ------------------------------------------------------------- except* */
+
+/* Match `exc` (an exception, a group, or None) against the type of an
+ * except* clause, as CPython's CHECK_EG_MATCH does: a naked exception that
+ * matches is wrapped in a group with an empty message; a group is split.
+ * Sets new references in *match and *rest (either may be Py_None).  0 / -1. */
+static int
+star_match(PyObject *exc, PyObject *type, PyObject **match, PyObject **rest)
+{
+    *match = *rest = NULL;
+    if (exc == Py_None) {
+        *match = Py_NewRef(Py_None);
+        *rest = Py_NewRef(Py_None);
+        return 0;
+    }
+    if (PyErr_GivenExceptionMatches(exc, type)) {
+        if (PyObject_TypeCheck(exc, (PyTypeObject *)PyExc_BaseExceptionGroup)) {
+            *match = Py_NewRef(exc);
+        }
+        else {
+            *match = PyObject_CallFunction(PyExc_BaseExceptionGroup, "s(O)", "",
+                                           exc);
+            if (*match == NULL) {
+                return -1;
+            }
+            /* the wrapper carries the original's traceback */
+            PyObject *tb = PyException_GetTraceback(exc);
+            if (tb) {
+                PyException_SetTraceback(*match, tb);
+                Py_DECREF(tb);
+            }
+        }
+        *rest = Py_NewRef(Py_None);
+        return 0;
+    }
+    if (PyObject_TypeCheck(exc, (PyTypeObject *)PyExc_BaseExceptionGroup)) {
+        PyObject *pair = PyObject_CallMethod(exc, "split", "O", type);
+        if (pair == NULL) {
+            return -1;
+        }
+        *match = Py_NewRef(PyTuple_GET_ITEM(pair, 0));
+        *rest = Py_NewRef(PyTuple_GET_ITEM(pair, 1));
+        Py_DECREF(pair);
+        return 0;
+    }
+    *match = Py_NewRef(Py_None);
+    *rest = Py_NewRef(exc);
+    return 0;
+}
+
+/* Add the ids of the leaf exceptions of `e` to the set `ids`.  0 / -1. */
+static int
+collect_leaf_ids(PyObject *e, PyObject *ids)
+{
+    if (PyObject_TypeCheck(e, (PyTypeObject *)PyExc_BaseExceptionGroup)) {
+        PyObject *subs = PyObject_GetAttrString(e, "exceptions");
+        if (subs == NULL) {
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(subs); i++) {
+            if (collect_leaf_ids(PyTuple_GET_ITEM(subs, i), ids) < 0) {
+                Py_DECREF(subs);
+                return -1;
+            }
+        }
+        Py_DECREF(subs);
+        return 0;
+    }
+    PyObject *id = PyLong_FromVoidPtr(e);
+    int r = id ? PySet_Add(ids, id) : -1;
+    Py_XDECREF(id);
+    return r;
+}
+
+/* The part of `e` whose leaves are in `ids` (a set of ids), keeping the
+ * nesting and metadata of `e` as BaseExceptionGroup.split() does.  Returns
+ * a new reference (Py_None for nothing) or NULL. */
+static PyObject *
+project_leaves(PyObject *e, PyObject *ids)
+{
+    if (!PyObject_TypeCheck(e, (PyTypeObject *)PyExc_BaseExceptionGroup)) {
+        PyObject *id = PyLong_FromVoidPtr(e);
+        if (id == NULL) {
+            return NULL;
+        }
+        int r = PySet_Contains(ids, id);
+        Py_DECREF(id);
+        if (r < 0) {
+            return NULL;
+        }
+        return Py_NewRef(r ? e : Py_None);
+    }
+    PyObject *subs = PyObject_GetAttrString(e, "exceptions");
+    PyObject *kept = PyList_New(0);
+    PyObject *res = NULL;
+    int same = 1;
+    if (subs == NULL || kept == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(subs); i++) {
+        PyObject *x = PyTuple_GET_ITEM(subs, i);
+        PyObject *p = project_leaves(x, ids);
+        if (p == NULL) {
+            goto done;
+        }
+        if (p != x) {
+            same = 0;
+        }
+        int r = p == Py_None ? 0 : PyList_Append(kept, p);
+        Py_DECREF(p);
+        if (r < 0) {
+            goto done;
+        }
+    }
+    if (PyList_GET_SIZE(kept) == 0) {
+        res = Py_NewRef(Py_None);
+    }
+    else if (same) {
+        res = Py_NewRef(e);
+    }
+    else {
+        res = PyObject_CallMethod(e, "derive", "O", kept);
+        if (res != NULL) {
+            PyObject *tb = PyException_GetTraceback(e);
+            PyObject *cause = PyException_GetCause(e);
+            PyObject *ctx = PyException_GetContext(e);
+            if (tb) {
+                PyException_SetTraceback(res, tb);
+                Py_DECREF(tb);
+            }
+            PyException_SetCause(res, cause); /* steals */
+            ((PyBaseExceptionObject *)res)->suppress_context =
+                ((PyBaseExceptionObject *)e)->suppress_context;
+            PyException_SetContext(res, ctx); /* steals */
+            PyObject *notes = ((PyBaseExceptionObject *)e)->notes;
+            if (notes) {
+                Py_XSETREF(((PyBaseExceptionObject *)res)->notes, Py_NewRef(notes));
+            }
+        }
+    }
+done:
+    Py_XDECREF(subs);
+    Py_XDECREF(kept);
+    return res;
+}
+
+/* Same exception metadata: a part of the original group re-raised. */
+static int
+same_metadata(PyObject *a, PyObject *b)
+{
+    PyBaseExceptionObject *x = (PyBaseExceptionObject *)a;
+    PyBaseExceptionObject *y = (PyBaseExceptionObject *)b;
+    return x->notes == y->notes && x->traceback == y->traceback &&
+           x->cause == y->cause && x->context == y->context;
+}
+
+/* What an except* statement re-raises, as CPython's PREP_RERAISE_STAR:
+ * parts of the original group re-raised keep the original's structure; new
+ * exceptions are grouped with them under an empty message.  Returns a new
+ * reference (Py_None when nothing is left) or NULL. */
+static PyObject *
+prep_reraise_star(PyObject *orig, PyObject *excs)
+{
+    Py_ssize_t n = PyList_GET_SIZE(excs);
+    if (n == 0) {
+        return Py_NewRef(Py_None);
+    }
+    if (!PyObject_TypeCheck(orig, (PyTypeObject *)PyExc_BaseExceptionGroup)) {
+        /* a naked exception: at most one clause ran */
+        return Py_NewRef(PyList_GET_ITEM(excs, 0));
+    }
+    PyObject *raised = PyList_New(0), *ids = PySet_New(NULL), *result = NULL,
+             *reraised = NULL;
+    if (raised == NULL || ids == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *e = PyList_GET_ITEM(excs, i);
+        if (e == Py_None) {
+            continue;
+        }
+        int r = same_metadata(e, orig) ? collect_leaf_ids(e, ids)
+                                       : PyList_Append(raised, e);
+        if (r < 0) {
+            goto done;
+        }
+    }
+    reraised = project_leaves(orig, ids);
+    if (reraised == NULL) {
+        goto done;
+    }
+    if (PyList_GET_SIZE(raised) == 0) {
+        result = Py_NewRef(reraised);
+        goto done;
+    }
+    if (reraised != Py_None && PyList_Append(raised, reraised) < 0) {
+        goto done;
+    }
+    if (PyList_GET_SIZE(raised) > 1) {
+        result = PyObject_CallFunction(PyExc_BaseExceptionGroup, "sO", "", raised);
+    }
+    else {
+        result = Py_NewRef(PyList_GET_ITEM(raised, 0));
+    }
+done:
+    Py_XDECREF(raised);
+    Py_XDECREF(ids);
+    Py_XDECREF(reraised);
+    return result;
+}
+
 static Status
 eval_try_star(Frame *f, Node *s)
 {
@@ -343,121 +553,95 @@ eval_try_star(Frame *f, Node *s)
         return run_finally(f, s, st);
     }
     PyObject *orig = fetch_exception();
-    PyObject *rest = NULL, *raised = PyList_New(0);
-    if (raised == NULL) {
-        Py_DECREF(orig);
-        return ST_ERROR;
+    PyObject *current = Py_NewRef(orig);
+    PyObject *excs = PyList_New(0);
+    PyObject *toraise = NULL;
+    if (excs == NULL) {
+        goto fail;
     }
-    if (PyObject_TypeCheck(orig, (PyTypeObject *)PyExc_BaseExceptionGroup)) {
-        rest = orig;
-        Py_INCREF(rest);
-    }
-    else {
-        /* a naked exception is wrapped in a group with an empty message */
-        rest = PyObject_CallFunction(PyExc_BaseExceptionGroup, "s(O)", "", orig);
-        if (rest == NULL) {
-            goto error;
-        }
-    }
-    for (Py_ssize_t i = 0; i < s->nw && rest != Py_None; i++) {
+    for (Py_ssize_t i = 0; i < s->nw && current != Py_None; i++) {
         Node *h = s->w[i];
         PyObject *t = eval_expr(f, h->a);
         if (t == NULL) {
-            goto error;
+            goto fail;
         }
-        if (PyObject_TypeCheck(t, &PyType_Type) &&
-            PyType_IsSubtype((PyTypeObject *)t,
-                             (PyTypeObject *)PyExc_BaseExceptionGroup)) {
+        int bad = 0;
+        if (PyTuple_Check(t)) {
+            for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(t); k++) {
+                PyObject *x = PyTuple_GET_ITEM(t, k);
+                bad |= !PyExceptionClass_Check(x) ? 1
+                       : PyType_IsSubtype((PyTypeObject *)x,
+                                          (PyTypeObject *)PyExc_BaseExceptionGroup) ? 2 : 0;
+            }
+        }
+        else {
+            bad = !PyExceptionClass_Check(t) ? 1
+                  : PyType_IsSubtype((PyTypeObject *)t,
+                                     (PyTypeObject *)PyExc_BaseExceptionGroup) ? 2 : 0;
+        }
+        if (bad) {
             Py_DECREF(t);
             PyErr_SetString(PyExc_TypeError,
-                            "catching ExceptionGroup with except* is not allowed. "
-                            "Use except instead.");
-            goto error;
+                            bad & 2 ? "catching ExceptionGroup with except* is not "
+                                      "allowed. Use except instead."
+                                    : "catching classes that do not inherit from "
+                                      "BaseException is not allowed");
+            goto fail;
         }
-        PyObject *pair = PyObject_CallMethod(rest, "split", "O", t);
+        PyObject *match, *rest;
+        int r = star_match(current, t, &match, &rest);
         Py_DECREF(t);
-        if (pair == NULL) {
-            goto error;
+        if (r < 0) {
+            goto fail;
         }
-        PyObject *match = PyTuple_GET_ITEM(pair, 0);
-        PyObject *newrest = PyTuple_GET_ITEM(pair, 1);
-        Py_INCREF(newrest);
-        Py_SETREF(rest, newrest);
+        Py_SETREF(current, rest);
         if (match != Py_None) {
             Status hs = run_handler(f, h, match);
             if (hs == ST_ERROR) {
                 if (error_is_uncatchable(f)) {
-                    Py_DECREF(pair);
-                    goto error_keep;
+                    Py_DECREF(match);
+                    goto fail;
                 }
                 PyObject *e = fetch_exception();
-                int r = PyList_Append(raised, e);
+                r = PyList_Append(excs, e);
                 Py_DECREF(e);
                 if (r < 0) {
-                    Py_DECREF(pair);
-                    goto error;
+                    Py_DECREF(match);
+                    goto fail;
                 }
             }
             else if (hs != ST_OK) {
-                /* break/continue/return in except* is a SyntaxError in
-                   CPython; treat as completing the handler */
-                Py_DECREF(pair);
+                /* CPython rejects these at compile time */
+                Py_DECREF(match);
                 PyErr_SetString(PyExc_SyntaxError,
-                                "'break', 'continue' and 'return' cannot "
-                                "appear in an except* block");
-                goto error;
+                                "'break', 'continue' and 'return' cannot appear "
+                                "in an except* block");
+                goto fail;
             }
         }
-        Py_DECREF(pair);
+        Py_DECREF(match);
     }
-    /* re-raise: unhandled rest plus anything raised by handlers */
-    if (rest != Py_None) {
-        if (PyList_Append(raised, rest) < 0) {
-            goto error;
-        }
+    if (current != Py_None && PyList_Append(excs, current) < 0) {
+        goto fail;
     }
-    Py_ssize_t nr = PyList_GET_SIZE(raised);
-    if (nr == 0) {
-        st = ST_OK;
-        Py_DECREF(orig);
-        Py_DECREF(raised);
-        Py_XDECREF(rest);
-        if (s->nx) {
-            st = eval_body(f, s->x, s->nx);
-        }
-        return run_finally(f, s, st);
-    }
-    PyObject *toraise;
-    if (nr == 1 && PyList_GET_ITEM(raised, 0) == rest) {
-        /* only unhandled parts: re-raise the original if nothing matched */
-        toraise = rest == orig || (PyObject_TypeCheck(orig, (PyTypeObject *)PyExc_BaseExceptionGroup) == 0 &&
-                                   PyObject_Length(rest) == 1)
-                      ? orig : rest;
-        if (!PyObject_TypeCheck(orig, (PyTypeObject *)PyExc_BaseExceptionGroup) &&
-            PyObject_Length(rest) == 1) {
-            toraise = orig;
-        }
-        Py_INCREF(toraise);
-    }
-    else {
-        toraise = PyObject_CallFunction(PyExc_BaseExceptionGroup, "sO", "", raised);
-        if (toraise == NULL) {
-            goto error;
-        }
+    toraise = prep_reraise_star(orig, excs);
+    if (toraise == NULL) {
+        goto fail;
     }
     Py_DECREF(orig);
-    Py_DECREF(raised);
-    Py_XDECREF(rest);
+    Py_DECREF(current);
+    Py_DECREF(excs);
+    if (toraise == Py_None) {
+        Py_DECREF(toraise);
+        return run_finally(f, s, ST_OK);
+    }
     restore_exception(toraise);
     return run_finally(f, s, ST_ERROR);
-error:
-    if (error_is_uncatchable(f)) {
-        goto error_keep;
-    }
-error_keep:
+fail:
+    /* an error of the machinery itself (or an abort) propagates */
     Py_DECREF(orig);
-    Py_XDECREF(raised);
-    Py_XDECREF(rest);
+    Py_XDECREF(current);
+    Py_XDECREF(excs);
     return run_finally(f, s, ST_ERROR);
 }
 
@@ -1087,8 +1271,26 @@ eval_stmt(Frame *f, Node *s)
         Py_XSETREF(f->last_value, v);
         return ST_OK;
     }
-    case K_AugAssign:
+    case K_AugAssign: {
+        Node *t = s->a;
+        if (t->kind == K_Name && t->scope_kind == NAME_FAST &&
+            t->checked_epoch == f->in->tools_epoch && f->fast[t->slot] != NULL &&
+            !PyUnicode_CheckExact(f->fast[t->slot])) {
+            /* x op= y on a bound local (strings take the in-place path) */
+            PyObject *rhs = eval_operand(f, s->b);
+            if (rhs == NULL) {
+                return ST_ERROR;
+            }
+            PyObject *res = binary_op(f->in, s->op, f->fast[t->slot], rhs, 1);
+            Py_DECREF(rhs);
+            if (res == NULL) {
+                return ST_ERROR;
+            }
+            Py_XSETREF(f->fast[t->slot], res);
+            return ST_OK;
+        }
         return eval_augassign(f, s);
+    }
     case K_AnnAssign:
         return eval_annassign(f, s);
     case K_If: {
@@ -1096,7 +1298,7 @@ eval_stmt(Frame *f, Node *s)
         if (t == NULL) {
             return ST_ERROR;
         }
-        int b = PyObject_IsTrue(t);
+        int b = t == Py_True ? 1 : t == Py_False ? 0 : PyObject_IsTrue(t);
         Py_DECREF(t);
         if (b < 0) {
             return ST_ERROR;

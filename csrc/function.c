@@ -203,6 +203,9 @@ bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
         fast[vararg_slot] = t;
     }
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nkw == 0 && nargs == argcount && kwarg_slot < 0 && s->kwonlyargcount == 0) {
+        return 0; /* the common case: exactly the positional arguments */
+    }
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, k);
         PyObject *val = args[nargs + k];
@@ -393,7 +396,7 @@ function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
         }
     }
     else {
-        memset(small, 0, sizeof(small));
+        memset(small, 0, nslots * sizeof(PyObject *));
     }
     Frame fr = {0};
     fr.in = in;
@@ -579,7 +582,7 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
             }
             break;
         }
-        if (policy_check_value(cf->in, item) < 0 ||
+        if (gate_value(cf->in, item) < 0 ||
             store_target(cf, g->a, item) < 0) {
             Py_DECREF(item);
             rc = -1;
@@ -682,7 +685,7 @@ genexp_loop(Frame *cf, Node *e, Py_ssize_t gi)
             }
             break;
         }
-        if (policy_check_value(cf->in, item) < 0 ||
+        if (gate_value(cf->in, item) < 0 ||
             store_target(cf, g->a, item) < 0) {
             Py_DECREF(item);
             rc = -1;
@@ -1007,7 +1010,6 @@ static PyType_Slot function_slots[] = {
     {Py_tp_repr, function_repr},
     {Py_tp_getset, function_getset},
     {Py_tp_members, function_members},
-    {Py_tp_doc, "A function defined by interpreted code."},
     {0, NULL},
 };
 
@@ -1274,6 +1276,32 @@ build_class(Frame *f, Node *s)
         }
         if (changed && PyObject_SetItem(ns, st->str_orig_bases, orig_bases) < 0) {
             goto done;
+        }
+        /* type.__new__ makes these implicit class/static methods only for
+           plain Python functions; do the same for interpreted ones */
+        static const char *const implicit[] = {"__init_subclass__",
+                                               "__class_getitem__", "__new__"};
+        for (int k = 0; k < 3; k++) {
+            PyObject *key = PyUnicode_FromString(implicit[k]);
+            if (key == NULL) {
+                goto done;
+            }
+            PyObject *fnv = PyObject_GetItem(ns, key);
+            if (fnv == NULL) {
+                PyErr_Clear();
+            }
+            else if (Py_TYPE(fnv) == st->FunctionType) {
+                PyObject *w = k < 2 ? PyClassMethod_New(fnv) : PyStaticMethod_New(fnv);
+                int r = w ? PyObject_SetItem(ns, key, w) : -1;
+                Py_XDECREF(w);
+                if (r < 0) {
+                    Py_DECREF(fnv);
+                    Py_DECREF(key);
+                    goto done;
+                }
+            }
+            Py_XDECREF(fnv);
+            Py_DECREF(key);
         }
     }
     {

@@ -15,6 +15,10 @@
 
 #include "compat.h"
 
+/* Keep cold paths out of the evaluator's hot functions, whose stack frames
+ * (and so every node's cost) grow with what is inlined into them. */
+#define NOINLINE __attribute__((noinline))
+
 /* ------------------------------------------------------------------ kinds */
 
 typedef enum {
@@ -71,6 +75,12 @@ typedef struct Node {
     struct Node **v, **w, **x, **y; /* child lists */
     Py_ssize_t nv, nw, nx, ny;
     uint8_t *ops;       /* Compare: one CmpOpKind per comparator */
+    uint32_t checked_epoch; /* Name store: tools epoch last checked (cache) */
+    /* Name load (NAME_GLOBAL / NAME_NAME at module level): the value found
+       for dict versions (globals, builtins); borrowed, valid while both
+       versions are unchanged (see compat_dict_version). */
+    uint64_t cache_gver, cache_bver;
+    PyObject *cache_value;
     struct Scope *scope;/* FunctionDef, Lambda, ClassDef, comprehensions */
 } Node;
 
@@ -203,6 +213,7 @@ typedef struct Interp {
     PyObject *owner;          /* borrowed: the InterpreterObject */
     PyObject *builtins;       /* dict: safe builtins + extra_builtins + tools */
     PyObject *tools;          /* dict: protected names */
+    uint32_t tools_epoch;     /* bumped whenever `tools` changes (>= 1) */
     PyObject *authorized;     /* list of str */
     PyObject *print_chunks;   /* list of str */
     Py_ssize_t print_len;
@@ -363,6 +374,20 @@ charge(Interp *in)
     return 0;
 }
 
+/* Value gate with a fast path for the common exact types, which can never
+ * be refused. */
+static inline int
+gate_value(Interp *in, PyObject *v)
+{
+    PyTypeObject *tp = Py_TYPE(v);
+    if (tp == &PyLong_Type || tp == &PyUnicode_Type || tp == &PyFloat_Type ||
+        tp == &PyTuple_Type || tp == &PyList_Type || tp == &PyDict_Type ||
+        tp == &PyBool_Type || v == Py_None) {
+        return 0;
+    }
+    return policy_check_value(in, v);
+}
+
 /* Raise the interpreter error (InterpreterError) with a formatted message. */
 PyObject *raise_interp_error(Interp *in, const char *fmt, ...);
 
@@ -381,5 +406,27 @@ PyObject *generator_run_body(Frame *fr, Node *def);
 
 /* module.c */
 ModState *get_modstate_from_type(PyTypeObject *tp);
+
+/* Evaluate an operand, inlining the two commonest leaves (a constant, a
+ * bound local).  Same result and cost accounting as eval_expr(). */
+static inline PyObject *
+eval_operand(Frame *f, Node *e)
+{
+    if (e->kind == K_Constant) {
+        if (charge(f->in) < 0) {
+            return NULL;
+        }
+        Py_INCREF(e->obj);
+        return e->obj;
+    }
+    if (e->kind == K_Name && e->scope_kind == NAME_FAST && f->fast[e->slot]) {
+        if (charge(f->in) < 0) {
+            return NULL;
+        }
+        Py_INCREF(f->fast[e->slot]);
+        return f->fast[e->slot];
+    }
+    return eval_expr(f, e);
+}
 
 #endif

@@ -56,7 +56,43 @@ typedef struct {
     int in_finally_cont; /* unused; reserved */
     PyObject **fields;
     char *stack_limit;
+    PyObject *private_cls; /* innermost class name, for private-name mangling */
 } Lower;
+
+/* CPython's private name mangling: inside a class, `__spam` (not ending in
+ * two underscores, no dot) becomes `_Class__spam`.  Returns a new reference,
+ * interned. */
+static PyObject *
+mangle(Lower *L, PyObject *name)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(name);
+    if (L->private_cls == NULL || n < 3 || PyUnicode_READ_CHAR(name, 0) != '_' ||
+        PyUnicode_READ_CHAR(name, 1) != '_' ||
+        (PyUnicode_READ_CHAR(name, n - 1) == '_' &&
+         PyUnicode_READ_CHAR(name, n - 2) == '_') ||
+        PyUnicode_FindChar(name, '.', 0, n, 1) >= 0) {
+        Py_INCREF(name);
+        return name;
+    }
+    Py_ssize_t cn = PyUnicode_GET_LENGTH(L->private_cls), i = 0;
+    while (i < cn && PyUnicode_READ_CHAR(L->private_cls, i) == '_') {
+        i++;
+    }
+    if (i == cn) {
+        Py_INCREF(name);
+        return name;
+    }
+    PyObject *stripped = PyUnicode_Substring(L->private_cls, i, cn);
+    if (stripped == NULL) {
+        return NULL;
+    }
+    PyObject *r = PyUnicode_FromFormat("_%U%U", stripped, name);
+    Py_DECREF(stripped);
+    if (r != NULL) {
+        PyUnicode_InternInPlace(&r);
+    }
+    return r;
+}
 
 /* Field name storage: kept in the module state's field dict. */
 static PyObject *
@@ -525,8 +561,10 @@ name_target(Lower *L, PyObject *name, Node *pos)
         n->end_lineno = pos->end_lineno;
         n->end_col = pos->end_col;
     }
-    PyObject *interned = name;
-    Py_INCREF(interned);
+    PyObject *interned = mangle(L, name);
+    if (interned == NULL) {
+        return NULL;
+    }
     PyUnicode_InternInPlace(&interned);
     n->obj = keep_steal(L, interned);
     if (n->obj == NULL) {
@@ -615,7 +653,12 @@ lower_arguments(Lower *L, PyObject *args, Scope *fs, int with_annotations)
             if (argn == NULL) {
                 goto done;
             }
-            PyObject *nm = getf(L, a, F_arg);
+            PyObject *raw = getf(L, a, F_arg);
+            if (raw == NULL) {
+                goto done;
+            }
+            PyObject *nm = mangle(L, raw);
+            Py_DECREF(raw);
             if (nm == NULL) {
                 goto done;
             }
@@ -862,8 +905,10 @@ lower_class(Lower *L, PyObject *o)
     n->scope = cs;
     Scope *saved = L->scope;
     int saved_loops = L->loop_depth;
+    PyObject *saved_private = L->private_cls;
     L->scope = cs;
     L->loop_depth = 0;
+    L->private_cls = name;
     PyObject *body = getf(L, o, F_body);
     int r = -1;
     if (body) {
@@ -876,6 +921,7 @@ lower_class(Lower *L, PyObject *o)
     }
     L->scope = saved;
     L->loop_depth = saved_loops;
+    L->private_cls = saved_private;
     if (r < 0) {
         return NULL;
     }
@@ -1106,7 +1152,9 @@ lower_expr(Lower *L, PyObject *o)
         if (t == NULL) {
             return NULL;
         }
-        PyObject *id = getf(L, t, F_id);
+        PyObject *rawid = getf(L, t, F_id);
+        PyObject *id = rawid ? mangle(L, rawid) : NULL;
+        Py_XDECREF(rawid);
         Node *tn = id ? node_new(L, K_Name, t) : NULL;
         Py_DECREF(t);
         if (tn == NULL) {
@@ -1289,7 +1337,12 @@ lower_expr(Lower *L, PyObject *o)
         if (n == NULL || lower_opt_expr(L, o, F_value, &n->a) < 0) {
             return NULL;
         }
-        PyObject *attr = getf(L, o, F_attr);
+        PyObject *rawattr = getf(L, o, F_attr);
+        if (rawattr == NULL) {
+            return NULL;
+        }
+        PyObject *attr = mangle(L, rawattr);
+        Py_DECREF(rawattr);
         if (attr == NULL) {
             return NULL;
         }
@@ -1332,7 +1385,12 @@ lower_expr(Lower *L, PyObject *o)
         if (n == NULL) {
             return NULL;
         }
-        PyObject *id = getf(L, o, F_id);
+        PyObject *rawid = getf(L, o, F_id);
+        if (rawid == NULL) {
+            return NULL;
+        }
+        PyObject *id = mangle(L, rawid);
+        Py_DECREF(rawid);
         if (id == NULL) {
             return NULL;
         }
@@ -1806,7 +1864,11 @@ lower_stmt(Lower *L, PyObject *o)
             return NULL;
         }
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names); i++) {
-            PyObject *nm = PyList_GET_ITEM(names, i);
+            PyObject *nm = keep_steal(L, mangle(L, PyList_GET_ITEM(names, i)));
+            if (nm == NULL) {
+                Py_DECREF(names);
+                return NULL;
+            }
             long prev = sym_get(L->scope, nm);
             if (prev & (SYM_USED | SYM_BOUND)) {
                 Py_DECREF(names);

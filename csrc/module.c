@@ -130,7 +130,8 @@ static PyObject *
 exact_name(PyObject *name, const char *fn)
 {
     if (!PyUnicode_Check(name)) {
-        PyErr_Format(PyExc_TypeError, "%s(): attribute name must be string", fn);
+        PyErr_Format(PyExc_TypeError, "attribute name must be string, not '%.200s'",
+                     Py_TYPE(name)->tp_name);
         return NULL;
     }
     if (PyUnicode_CheckExact(name)) {
@@ -283,6 +284,7 @@ interpreter_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         return NULL;
     }
     self->in.owner = (PyObject *)self;
+    self->in.tools_epoch = 1;
     self->in.max_print_len = -1;
     self->in.ops_limit_cfg = 10000000;
     self->in.max_while_iterations = 1000000;
@@ -583,6 +585,26 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
             if (PyErr_ExceptionMatches(PyExc_SyntaxError)) {
                 raise_parse_error(in);
             }
+            else if (!PyErr_ExceptionMatches(in->interpreter_error)) {
+                /* the parser or the lowering gave up (nesting too deep,
+                   out of memory): report it as a parse failure */
+                PyObject *t, *v, *tb;
+                PyErr_Fetch(&t, &v, &tb);
+                PyErr_NormalizeException(&t, &v, &tb);
+                Py_XDECREF(tb);
+                PyObject *str = v ? PyObject_Str(v) : NULL;
+                if (str == NULL) {
+                    PyErr_Clear();
+                }
+                raise_interp_error(in,
+                                   "Code parsing failed due to: %s: %S (the code "
+                                   "is nested too deeply or too large)",
+                                   ((PyTypeObject *)t)->tp_name,
+                                   str ? str : Py_None);
+                Py_XDECREF(str);
+                Py_XDECREF(t);
+                Py_XDECREF(v);
+            }
             return NULL;
         }
         if (PyDict_GET_SIZE(self->cache) >= CACHE_MAX) {
@@ -671,8 +693,8 @@ done:
 static PyObject *
 interpreter_get_tools(InterpreterObject *self, void *c)
 {
-    Py_INCREF(self->in.tools);
-    return self->in.tools;
+    /* a copy: the protected set changes only through the setter */
+    return PyDict_Copy(self->in.tools);
 }
 
 static int
@@ -687,6 +709,9 @@ interpreter_set_tools(InterpreterObject *self, PyObject *v, void *c)
         return -1;
     }
     Py_XSETREF(self->in.tools, copy);
+    if (++self->in.tools_epoch == 0) {
+        self->in.tools_epoch = 1;
+    }
     return interpreter_rebuild_builtins(self);
 }
 

@@ -37,7 +37,7 @@ def run_under_cpython(src: str, path: Path):
     g = {"__name__": "__main__"}
     buf = io.StringIO()
     exc = None
-    code = compile(src, str(path), "exec")
+    code = compile(src, str(path), "exec", dont_inherit=True)
     with contextlib.redirect_stdout(buf):
         try:
             exec(code, g)
@@ -196,4 +196,5 @@ def test_program_matches_cpython(path, make_executor):
     expected = run_under_cpython(src, path)
     actual = run_under_executor(src, make_executor)
     problems = compare(path.name, expected, actual)
-    assert not problems, f"{path.name}: executor disagrees with CPython\n" + "\n\n".join(problems)
+    if problems:
+        pytest.fail(f"{path.name}: executor disagrees with CPython\n" + "\n\n".join(problems), pytrace=False)

@@ -18,7 +18,6 @@ class Stub:
 print(todo(), nothing())
 print(type(Empty()).__name__, type(Stub()).__name__)
 print(..., Ellipsis is ..., type(...).__name__)
-print([1, 2][...] if False else "ellipsis not used as index")
 
 for _ in range(3):
     pass

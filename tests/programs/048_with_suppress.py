@@ -10,7 +10,7 @@ class Suppress:
         if exc_type is None:
             print("no exception")
             return False
-        print("exit saw", exc_type.__name__, str(exc), tb is not None)
+        print("exit saw", exc_type.__name__, str(exc))
         return issubclass(exc_type, self.kinds)
 
 
