@@ -166,6 +166,9 @@ typedef enum {
     ABORT_POLICY,   /* a policy refusal: uncatchable InterpreterError */
 } AbortKind;
 
+/* Number of generator C stacks kept for reuse per module (generator.c). */
+#define GEN_STACK_POOL 8
+
 /* Per-module state (multi-phase init). */
 typedef struct {
     PyObject *ast_module;
@@ -202,6 +205,8 @@ typedef struct {
     PyObject *str_dot0_suffix, *str_space, *str_newline;
     PyObject *dangerous[24];   /* callables refused at call time */
     int ndangerous;
+    void *gen_stacks[GEN_STACK_POOL]; /* generator.c: free C stacks */
+    int n_gen_stacks;
 } ModState;
 
 /* The live interpreter: policy, budgets, print buffer.  Owned by an
@@ -228,6 +233,8 @@ typedef struct Interp {
     int check_countdown;      /* ops until next clock check */
     int depth, max_depth;     /* interpreted call depth */
     char *stack_limit;        /* lowest safe address of the current C stack */
+    unsigned long stack_thread; /* thread whose limit is cached below */
+    char *stack_thread_limit; /* cached: pthread_getattr_np reads /proc */
     AbortKind abort;
     int running;
     PyObject *current_program; /* borrowed: program of the running step */
@@ -403,6 +410,8 @@ int dict_merge_mapping(PyObject *d, PyObject *m);
 int match_store_binds(Frame *f, PyObject *binds);
 PyObject *generator_new(FunctionObject *fn, Frame *fr);
 PyObject *generator_run_body(Frame *fr, Node *def);
+/* generator.c: unmap the pooled generator stacks (module free). */
+void generator_free_stacks(ModState *st);
 
 /* module.c */
 ModState *get_modstate_from_type(PyTypeObject *tp);

@@ -61,7 +61,12 @@ limits_start(Interp *in)
     in->deadline = in->timeout > 0 ? limits_now() + in->timeout : 0;
     in->depth = 0;
     in->abort = ABORT_NONE;
-    in->stack_limit = thread_stack_limit();
+    unsigned long me = (unsigned long)pthread_self();
+    if (in->stack_thread_limit == NULL || in->stack_thread != me) {
+        in->stack_thread_limit = thread_stack_limit();
+        in->stack_thread = me;
+    }
+    in->stack_limit = in->stack_thread_limit;
     int rl = Py_GetRecursionLimit();
     in->max_depth = rl > 50 ? rl - 20 : rl;
 }

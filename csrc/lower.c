@@ -2353,6 +2353,18 @@ lower_program(ModState *st, Interp *in, PyObject *source)
     if (src == NULL) {
         return NULL;
     }
+    /* CPython's compiler first, result discarded: it raises the
+       SyntaxErrors that only its symbol table and code generator detect
+       (duplicate match captures, unreachable patterns, misplaced
+       nonlocal...), so that whatever CPython refuses, we refuse the same
+       way.  Paid once per source: lowered programs are cached. */
+    PyCompilerFlags full = {0, PY_MINOR_VERSION};
+    PyObject *check = Py_CompileStringObject(src, st->str_string_filename,
+                                             Py_file_input, &full, -1);
+    if (check == NULL) {
+        return NULL;
+    }
+    Py_DECREF(check);
     tree = Py_CompileStringObject(src, st->str_string_filename, Py_file_input,
                                   &cf, -1);
     if (tree == NULL) {

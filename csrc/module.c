@@ -425,9 +425,12 @@ source_segment(ProgramObject *p, Node *s)
     return r;
 }
 
-/* Format a SyntaxError as smolagents does and raise the interpreter error. */
+/* Format a SyntaxError as smolagents does and raise the interpreter error:
+ *   Code parsing failed on line {lineno} due to: {Type}: {str(e)}\n{text}{' ' * offset}^
+ * For errors found by CPython's compiler rather than its parser, `text` is
+ * not set; the line is taken from the source. */
 static void
-raise_parse_error(Interp *in)
+raise_parse_error(Interp *in, PyObject *source)
 {
     PyObject *exc = NULL, *t, *tb;
     PyErr_Fetch(&t, &exc, &tb);
@@ -441,18 +444,40 @@ raise_parse_error(Interp *in)
     PyObject *text = PyObject_GetAttrString(exc, "text");
     PyObject *offset = PyObject_GetAttrString(exc, "offset");
     PyObject *str = PyObject_Str(exc);
+    PyObject *caret = NULL, *msg = NULL;
     PyErr_Clear();
     long off = (offset && PyLong_Check(offset)) ? PyLong_AsLong(offset) : 0;
-    if (off < 0) {
+    if (off < 0 || off > 100000) {
         off = 0;
     }
-    PyObject *caret = PyUnicode_FromFormat("%*s^", (int)off, "");
-    PyObject *msg = NULL;
+    if (text == Py_None && lineno && PyLong_Check(lineno)) {
+        long ln = PyLong_AsLong(lineno);
+        PyObject *lines = PyUnicode_Splitlines(source, 1);
+        if (lines && ln >= 1 && ln <= PyList_GET_SIZE(lines)) {
+            PyObject *line = PyList_GET_ITEM(lines, ln - 1);
+            Py_ssize_t n = PyUnicode_GET_LENGTH(line);
+            if (n == 0 || PyUnicode_READ_CHAR(line, n - 1) != '\n') {
+                Py_SETREF(text, PyUnicode_FromFormat("%U\n", line));
+            }
+            else {
+                Py_SETREF(text, Py_NewRef(line));
+            }
+        }
+        Py_XDECREF(lines);
+        PyErr_Clear();
+    }
+    PyObject *space = PyUnicode_FromString(" ");
+    PyObject *pad = space ? PySequence_Repeat(space, off) : NULL;
+    Py_XDECREF(space);
+    if (pad) {
+        caret = PyUnicode_FromFormat("%U^", pad);
+        Py_DECREF(pad);
+    }
     if (caret && str) {
-        msg = PyUnicode_FromFormat(
-            "Code parsing failed on line %S due to: %s\n%S%U\nError: %U",
-            lineno ? lineno : Py_None, ((PyTypeObject *)t)->tp_name,
-            text ? text : Py_None, caret, str);
+        msg = PyUnicode_FromFormat("Code parsing failed on line %S due to: %s: %U\n%S%U",
+                                   lineno ? lineno : Py_None,
+                                   ((PyTypeObject *)t)->tp_name, str,
+                                   text ? text : Py_None, caret);
     }
     if (msg != NULL) {
         PyObject *e = PyObject_CallOneArg(in->interpreter_error, msg);
@@ -583,7 +608,7 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
         p = (ProgramObject *)lower_program(in->st, in, code);
         if (p == NULL) {
             if (PyErr_ExceptionMatches(PyExc_SyntaxError)) {
-                raise_parse_error(in);
+                raise_parse_error(in, code);
             }
             else if (!PyErr_ExceptionMatches(in->interpreter_error)) {
                 /* the parser or the lowering gave up (nesting too deep,
@@ -914,6 +939,7 @@ static void
 core_free(void *m)
 {
     core_clear((PyObject *)m);
+    generator_free_stacks(PyModule_GetState((PyObject *)m));
 }
 
 static PyModuleDef_Slot core_slots[] = {
