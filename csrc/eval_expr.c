@@ -697,6 +697,14 @@ eval_sequence_list(Frame *f, Node *e)
         Node *el = e->v[i];
         if (el->kind == K_Starred) {
             PyObject *v = eval_expr(f, el->a);
+            if (v != NULL && Py_TYPE(v)->tp_iter == NULL && !PySequence_Check(v)) {
+                PyErr_Format(PyExc_TypeError,
+                             "Value after * must be an iterable, not %.200s",
+                             Py_TYPE(v)->tp_name);
+                Py_DECREF(v);
+                Py_DECREF(l);
+                return NULL;
+            }
             if (v == NULL || list_extend(l, v) < 0) {
                 Py_XDECREF(v);
                 Py_DECREF(l);
@@ -998,10 +1006,13 @@ eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
                 goto fail;
             }
             if (Py_TYPE(v)->tp_iter == NULL && !PySequence_Check(v)) {
-                PyErr_Format(PyExc_TypeError,
-                             "%U argument after * must be an iterable, not %.200s",
-                             PyObject_Str(func) ? _PyObject_FunctionStr(func) : NULL,
-                             Py_TYPE(v)->tp_name);
+                PyObject *fs = _PyObject_FunctionStr(func);
+                if (fs != NULL) {
+                    PyErr_Format(PyExc_TypeError,
+                                 "%U argument after * must be an iterable, not %.200s",
+                                 fs, Py_TYPE(v)->tp_name);
+                    Py_DECREF(fs);
+                }
                 Py_DECREF(v);
                 goto fail;
             }

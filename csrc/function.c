@@ -28,7 +28,7 @@ frame_clear(Frame *fr)
             Py_CLEAR(fr->fast[i]);
         }
     }
-    if (fr->cells) {
+    if (fr->cells && (s->ncells || s->nfree)) {
         for (int i = 0; i < s->ncells + s->nfree; i++) {
             Py_CLEAR(fr->cells[i]);
         }
@@ -175,6 +175,15 @@ bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
     PyObject **fast = fr->fast;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     Py_ssize_t argcount = s->argcount;
+    if (kwnames == NULL && nargs == argcount && !s->has_varargs && !s->has_varkw &&
+        s->kwonlyargcount == 0) {
+        /* the common case: exactly the positional arguments */
+        for (Py_ssize_t i = 0; i < nargs; i++) {
+            Py_INCREF(args[i]);
+            fast[i] = args[i];
+        }
+        return 0;
+    }
     int vararg_slot = s->has_varargs ? (int)argcount : -1;
     int kwonly_start = (int)argcount + s->has_varargs;
     int kwarg_slot = s->has_varkw ? kwonly_start + s->kwonlyargcount : -1;
@@ -203,9 +212,6 @@ bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
         fast[vararg_slot] = t;
     }
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    if (nkw == 0 && nargs == argcount && kwarg_slot < 0 && s->kwonlyargcount == 0) {
-        return 0; /* the common case: exactly the positional arguments */
-    }
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, k);
         PyObject *val = args[nargs + k];
@@ -381,8 +387,8 @@ function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
     Interp *in = &((InterpreterObject *)fn->interp)->in;
     PyObject *res = NULL;
     int entered = 0;
-    InterpSave save;
-    if (interp_enter(in, &save) < 0) {
+    InterpSave save = {0};
+    if (!in->running && interp_enter(in, &save) < 0) {
         return NULL;
     }
     PyObject *small[SMALL_FRAME];
@@ -408,7 +414,7 @@ function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
     fr.cells = slots + s->nlocals;
     fr.program = fn->program;
     if (bind_arguments(fn, &fr, args, nargsf, kwnames) < 0 ||
-        frame_init_cells(&fr, fn->closure) < 0) {
+        ((s->ncells || s->nfree) && frame_init_cells(&fr, fn->closure) < 0)) {
         frame_clear(&fr);
         if (slots != small) {
             PyMem_Free(slots);
@@ -448,7 +454,7 @@ function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
     }
 leave:
     (void)entered;
-    return interp_leave(in, &save, res);
+    return save.started ? interp_leave(in, &save, res) : res;
 }
 
 /* Run a comprehension: a scope whose only parameter `.0` is the iterator of

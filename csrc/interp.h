@@ -364,7 +364,18 @@ PyObject *policy_import(Frame *f, PyObject *name, PyObject *fromlist, int level)
 
 /* limits.c */
 int limits_tick_slow(Interp *in);
-int limits_check_stack(Interp *in);
+int limits_stack_error(void);
+/* RecursionError (catchable, as in CPython) when the C stack is nearly
+ * exhausted.  0 / -1. */
+static inline int
+limits_check_stack(Interp *in)
+{
+    char *sp = (char *)__builtin_frame_address(0);
+    if (in->stack_limit != NULL && sp < in->stack_limit) {
+        return limits_stack_error();
+    }
+    return 0;
+}
 void limits_start(Interp *in);
 int limits_check_binop(Interp *in, int op, PyObject *l, PyObject *r);
 int limits_abort(Interp *in, AbortKind kind, const char *fmt, ...);

@@ -169,15 +169,10 @@ limits_tick_slow(Interp *in)
 }
 
 int
-limits_check_stack(Interp *in)
+limits_stack_error(void)
 {
-    char *sp = (char *)__builtin_frame_address(0);
-    if (in->stack_limit != NULL && sp < in->stack_limit) {
-        PyErr_SetString(PyExc_RecursionError,
-                        "maximum recursion depth exceeded");
-        return -1;
-    }
-    return 0;
+    PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
+    return -1;
 }
 
 /* Bits in |v| for an int, or -1 for other types. */

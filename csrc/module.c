@@ -19,10 +19,52 @@ get_modstate_from_type(PyTypeObject *tp)
 
 /* -------------------------------------------------------- guarded builtins */
 
+/* The guarded builtins are bound to a small module named "builtins" whose
+ * state holds a strong reference to their interpreter: CPython then names
+ * them as it names the real ones ("print()", not "Interpreter.print()"). */
+typedef struct {
+    PyObject *interp;
+} GuardState;
+
+static int
+guard_traverse(PyObject *m, visitproc visit, void *arg)
+{
+    GuardState *gs = PyModule_GetState(m);
+    Py_VISIT(gs ? gs->interp : NULL);
+    return 0;
+}
+
+static int
+guard_clear(PyObject *m)
+{
+    GuardState *gs = PyModule_GetState(m);
+    if (gs) {
+        Py_CLEAR(gs->interp);
+    }
+    return 0;
+}
+
+static void
+guard_free(void *m)
+{
+    guard_clear((PyObject *)m);
+}
+
+static struct PyModuleDef guard_module_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "builtins",
+    .m_doc = "Guarded builtins of one smolagents_native interpreter.",
+    .m_size = sizeof(GuardState),
+    .m_traverse = guard_traverse,
+    .m_clear = guard_clear,
+    .m_free = guard_free,
+};
+
 static Interp *
 interp_of(PyObject *self)
 {
-    return &((InterpreterObject *)self)->in;
+    GuardState *gs = PyModule_GetState(self);
+    return &((InterpreterObject *)gs->interp)->in;
 }
 
 /* print(*args, sep=' ', end='\n', file=None, flush=False) into the buffer. */
@@ -258,15 +300,23 @@ interpreter_rebuild_builtins(InterpreterObject *self)
         Py_DECREF(b);
         return -1;
     }
+    PyObject *gm = PyModule_Create(&guard_module_def);
+    if (gm == NULL) {
+        Py_DECREF(b);
+        return -1;
+    }
+    ((GuardState *)PyModule_GetState(gm))->interp = Py_NewRef((PyObject *)self);
     for (PyMethodDef *m = guarded_builtins; m->ml_name; m++) {
-        PyObject *fn = PyCFunction_NewEx(m, (PyObject *)self, NULL);
+        PyObject *fn = PyCFunction_NewEx(m, gm, NULL);
         if (fn == NULL || PyDict_SetItemString(b, m->ml_name, fn) < 0) {
             Py_XDECREF(fn);
+            Py_DECREF(gm);
             Py_DECREF(b);
             return -1;
         }
         Py_DECREF(fn);
     }
+    Py_DECREF(gm);
     Py_XSETREF(in->builtins, b);
     return 0;
 }
@@ -867,7 +917,7 @@ core_exec(PyObject *m)
         intern(&st->str_close, "close") < 0 || intern(&st->str_write, "write") < 0 ||
         intern(&st->str_keys, "keys") < 0 || intern(&st->str_get, "get") < 0 ||
         intern(&st->str_dot, ".") < 0 ||
-        intern(&st->str_string_filename, "<string>") < 0 ||
+        intern(&st->str_string_filename, "<unknown>") < 0 ||
         intern(&st->str_dot0_suffix, ".0") < 0 ||
         intern(&st->str_space, " ") < 0 || intern(&st->str_newline, "\n") < 0) {
         return -1;

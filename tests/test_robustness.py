@@ -1,0 +1,130 @@
+"""Robustness: deep recursion and deeply nested sources end in an error, never a crash.
+
+Each case runs in a fresh executor; the assertion is that the step either
+succeeds or raises InterpreterError (a RecursionError that user code can catch
+is also fine), and that the executor still works afterwards.
+"""
+
+import pytest
+
+from smolagents_native import InterpreterError, LocalPythonExecutor
+
+
+def fresh():
+    ex = LocalPythonExecutor([])
+    ex.send_tools({})
+    return ex
+
+
+def run_or_interpreter_error(ex, code):
+    try:
+        return ex(code)
+    except InterpreterError as e:
+        return e
+
+
+def still_works(ex):
+    out = ex("y = 40 + 2\ny")
+    assert out.output == 42
+
+
+@pytest.mark.parametrize("depth", [10_000, 100_000])
+def test_interpreted_recursion_is_an_error(depth):
+    ex = fresh()
+    code = f"def f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\nf({depth})"
+    err = run_or_interpreter_error(ex, code)
+    assert isinstance(err, InterpreterError)
+    assert "RecursionError" in str(err)
+    still_works(ex)
+
+
+def test_recursion_error_is_catchable_like_cpython():
+    ex = fresh()
+    code = (
+        "def f(n):\n    return f(n + 1)\n"
+        "try:\n    f(0)\nexcept RecursionError as e:\n    msg = str(e)\n"
+        "msg"
+    )
+    out = ex(code)
+    assert "maximum recursion depth exceeded" in out.output
+    still_works(ex)
+
+
+def test_mutual_recursion_through_host_code():
+    # interpreted __repr__ called by the host's repr() of a list, recursing
+    ex = fresh()
+    code = (
+        "class R:\n"
+        "    def __repr__(self):\n"
+        "        return repr([self])\n"
+        "repr(R())"
+    )
+    err = run_or_interpreter_error(ex, code)
+    assert isinstance(err, InterpreterError)
+    assert "RecursionError" in str(err)
+    still_works(ex)
+
+
+def test_recursion_through_sorted_key():
+    ex = fresh()
+    code = "def k(x):\n    return sorted([x], key=k)\nk(1)"
+    err = run_or_interpreter_error(ex, code)
+    assert isinstance(err, InterpreterError)
+    still_works(ex)
+
+
+NESTED_SOURCES = {
+    "parentheses": lambda n: "x = " + "(" * n + "1" + ")" * n,
+    "lists": lambda n: "x = " + "[" * n + "]" * n,
+    "unary_minus": lambda n: "x = " + "-" * n + "1",
+    "not": lambda n: "x = " + "not " * n + "True",
+    "binop_chain": lambda n: "x = " + "+".join(["1"] * n),
+    "attribute_chain": lambda n: "x = 1\ny = x" + ".real" * n,
+    "call_chain": lambda n: "def f():\n    return f\ny = f" + "()" * n,
+    "lambdas": lambda n: "x = " + "lambda: " * n + "1",
+    "subscripts": lambda n: "x = [0]\ny = x" + "[0]" * n,
+    "conditional": lambda n: "x = " + "1 if True else " * n + "0",
+    "dict": lambda n: "x = " + "{1: " * n + "1" + "}" * n,
+    "fstring": lambda n: "x = 1\ny = " + "f'{" * min(n, 100) + "x" + "}'" * min(n, 100),
+    "comparison_chain": lambda n: "x = " + " < ".join(["1"] * n),
+    "boolop_chain": lambda n: "x = " + " and ".join(["True"] * n),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(NESTED_SOURCES))
+@pytest.mark.parametrize("depth", [1_000, 10_000])
+def test_deeply_nested_source_never_crashes(shape, depth):
+    ex = fresh()
+    code = NESTED_SOURCES[shape](depth)
+    run_or_interpreter_error(ex, code)
+    still_works(ex)
+
+
+def test_deeply_nested_blocks():
+    # CPython's parser caps indentation at 100 levels; just below the cap
+    code = ""
+    for i in range(99):
+        code += " " * i + "if True:\n"
+    code += " " * 99 + "x = 1\n"
+    ex = fresh()
+    run_or_interpreter_error(ex, code)
+    still_works(ex)
+
+
+def test_deep_data_built_at_runtime():
+    # a 200,000-deep nested tuple built by a loop, then printed by the host
+    ex = fresh()
+    code = "t = ()\nfor i in range(200000):\n    t = (t,)\nprint(len(repr(t)) > 0)"
+    run_or_interpreter_error(ex, code)
+    still_works(ex)
+
+
+def test_failing_step_keeps_state_and_prints():
+    ex = fresh()
+    ex("a = 1")
+    with pytest.raises(InterpreterError):
+        ex("b = 2\nprint('before')\nraise ValueError('boom')\nc = 3")
+    assert ex.state["a"] == 1
+    assert ex.state["b"] == 2
+    assert "c" not in ex.state
+    assert "before" in str(ex.state["_print_outputs"])
