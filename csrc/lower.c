@@ -265,7 +265,7 @@ syntax_error(Lower *L, Node *at, const char *msg, PyObject *arg)
         Py_SETREF(text, PyList_GET_ITEM(L->prog->lines, at->lineno - 1));
         Py_INCREF(text);
     }
-    PyObject *args = Py_BuildValue("(N(siiNii))", m, "<string>",
+    PyObject *args = Py_BuildValue("(N(siiNii))", m, "<unknown>",
                                    at ? at->lineno : 1,
                                    at ? at->col + 1 : 1, text,
                                    at ? at->end_lineno : 1,
