@@ -1,34 +1,1243 @@
-/* generator.c: interpreted generators (placeholder until implemented). */
+/* generator.c: interpreted generators.
+ *
+ * The evaluator is a recursive C tree-walker, so a suspended generator needs
+ * a suspended C call chain.  Each generator body therefore runs on its own C
+ * stack, switched with ucontext (getcontext/makecontext/swapcontext):
+ *
+ *   resumer (send/__next__/throw/close)          generator body
+ *   ------------------------------------         ---------------------------
+ *   gen_send_ex2: put the message in `msg` and
+ *   `transfer`, gen_switch() --swapcontext-->    gen_entry / yield_value
+ *                                                runs until `yield` or the end:
+ *                                                puts the result in `out` and
+ *   <------------------------------swapcontext-- `transfer`, swaps back
+ *   reads `out` / `transfer`
+ *
+ * The exception in flight (a value thrown in, or the error that ended the
+ * body) travels in the thread state, which both sides share.
+ *
+ * The C stack is mapped lazily at the first resume (an unstarted generator
+ * costs no stack), has a PROT_NONE guard area at its low end, and is given
+ * back to a small per-module pool when the body ends.  While the body runs,
+ * Interp.stack_limit points into the generator's stack, so deep recursion in
+ * a generator is a RecursionError, never a crash.
+ *
+ * Per-thread state that must not leak from one side to the other is swapped
+ * in gen_switch(): the interpreter's call depth and CPython's recursion
+ * counter (what the body consumed stays charged to the body while it is
+ * suspended), the handled exception (sys.exc_info()), and
+ * Interp.stack_limit.
+ *
+ * Invariant: no CPython frame is live on a generator stack when it switches.
+ * `yield` is only evaluated by our evaluator, in the generator's own frame,
+ * and everything the body called (CPython functions included) has returned
+ * before the yield is reached; so tstate->cframe, the frame data stack and
+ * the C recursion of CPython's eval loop need no special handling.  (CPython
+ * 3.14 checks C stack bounds by address: revisit gen_switch() for it.)
+ *
+ * Semantics follow CPython 3.11's genobject.c (gen_send_ex2, _gen_throw,
+ * gen_close, _PyGen_Finalize); `yield from` follows PEP 380 with throw and
+ * close forwarded to the subiterator from the resumer's side, as 3.11 does.
+ */
 #include "interp.h"
 
-PyObject *
-generator_new(FunctionObject *fn, Frame *fr)
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "structmember.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define GEN_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GEN_ASAN 1
+#endif
+#endif
+#ifdef GEN_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+/* Stack geometry.  The body's own checks (limits_check_stack) stop at
+ * low + GEN_STACK_MARGIN, which leaves the margin for host code called near
+ * that limit, as limits.c does for the thread's stack.  An interpreted call
+ * level takes about 1 KiB of C stack (-O2), so the 1.75 MiB above the margin
+ * hold the default recursion limit with room to spare.  Only touched pages
+ * cost memory; a pooled stack whose deep part was touched gives it back
+ * (GEN_STACK_KEEP). */
+#define GEN_STACK_SIZE ((size_t)2 * 1024 * 1024)
+#define GEN_STACK_MARGIN ((size_t)256 * 1024)
+#define GEN_GUARD_SIZE ((size_t)64 * 1024)
+#define GEN_STACK_KEEP ((size_t)128 * 1024)
+#define GEN_STACK_CANARY ((uintptr_t)0x67656e7374616b31u)
+
+#define RECURSION_MSG "maximum recursion depth exceeded"
+
+/* One C stack.  The struct lives at the top of its own mapping. */
+typedef struct GenStack {
+    char *map;            /* start of the mapping (the guard area) */
+    size_t map_size;
+    char *low, *high;     /* usable stack: [low, high) */
+    uintptr_t *canary;    /* at high - GEN_STACK_KEEP: overwritten when a
+                             body went deeper */
+    ucontext_t gen_ctx;   /* the body, while suspended */
+    ucontext_t back_ctx;  /* the resumer, while the body runs */
+} GenStack;
+
+typedef enum {
+    GEN_CREATED,    /* body not started: no C stack yet */
+    GEN_SUSPENDED,  /* stopped at a yield */
+    GEN_RUNNING,    /* body running, or a throw/close being forwarded */
+    GEN_FINISHED,   /* returned, raised, closed or abandoned */
+} GenState;
+
+/* What the resumer asks of the body. */
+typedef enum {
+    MSG_SEND,    /* `transfer`: the value sent in (None for __next__) */
+    MSG_THROW,   /* raise the exception set in the thread state */
+    MSG_SUBDONE, /* `yield from`: the subiterator ended, `transfer` is its
+                    result (after a throw forwarded to it) */
+} ResumeMsg;
+
+/* How the body hands control back. */
+typedef enum {
+    OUT_YIELD,   /* `transfer`: the value yielded */
+    OUT_RETURN,  /* `transfer`: the value returned */
+    OUT_ERROR,   /* the exception is set in the thread state */
+} BodyOut;
+
+typedef struct GenObject {
+    PyObject_HEAD
+    FunctionObject *func;  /* strong: program, globals, interpreter */
+    ModState *st;          /* of our type's module, alive while we are */
+    PyObject *name;        /* str */
+    PyObject *qualname;    /* str */
+    PyObject *weakreflist;
+    Frame frame;           /* owns frame.fast (heap slots, cells after) */
+    GenState state;
+    ResumeMsg msg;
+    BodyOut out;
+    PyObject *transfer;    /* owned: value in flight between the sides */
+    PyObject *yieldfrom;   /* owned: subiterator while suspended in it */
+    PyObject *exc_state;   /* owned: the body's handled exception while
+                              suspended, NULL when it has none */
+    int depth_delta;       /* Interp.depth the body holds while suspended */
+    int rec_delta;         /* CPython recursion the body holds */
+    GenStack *stack;       /* NULL before the first resume and at the end */
+#ifdef GEN_ASAN
+    const void *asan_back_bottom; /* the resumer's stack, for the switch */
+    size_t asan_back_size;
+#endif
+} GenObject;
+
+static PySendResult gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg,
+                                 PyObject **presult);
+static PyObject *gen_close_impl(GenObject *gen);
+static PyObject *gen_throw_impl(GenObject *gen, PyObject *typ, PyObject *val,
+                                PyObject *tb);
+
+/* --------------------------------------------------- thread-state helpers */
+
+/* CPython's C recursion budget as a "remaining" count: lower means deeper.
+ * The only place that knows the field names of each version. */
+static inline int
+tstate_recursion_get(PyThreadState *ts)
 {
-    PyErr_SetString(PyExc_NotImplementedError, "generators are not implemented yet");
-    return NULL;
+#if PY_VERSION_HEX >= 0x030C0000
+    return ts->c_recursion_remaining;
+#elif PY_VERSION_HEX >= 0x030B0000
+    return ts->recursion_remaining;
+#else
+    return -ts->recursion_depth;
+#endif
+}
+
+static inline void
+tstate_recursion_set(PyThreadState *ts, int remaining)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    ts->c_recursion_remaining = remaining;
+#elif PY_VERSION_HEX >= 0x030B0000
+    ts->recursion_remaining = remaining;
+#else
+    ts->recursion_depth = -remaining;
+#endif
+}
+
+/* ------------------------------------------------------------ C stacks */
+
+/* Returns a stack from the module's pool or a new mapping; NULL with
+ * MemoryError set. */
+static GenStack *
+stack_acquire(ModState *st)
+{
+    if (st->n_gen_stacks > 0) {
+        return (GenStack *)st->gen_stacks[--st->n_gen_stacks];
+    }
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (page == 0 || page == (size_t)-1) {
+        page = 4096;
+    }
+    size_t guard = (GEN_GUARD_SIZE + page - 1) / page * page;
+    size_t total = guard + (GEN_STACK_SIZE + page - 1) / page * page;
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+#ifdef MAP_STACK
+    flags |= MAP_STACK;
+#endif
+    char *map = mmap(NULL, total, PROT_READ | PROT_WRITE, flags, -1, 0);
+    if (map == MAP_FAILED) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    if (mprotect(map, guard, PROT_NONE) != 0) {
+        munmap(map, total);
+        PyErr_NoMemory();
+        return NULL;
+    }
+#ifdef MADV_NOHUGEPAGE
+    /* a huge page would make every suspended generator cost 2 MiB */
+    (void)madvise(map + guard, total - guard, MADV_NOHUGEPAGE);
+#endif
+    uintptr_t top = (uintptr_t)(map + total) - sizeof(GenStack);
+    top &= ~(uintptr_t)63;
+    GenStack *gs = (GenStack *)top;
+    gs->map = map;
+    gs->map_size = total;
+    gs->low = map + guard;
+    gs->high = (char *)(top & ~(uintptr_t)15);
+    gs->canary = (uintptr_t *)(gs->high - GEN_STACK_KEEP);
+    *gs->canary = GEN_STACK_CANARY;
+    return gs;
+}
+
+/* Give a stack that no body runs on any more back to the pool (or unmap
+ * it). */
+static void
+stack_release(ModState *st, GenStack *gs)
+{
+#ifdef GEN_ASAN
+    /* an abandoned body leaves its frames' redzones poisoned */
+    __asan_unpoison_memory_region(gs->low, (size_t)(gs->high - gs->low));
+#endif
+    if (st != NULL && st->n_gen_stacks < GEN_STACK_POOL) {
+        if (*gs->canary != GEN_STACK_CANARY) {
+            /* a deep body touched many pages: do not keep them */
+            (void)madvise(gs->low, (size_t)((char *)gs->canary - gs->low),
+                          MADV_DONTNEED);
+            *gs->canary = GEN_STACK_CANARY;
+        }
+        st->gen_stacks[st->n_gen_stacks++] = gs;
+        return;
+    }
+    munmap(gs->map, gs->map_size);
+}
+
+void
+generator_free_stacks(ModState *st)
+{
+    while (st->n_gen_stacks > 0) {
+        GenStack *gs = (GenStack *)st->gen_stacks[--st->n_gen_stacks];
+        munmap(gs->map, gs->map_size);
+    }
+}
+
+/* ------------------------------------------------------------ switching */
+
+/* Body side: hand control back to the resumer; returns when resumed.
+ * `gen->out` and `gen->transfer` must be set. */
+static void
+switch_to_resumer(GenObject *gen)
+{
+    GenStack *gs = gen->stack;
+#ifdef GEN_ASAN
+    void *fake = NULL;
+    __sanitizer_start_switch_fiber(&fake, gen->asan_back_bottom,
+                                   gen->asan_back_size);
+#endif
+    if (swapcontext(&gs->gen_ctx, &gs->back_ctx) != 0) {
+        Py_FatalError("generator: swapcontext failed");
+    }
+#ifdef GEN_ASAN
+    __sanitizer_finish_switch_fiber(fake, &gen->asan_back_bottom,
+                                    &gen->asan_back_size);
+#endif
+}
+
+/* Entry point of a generator's C stack.  The pointer to the generator comes
+ * in two halves (makecontext passes ints).  Never returns: the end of the
+ * body switches back for good and the resumer recycles the stack. */
+static void
+gen_entry(unsigned int lo, unsigned int hi)
+{
+    GenObject *gen = (GenObject *)(((uintptr_t)hi << 16 << 16) | (uintptr_t)lo);
+#ifdef GEN_ASAN
+    __sanitizer_finish_switch_fiber(NULL, &gen->asan_back_bottom,
+                                    &gen->asan_back_size);
+#endif
+    /* the first resume is always send(None): throw() and close() on an
+       unstarted generator never start the body */
+    Py_CLEAR(gen->transfer);
+    PyObject *res = generator_run_body(&gen->frame, gen->func->def);
+    gen->transfer = res;
+    gen->out = res != NULL ? OUT_RETURN : OUT_ERROR;
+    GenStack *gs = gen->stack;
+#ifdef GEN_ASAN
+    /* NULL: this fiber is finished, ASan may free its fake stack */
+    __sanitizer_start_switch_fiber(NULL, gen->asan_back_bottom,
+                                   gen->asan_back_size);
+#endif
+    setcontext(&gs->back_ctx);
+    Py_FatalError("generator: setcontext failed");
+}
+
+/* getcontext() is "returns twice" for the compiler, which then worries
+ * about the caller's locals; here it only fills a context for makecontext()
+ * and never returns a second time.  0 / -1 (errno). */
+static __attribute__((noinline)) int
+context_init(ucontext_t *uc)
+{
+    return getcontext(uc);
+}
+
+/* Map the C stack and prepare the body's context.  0 / -1. */
+static int
+gen_start_stack(GenObject *gen)
+{
+    GenStack *gs = stack_acquire(gen->st);
+    if (gs == NULL) {
+        return -1;
+    }
+    if (context_init(&gs->gen_ctx) != 0) {
+        stack_release(gen->st, gs);
+        PyErr_SetFromErrno(PyExc_OSError);
+        return -1;
+    }
+    gs->gen_ctx.uc_stack.ss_sp = gs->low;
+    gs->gen_ctx.uc_stack.ss_size = (size_t)(gs->high - gs->low);
+    gs->gen_ctx.uc_link = NULL;
+    uintptr_t p = (uintptr_t)gen;
+    makecontext(&gs->gen_ctx, (void (*)(void))gen_entry, 2,
+                (unsigned int)(p & 0xffffffffu), (unsigned int)(p >> 16 >> 16));
+    gen->stack = gs;
+    return 0;
+}
+
+/* Resumer side: run the body until it yields or ends.  Installs the body's
+ * view of the per-thread state, switches, and puts the resumer's view back. */
+static void
+gen_switch(GenObject *gen)
+{
+    Interp *in = gen->frame.in;
+    GenStack *gs = gen->stack;
+    PyThreadState *ts = PyThreadState_Get();
+    char *outer_limit = in->stack_limit;
+    int outer_depth = in->depth;
+    int outer_rec = tstate_recursion_get(ts);
+    PyObject *outer_handled = compat_get_handled();
+
+    in->stack_limit = gs->low + GEN_STACK_MARGIN;
+    in->depth = outer_depth + gen->depth_delta;
+    tstate_recursion_set(ts, outer_rec - gen->rec_delta);
+    if (gen->exc_state != NULL) {
+        /* the body was suspended inside an except block; otherwise the
+           resumer's handled exception shows through, as in CPython */
+        compat_set_handled(gen->exc_state);
+        Py_CLEAR(gen->exc_state);
+    }
+#ifdef GEN_ASAN
+    void *fake = NULL;
+    __sanitizer_start_switch_fiber(&fake, gs->low, (size_t)(gs->high - gs->low));
+#endif
+    if (swapcontext(&gs->back_ctx, &gs->gen_ctx) != 0) {
+        Py_FatalError("generator: swapcontext failed");
+    }
+#ifdef GEN_ASAN
+    __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#endif
+    if (gen->out == OUT_YIELD) {
+        gen->depth_delta = in->depth - outer_depth;
+        gen->rec_delta = outer_rec - tstate_recursion_get(ts);
+        PyObject *inner = compat_get_handled();
+        if (inner == outer_handled) {
+            /* nothing of the body's own: what is visible is the resumer's */
+            Py_CLEAR(inner);
+        }
+        gen->exc_state = inner;
+    }
+    else {
+        gen->depth_delta = 0;
+        gen->rec_delta = 0;
+    }
+    compat_set_handled(outer_handled);
+    Py_XDECREF(outer_handled);
+    tstate_recursion_set(ts, outer_rec);
+    in->depth = outer_depth;
+    in->stack_limit = outer_limit;
+}
+
+/* -------------------------------------------------------- state changes */
+
+/* Release the frame's references and its slot array. */
+static void
+gen_release_frame(GenObject *gen)
+{
+    if (gen->frame.fast == NULL && gen->frame.scope == NULL) {
+        return;
+    }
+    /* detach first: decrefs below may run code that reaches us */
+    Frame dead = gen->frame;
+    gen->frame.fast = NULL;
+    gen->frame.cells = NULL;
+    gen->frame.retval = NULL;
+    gen->frame.last_value = NULL;
+    if (dead.scope != NULL) {
+        frame_clear(&dead);
+    }
+    PyMem_Free(dead.fast);
+}
+
+/* The body is over, or will never run again.  A body still suspended on its
+ * C stack is abandoned: the references held by its C frames leak, which is
+ * the price of not running code we were asked not to run.  frame_clear may
+ * run code: with an exception in flight, use gen_finish_keep_error. */
+static void
+gen_finish(GenObject *gen)
+{
+    gen->state = GEN_FINISHED;
+    Py_CLEAR(gen->exc_state);
+    Py_CLEAR(gen->yieldfrom);
+    if (gen->stack != NULL) {
+        GenStack *gs = gen->stack;
+        gen->stack = NULL;
+        stack_release(gen->st, gs);
+    }
+    gen->depth_delta = 0;
+    gen->rec_delta = 0;
+    gen_release_frame(gen);
+}
+
+/* gen_finish with the current exception (if any) kept aside. */
+static void
+gen_finish_keep_error(GenObject *gen)
+{
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    gen_finish(gen);
+    PyErr_Restore(t, v, tb);
+}
+
+/* PEP 479: a StopIteration leaving the body becomes RuntimeError with the
+ * StopIteration as __cause__ and __context__. */
+static void
+stop_iteration_to_runtime_error(void)
+{
+    if (!PyErr_ExceptionMatches(PyExc_StopIteration)) {
+        return;
+    }
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    PyErr_NormalizeException(&t, &v, &tb);
+    if (tb != NULL && v != NULL) {
+        PyException_SetTraceback(v, tb);
+    }
+    Py_XDECREF(t);
+    Py_XDECREF(tb);
+    PyErr_SetString(PyExc_RuntimeError, "generator raised StopIteration");
+    if (v == NULL) {
+        return;
+    }
+    PyObject *t2, *v2, *tb2;
+    PyErr_Fetch(&t2, &v2, &tb2);
+    PyErr_NormalizeException(&t2, &v2, &tb2);
+    if (v2 != NULL) {
+        Py_INCREF(v);
+        PyException_SetCause(v2, v);   /* steals one reference */
+        PyException_SetContext(v2, v); /* steals the other */
+    }
+    else {
+        Py_DECREF(v);
+    }
+    PyErr_Restore(t2, v2, tb2);
+}
+
+/* Raise StopIteration(value), wrapping tuples and exceptions so that they
+ * survive normalization (CPython's _PyGen_SetStopIterationValue). */
+static void
+set_stop_iteration_value(PyObject *value)
+{
+    if (!PyTuple_Check(value) && !PyExceptionInstance_Check(value)) {
+        PyErr_SetObject(PyExc_StopIteration, value);
+        return;
+    }
+    PyObject *e = PyObject_CallOneArg(PyExc_StopIteration, value);
+    if (e == NULL) {
+        return;
+    }
+    PyErr_SetObject(PyExc_StopIteration, e);
+    Py_DECREF(e);
+}
+
+/* If StopIteration is set, clear it and store its value (new reference) in
+ * *pvalue; with no exception set, store None.  Returns 0, or -1 leaving any
+ * other exception set. */
+static int
+fetch_stop_iteration_value(PyObject **pvalue)
+{
+    PyObject *value = NULL;
+    *pvalue = NULL;
+    if (PyErr_ExceptionMatches(PyExc_StopIteration)) {
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        if (v != NULL) {
+            if (PyObject_TypeCheck(v, (PyTypeObject *)t)) {
+                value = ((PyStopIterationObject *)v)->value;
+                Py_XINCREF(value);
+                Py_DECREF(v);
+            }
+            else if (t == PyExc_StopIteration && !PyTuple_Check(v)) {
+                value = v; /* not normalized: v is the value itself */
+            }
+            else {
+                PyErr_NormalizeException(&t, &v, &tb);
+                if (!PyObject_TypeCheck(v, (PyTypeObject *)PyExc_StopIteration)) {
+                    PyErr_Restore(t, v, tb);
+                    return -1;
+                }
+                value = ((PyStopIterationObject *)v)->value;
+                Py_XINCREF(value);
+                Py_DECREF(v);
+            }
+        }
+        Py_XDECREF(t);
+        Py_XDECREF(tb);
+    }
+    else if (PyErr_Occurred()) {
+        return -1;
+    }
+    if (value == NULL) {
+        value = Py_None;
+        Py_INCREF(value);
+    }
+    *pvalue = value;
+    return 0;
+}
+
+/* --------------------------------------------------------------- resume */
+
+/* Resume the body (CPython's gen_send_ex2).  `arg` (borrowed) is the value
+ * sent in, NULL from __next__; with MSG_THROW the exception to raise is set.
+ * Returns PYGEN_NEXT with *presult the value yielded, PYGEN_RETURN with
+ * *presult the value returned (new references), or PYGEN_ERROR with
+ * *presult NULL and an exception set -- or none when __next__ reaches the
+ * end (returned None, or already finished). */
+static PySendResult
+gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
+{
+    *presult = NULL;
+    if (gen->state == GEN_CREATED && msg == MSG_SEND && arg != NULL &&
+        arg != Py_None) {
+        PyErr_SetString(PyExc_TypeError,
+                        "can't send non-None value to a just-started generator");
+        return PYGEN_ERROR;
+    }
+    if (gen->state == GEN_RUNNING) {
+        PyErr_SetString(PyExc_ValueError, "generator already executing");
+        return PYGEN_ERROR;
+    }
+    if (gen->state == GEN_FINISHED) {
+        if (arg != NULL && msg != MSG_THROW) {
+            /* only send() returns a value from an exhausted generator */
+            Py_INCREF(Py_None);
+            *presult = Py_None;
+            return PYGEN_RETURN;
+        }
+        return PYGEN_ERROR;
+    }
+    if (gen->state == GEN_CREATED && msg == MSG_THROW) {
+        /* raised at the very start of the body, which never runs */
+        gen_finish_keep_error(gen);
+        stop_iteration_to_runtime_error();
+        return PYGEN_ERROR;
+    }
+
+    Interp *in = gen->frame.in;
+    InterpSave save;
+    PySendResult rc = PYGEN_ERROR;
+    if (interp_enter(in, &save) < 0) {
+        return PYGEN_ERROR;
+    }
+    if (in->depth >= in->max_depth) {
+        PyErr_SetString(PyExc_RecursionError, RECURSION_MSG);
+        goto leave;
+    }
+    if (Py_EnterRecursiveCall(" while calling a Python object") != 0) {
+        goto leave;
+    }
+    if (gen->stack == NULL && gen_start_stack(gen) < 0) {
+        Py_LeaveRecursiveCall();
+        goto leave;
+    }
+    Py_INCREF(gen); /* the body may drop the last other reference */
+    in->depth++;
+    gen->state = GEN_RUNNING;
+    gen->msg = msg;
+    if (msg != MSG_THROW) {
+        gen->transfer = arg != NULL ? arg : Py_None;
+        Py_INCREF(gen->transfer);
+    }
+    gen_switch(gen);
+    in->depth--;
+    Py_LeaveRecursiveCall();
+
+    PyObject *res = gen->transfer;
+    gen->transfer = NULL;
+    switch (gen->out) {
+    case OUT_YIELD:
+        gen->state = GEN_SUSPENDED;
+        rc = PYGEN_NEXT;
+        break;
+    case OUT_RETURN:
+        gen_finish_keep_error(gen);
+        if (res == Py_None && arg == NULL) {
+            /* __next__: the end, with no StopIteration to build */
+            Py_CLEAR(res);
+            rc = PYGEN_ERROR;
+        }
+        else {
+            rc = PYGEN_RETURN;
+        }
+        break;
+    case OUT_ERROR:
+        Py_CLEAR(res);
+        gen_finish_keep_error(gen);
+        stop_iteration_to_runtime_error();
+        rc = PYGEN_ERROR;
+        break;
+    }
+    *presult = res;
+    interp_leave(in, &save, NULL);
+    Py_DECREF(gen);
+    return rc;
+
+leave:
+    interp_leave(in, &save, NULL);
+    return rc;
+}
+
+/* gen_send_ex2 with the return value turned into StopIteration.  Returns a
+ * new reference (the value yielded) or NULL. */
+static PyObject *
+gen_send_ex(GenObject *gen, PyObject *arg, ResumeMsg msg)
+{
+    PyObject *res;
+    if (gen_send_ex2(gen, arg, msg, &res) == PYGEN_RETURN) {
+        if (res == Py_None) {
+            PyErr_SetNone(PyExc_StopIteration);
+        }
+        else {
+            set_stop_iteration_value(res);
+        }
+        Py_CLEAR(res);
+    }
+    return res;
+}
+
+/* ----------------------------------------------------- body-side API */
+
+/* Hand `value` (borrowed) to the resumer and wait.  Returns the value sent
+ * in (new reference) with *pmsg MSG_SEND or MSG_SUBDONE, or NULL with the
+ * thrown exception set (*pmsg MSG_THROW). */
+static PyObject *
+yield_value(GenObject *gen, PyObject *value, ResumeMsg *pmsg)
+{
+    Py_INCREF(value);
+    gen->transfer = value;
+    gen->out = OUT_YIELD;
+    switch_to_resumer(gen);
+    *pmsg = gen->msg;
+    if (gen->msg == MSG_THROW) {
+        return NULL;
+    }
+    PyObject *sent = gen->transfer;
+    gen->transfer = NULL;
+    return sent;
 }
 
 PyObject *
 gen_yield(Frame *f, PyObject *value)
 {
-    PyErr_SetString(PyExc_NotImplementedError, "yield is not implemented yet");
-    return NULL;
+    GenObject *gen = f->gen;
+    if (gen == NULL || gen->state != GEN_RUNNING || gen->stack == NULL) {
+        PyErr_SetString(PyExc_SystemError, "yield outside a running generator");
+        return NULL;
+    }
+    ResumeMsg msg;
+    PyObject *sent = yield_value(gen, value, &msg);
+    if (sent == NULL) {
+        return NULL;
+    }
+    if (msg != MSG_SEND) {
+        Py_DECREF(sent);
+        PyErr_SetString(PyExc_SystemError, "generator resumed out of yield from");
+        return NULL;
+    }
+    /* a value sent by host code enters interpreted code here */
+    if (gate_value(f->in, sent) < 0) {
+        Py_DECREF(sent);
+        return NULL;
+    }
+    return sent;
+}
+
+/* Look up method `name` of `obj` for the delegation machinery.  Returns a
+ * new reference, or NULL: *missing = 1 with no exception when there is no
+ * such attribute, *missing = 0 with an exception on error. */
+static PyObject *
+lookup_method(Interp *in, PyObject *obj, PyObject *name, int *missing)
+{
+    *missing = 0;
+    PyObject *meth = PyObject_GetAttr(obj, name);
+    if (meth == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Clear();
+            *missing = 1;
+        }
+        return NULL;
+    }
+    if (policy_check_call(in, meth) < 0) {
+        Py_DECREF(meth);
+        return NULL;
+    }
+    return meth;
+}
+
+/* One step of `yield from`: send `v` (borrowed) to the subiterator, as
+ * 3.11's SEND does (PyIter_Send, with the policy's call gate on a `send`
+ * method).  Results as gen_send_ex2. */
+static PySendResult
+subiter_send(GenObject *gen, PyObject *iter, PyObject *v, PyObject **presult)
+{
+    *presult = NULL;
+    if (Py_TYPE(iter) == Py_TYPE(gen)) {
+        return gen_send_ex2((GenObject *)iter, v, MSG_SEND, presult);
+    }
+    if (v == Py_None && PyIter_Check(iter)) {
+        *presult = Py_TYPE(iter)->tp_iternext(iter);
+    }
+    else {
+        int missing;
+        PyObject *meth = lookup_method(gen->frame.in, iter, gen->st->str_send,
+                                       &missing);
+        if (meth == NULL) {
+            if (missing) {
+                /* what PyObject_CallMethodOneArg reports */
+                PyErr_Format(PyExc_AttributeError,
+                             "'%.100s' object has no attribute 'send'",
+                             Py_TYPE(iter)->tp_name);
+            }
+            return PYGEN_ERROR;
+        }
+        *presult = PyObject_CallOneArg(meth, v);
+        Py_DECREF(meth);
+    }
+    if (*presult != NULL) {
+        return PYGEN_NEXT;
+    }
+    if (fetch_stop_iteration_value(presult) == 0) {
+        return PYGEN_RETURN;
+    }
+    return PYGEN_ERROR;
 }
 
 PyObject *
 gen_yield_from(Frame *f, PyObject *iterable)
 {
-    PyErr_SetString(PyExc_NotImplementedError, "yield from is not implemented yet");
+    GenObject *gen = f->gen;
+    PyObject *iter = NULL, *sent = NULL, *result = NULL;
+    if (gen == NULL || gen->state != GEN_RUNNING || gen->stack == NULL) {
+        PyErr_SetString(PyExc_SystemError,
+                        "yield from outside a running generator");
+        return NULL;
+    }
+    if (PyCoro_CheckExact(iterable)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "cannot 'yield from' a coroutine object in a "
+                        "non-coroutine generator");
+        return NULL;
+    }
+    iter = PyObject_GetIter(iterable);
+    if (iter == NULL) {
+        return NULL;
+    }
+    sent = Py_None;
+    Py_INCREF(sent);
+    for (;;) {
+        PyObject *item = NULL;
+        if (charge(f->in) < 0) {
+            break;
+        }
+        PySendResult r = subiter_send(gen, iter, sent, &item);
+        Py_CLEAR(sent);
+        if (r == PYGEN_RETURN) {
+            result = item;
+            break;
+        }
+        if (r == PYGEN_ERROR) {
+            break;
+        }
+        /* while suspended here, throw() and close() go to `iter` first */
+        Py_INCREF(iter);
+        Py_XSETREF(gen->yieldfrom, iter);
+        ResumeMsg msg;
+        sent = yield_value(gen, item, &msg);
+        Py_DECREF(item);
+        Py_CLEAR(gen->yieldfrom);
+        if (sent == NULL) {
+            /* thrown in: already offered to the subiterator, or not
+               forwardable; it is raised here */
+            break;
+        }
+        if (msg == MSG_SUBDONE) {
+            /* a forwarded throw() made the subiterator return */
+            result = sent;
+            sent = NULL;
+            break;
+        }
+    }
+    Py_XDECREF(sent);
+    Py_DECREF(iter);
+    /* the subiterator's return value enters interpreted code */
+    if (result != NULL && gate_value(f->in, result) < 0) {
+        Py_CLEAR(result);
+    }
+    return result;
+}
+
+/* ----------------------------------------------------- throw and close */
+
+/* Close the subiterator of a `yield from` (CPython's gen_close_iter).
+ * 0 / -1. */
+static int
+close_subiterator(GenObject *gen, PyObject *yf)
+{
+    PyObject *ret = NULL;
+    if (Py_TYPE(yf) == Py_TYPE(gen)) {
+        ret = gen_close_impl((GenObject *)yf);
+        if (ret == NULL) {
+            return -1;
+        }
+    }
+    else {
+        int missing;
+        PyObject *meth = lookup_method(gen->frame.in, yf, gen->st->str_close,
+                                       &missing);
+        if (meth == NULL && !missing) {
+            if (gen->frame.in->abort != ABORT_NONE) {
+                return -1;
+            }
+            PyErr_WriteUnraisable(yf);
+        }
+        if (meth != NULL) {
+            ret = PyObject_CallNoArgs(meth);
+            Py_DECREF(meth);
+            if (ret == NULL) {
+                return -1;
+            }
+        }
+    }
+    Py_XDECREF(ret);
+    return 0;
+}
+
+/* Returns a new reference (the next value yielded) or NULL
+ * (CPython's gen_close). */
+static PyObject *
+gen_close_impl(GenObject *gen)
+{
+    int err = 0;
+    if (gen->state == GEN_SUSPENDED && gen->yieldfrom != NULL) {
+        PyObject *yf = gen->yieldfrom;
+        Py_INCREF(yf);
+        gen->state = GEN_RUNNING;
+        err = close_subiterator(gen, yf);
+        gen->state = GEN_SUSPENDED;
+        Py_DECREF(yf);
+    }
+    if (err == 0) {
+        PyErr_SetNone(PyExc_GeneratorExit);
+    }
+    PyObject *ret = gen_send_ex(gen, Py_None, MSG_THROW);
+    if (ret != NULL) {
+        Py_DECREF(ret);
+        PyErr_SetString(PyExc_RuntimeError, "generator ignored GeneratorExit");
+        return NULL;
+    }
+    if (PyErr_ExceptionMatches(PyExc_StopIteration) ||
+        PyErr_ExceptionMatches(PyExc_GeneratorExit)) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
     return NULL;
 }
 
+/* throw(typ[, val[, tb]]) (CPython's _gen_throw).  Arguments borrowed; `val`
+ * and `tb` may be NULL.  A traceback is checked as CPython does but never
+ * attached: interpreted code must not see traceback objects.  Returns a new
+ * reference (the next value yielded) or NULL. */
+static PyObject *
+gen_throw_impl(GenObject *gen, PyObject *typ, PyObject *val, PyObject *tb)
+{
+    if (gen->state == GEN_SUSPENDED && gen->yieldfrom != NULL) {
+        PyObject *yf = gen->yieldfrom;
+        PyObject *ret = NULL;
+        Py_INCREF(yf);
+        if (PyErr_GivenExceptionMatches(typ, PyExc_GeneratorExit)) {
+            gen->state = GEN_RUNNING;
+            int err = close_subiterator(gen, yf);
+            gen->state = GEN_SUSPENDED;
+            Py_DECREF(yf);
+            if (err < 0) {
+                /* raise the close() error at the `yield from` */
+                return gen_send_ex(gen, Py_None, MSG_THROW);
+            }
+            goto throw_here;
+        }
+        if (Py_TYPE(yf) == Py_TYPE(gen)) {
+            gen->state = GEN_RUNNING;
+            ret = gen_throw_impl((GenObject *)yf, typ, val, tb);
+            gen->state = GEN_SUSPENDED;
+        }
+        else {
+            int missing;
+            PyObject *meth = lookup_method(gen->frame.in, yf,
+                                           gen->st->str_throw, &missing);
+            if (meth == NULL) {
+                Py_DECREF(yf);
+                if (missing) {
+                    goto throw_here;
+                }
+                return NULL;
+            }
+            gen->state = GEN_RUNNING;
+            /* same arity as given; a traceback is replaced by None */
+            ret = PyObject_CallFunctionObjArgs(meth, typ, val,
+                                               tb != NULL ? Py_None : NULL,
+                                               NULL);
+            gen->state = GEN_SUSPENDED;
+            Py_DECREF(meth);
+        }
+        Py_DECREF(yf);
+        if (ret == NULL) {
+            PyObject *v;
+            if (fetch_stop_iteration_value(&v) == 0) {
+                /* the subiterator returned: that is the value of the
+                   `yield from` expression */
+                ret = gen_send_ex(gen, v, MSG_SUBDONE);
+                Py_DECREF(v);
+            }
+            else {
+                ret = gen_send_ex(gen, Py_None, MSG_THROW);
+            }
+        }
+        return ret;
+    }
+
+throw_here:
+    if (tb == Py_None) {
+        tb = NULL;
+    }
+    else if (tb != NULL && !PyTraceBack_Check(tb)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "throw() third argument must be a traceback object");
+        return NULL;
+    }
+    PyObject *t = NULL, *v = NULL, *no_tb = NULL;
+    if (PyExceptionClass_Check(typ)) {
+        t = typ;
+        Py_INCREF(t);
+        v = val;
+        Py_XINCREF(v);
+        PyErr_NormalizeException(&t, &v, &no_tb);
+    }
+    else if (PyExceptionInstance_Check(typ)) {
+        if (val != NULL && val != Py_None) {
+            PyErr_SetString(PyExc_TypeError,
+                            "instance exception may not have a separate value");
+            return NULL;
+        }
+        v = typ;
+        Py_INCREF(v);
+        t = (PyObject *)Py_TYPE(typ);
+        Py_INCREF(t);
+    }
+    else {
+        PyErr_Format(PyExc_TypeError,
+                     "exceptions must be classes or instances deriving from "
+                     "BaseException, not %s",
+                     Py_TYPE(typ)->tp_name);
+        return NULL;
+    }
+    Py_CLEAR(no_tb);
+    PyErr_Restore(t, v, NULL);
+    return gen_send_ex(gen, Py_None, MSG_THROW);
+}
+
+/* ---------------------------------------------------------------- type */
+
+PyObject *
+generator_new(FunctionObject *fn, Frame *fr)
+{
+    Interp *in = &((InterpreterObject *)fn->interp)->in;
+    ModState *st = in->st;
+    GenObject *gen = PyObject_GC_New(GenObject, st->GeneratorType);
+    if (gen == NULL) {
+        return NULL;
+    }
+    memset((char *)gen + sizeof(PyObject), 0,
+           sizeof(GenObject) - sizeof(PyObject));
+    gen->func = fn;
+    Py_INCREF(fn);
+    gen->st = st;
+    gen->name = fn->name;
+    Py_INCREF(gen->name);
+    gen->qualname = fn->qualname;
+    Py_INCREF(gen->qualname);
+    gen->frame = *fr; /* takes the slot array */
+    gen->frame.in = in;
+    gen->frame.gen = gen;
+    gen->frame.back = NULL;
+    gen->state = GEN_CREATED;
+    PyObject_GC_Track(gen);
+    return (PyObject *)gen;
+}
+
+static int
+gen_traverse(GenObject *gen, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(gen));
+    Py_VISIT(gen->func);
+    Py_VISIT(gen->name);
+    Py_VISIT(gen->qualname);
+    Py_VISIT(gen->transfer);
+    Py_VISIT(gen->yieldfrom);
+    Py_VISIT(gen->exc_state);
+    Scope *s = gen->frame.scope;
+    if (gen->frame.fast != NULL && s != NULL) {
+        for (int i = 0; i < s->nlocals; i++) {
+            Py_VISIT(gen->frame.fast[i]);
+        }
+        for (int i = 0; i < s->ncells + s->nfree; i++) {
+            Py_VISIT(gen->frame.cells[i]);
+        }
+    }
+    Py_VISIT(gen->frame.retval);
+    Py_VISIT(gen->frame.last_value);
+    return 0;
+}
+
+/* Break cycles.  Called by the GC after tp_finalize had its chance to close
+ * a suspended body; one still suspended refused to close and is abandoned. */
+static int
+gen_clear(GenObject *gen)
+{
+    if (gen->state == GEN_RUNNING) {
+        return 0; /* impossible for garbage: its resumer holds it */
+    }
+    gen_finish_keep_error(gen);
+    Py_CLEAR(gen->transfer);
+    Py_CLEAR(gen->func);
+    return 0;
+}
+
+/* Close a suspended generator that is going away, like CPython's
+ * _PyGen_Finalize, so that its finally blocks run and its C stack unwinds. */
+static void
+gen_finalize(PyObject *self)
+{
+    GenObject *gen = (GenObject *)self;
+    if (gen->state != GEN_SUSPENDED) {
+        return;
+    }
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    PyObject *res = gen_close_impl(gen);
+    if (res != NULL) {
+        Py_DECREF(res);
+    }
+    else if (PyErr_Occurred()) {
+        if (gen->func != NULL && gen->frame.in->abort != ABORT_NONE) {
+            /* the step is already failing on a limit: stay quiet */
+            PyErr_Clear();
+        }
+        else {
+            PyErr_WriteUnraisable(self);
+        }
+    }
+    PyErr_Restore(t, v, tb);
+}
+
+static void
+gen_dealloc(GenObject *gen)
+{
+    PyTypeObject *tp = Py_TYPE(gen);
+    PyObject_GC_UnTrack(gen);
+    if (gen->weakreflist != NULL) {
+        PyObject_ClearWeakRefs((PyObject *)gen);
+    }
+    PyObject_GC_Track(gen);
+    if (PyObject_CallFinalizerFromDealloc((PyObject *)gen) < 0) {
+        return; /* resurrected */
+    }
+    PyObject_GC_UnTrack(gen);
+    if (gen->state == GEN_RUNNING) {
+        Py_FatalError("generator: deallocating a running generator");
+    }
+    gen_finish_keep_error(gen);
+    Py_CLEAR(gen->transfer);
+    Py_CLEAR(gen->func);
+    Py_CLEAR(gen->name);
+    Py_CLEAR(gen->qualname);
+    tp->tp_free((PyObject *)gen);
+    Py_DECREF(tp);
+}
+
+static PyObject *
+gen_iternext(GenObject *gen)
+{
+    PyObject *res;
+    if (gen_send_ex2(gen, NULL, MSG_SEND, &res) == PYGEN_RETURN) {
+        if (res != Py_None) {
+            set_stop_iteration_value(res);
+        }
+        Py_CLEAR(res);
+    }
+    return res;
+}
+
+static PySendResult
+gen_am_send(PyObject *self, PyObject *arg, PyObject **presult)
+{
+    return gen_send_ex2((GenObject *)self, arg, MSG_SEND, presult);
+}
+
+static PyObject *
+gen_send_meth(GenObject *gen, PyObject *arg)
+{
+    return gen_send_ex(gen, arg, MSG_SEND);
+}
+
+static PyObject *
+gen_throw_meth(GenObject *gen, PyObject *args)
+{
+    PyObject *typ, *val = NULL, *tb = NULL;
+    if (!PyArg_UnpackTuple(args, "throw", 1, 3, &typ, &val, &tb)) {
+        return NULL;
+    }
+    return gen_throw_impl(gen, typ, val, tb);
+}
+
+static PyObject *
+gen_close_meth(GenObject *gen, PyObject *unused)
+{
+    return gen_close_impl(gen);
+}
+
+static PyObject *
+gen_repr(GenObject *gen)
+{
+    return PyUnicode_FromFormat("<generator object %S at %p>", gen->qualname,
+                                gen);
+}
+
+static PyObject *
+gen_get_name(GenObject *gen, void *c)
+{
+    Py_INCREF(gen->name);
+    return gen->name;
+}
+
+static int
+gen_set_name(GenObject *gen, PyObject *v, void *c)
+{
+    if (v == NULL || !PyUnicode_Check(v)) {
+        PyErr_SetString(PyExc_TypeError, "__name__ must be set to a string object");
+        return -1;
+    }
+    Py_INCREF(v);
+    Py_SETREF(gen->name, v);
+    return 0;
+}
+
+static PyObject *
+gen_get_qualname(GenObject *gen, void *c)
+{
+    Py_INCREF(gen->qualname);
+    return gen->qualname;
+}
+
+static int
+gen_set_qualname(GenObject *gen, PyObject *v, void *c)
+{
+    if (v == NULL || !PyUnicode_Check(v)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "__qualname__ must be set to a string object");
+        return -1;
+    }
+    Py_INCREF(v);
+    Py_SETREF(gen->qualname, v);
+    return 0;
+}
+
+static PyMethodDef gen_methods[] = {
+    {"send", (PyCFunction)gen_send_meth, METH_O,
+     "send(arg) -> send 'arg' into generator,\n"
+     "return next yielded value or raise StopIteration."},
+    {"throw", (PyCFunction)gen_throw_meth, METH_VARARGS,
+     "throw(value)\nthrow(type[,value[,tb]])\n\n"
+     "Raise exception in generator, return next yielded value or raise\n"
+     "StopIteration."},
+    {"close", (PyCFunction)gen_close_meth, METH_NOARGS,
+     "close() -> raise GeneratorExit inside generator."},
+    {NULL, NULL},
+};
+
+static PyGetSetDef gen_getset[] = {
+    {"__name__", (getter)gen_get_name, (setter)gen_set_name,
+     "name of the generator", NULL},
+    {"__qualname__", (getter)gen_get_qualname, (setter)gen_set_qualname,
+     "qualified name of the generator", NULL},
+    {NULL},
+};
+
+static PyMemberDef gen_members[] = {
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(GenObject, weakreflist),
+     READONLY},
+    {NULL},
+};
+
 static PyType_Slot generator_slots[] = {
+    {Py_tp_dealloc, gen_dealloc},
+    {Py_tp_traverse, gen_traverse},
+    {Py_tp_clear, gen_clear},
+    {Py_tp_finalize, gen_finalize},
+    {Py_tp_repr, gen_repr},
+    {Py_tp_iter, PyObject_SelfIter},
+    {Py_tp_iternext, gen_iternext},
+    {Py_am_send, gen_am_send},
+    {Py_tp_methods, gen_methods},
+    {Py_tp_getset, gen_getset},
+    {Py_tp_members, gen_members},
     {0, NULL},
 };
 
 PyType_Spec Generator_spec = {
     .name = "smolagents_native._core.generator",
-    .basicsize = sizeof(PyObject),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .basicsize = sizeof(GenObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC |
+             Py_TPFLAGS_DISALLOW_INSTANTIATION,
     .slots = generator_slots,
 };
