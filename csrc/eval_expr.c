@@ -1146,7 +1146,14 @@ call_function(Frame *f, Node *e)
     if (e->flags & NF_STAR_ARGS) {
         PyObject *args = NULL, *kw = NULL;
         if (eval_star_args(f, e, func, &args, &kw) == 0) {
-            res = PyObject_Call(func, args, kw);
+            /* security (policy.c): bounded substitutes and budget checks
+               for host calls; may replace func and items of the fresh
+               args tuple */
+            if (interpreted ||
+                policy_prepare_call(f->in, &func, &PyTuple_GET_ITEM(args, 0),
+                                    PyTuple_GET_SIZE(args), NULL) == 0) {
+                res = PyObject_Call(func, args, kw);
+            }
             Py_DECREF(args);
             Py_XDECREF(kw);
         }
@@ -1176,6 +1183,13 @@ call_function(Frame *f, Node *e)
                 break;
             }
         }
+        /* security (policy.c): bounded substitutes and budget checks for
+           host calls; may replace func and stack[1 .. nargs] */
+        if (ok && !interpreted &&
+            policy_prepare_call(f->in, &func, stack + 1, nargs,
+                                nkw ? e->obj : NULL) < 0) {
+            ok = 0;
+        }
         if (ok) {
             res = PyObject_Vectorcall(func, stack + 1,
                                       nargs | PY_VECTORCALL_ARGUMENTS_OFFSET,
@@ -1189,6 +1203,9 @@ call_function(Frame *f, Node *e)
         }
     }
     Py_DECREF(func);
+    if (!interpreted) {
+        limits_host_call_done(f->in); /* security: deadline accounting */
+    }
     if (res != NULL && !interpreted && gate_value(f->in, res) < 0) {
         Py_CLEAR(res);
     }

@@ -169,6 +169,8 @@ typedef enum {
 /* Number of generator C stacks kept for reuse per module (generator.c). */
 #define GEN_STACK_POOL 8
 
+struct PolicyData; /* policy.c */
+
 /* Per-module state (multi-phase init). */
 typedef struct {
     PyObject *ast_module;
@@ -203,8 +205,10 @@ typedef struct {
     PyObject *str_send, *str_throw, *str_close;
     PyObject *str_write, *str_keys, *str_get, *str_dot;
     PyObject *str_dot0_suffix, *str_space, *str_newline;
-    PyObject *dangerous[24];   /* callables refused at call time */
+    PyObject *dangerous[24];   /* unused (see policy): kept for module.c */
     int ndangerous;
+    struct PolicyData *policy; /* policy.c: owned by the module's `_policy`
+                                  capsule (security tables, wrappers) */
     void *gen_stacks[GEN_STACK_POOL]; /* generator.c: free C stacks */
     int n_gen_stacks;
 } ModState;
@@ -240,6 +244,13 @@ typedef struct Interp {
     PyObject *current_program; /* borrowed: program of the running step */
     double timeout_seconds;    /* configured timeout (<= 0: none) */
     long long ops_limit_cfg;   /* configured limits, reused by hooks */
+    /* security budgets (limits.c; set by Interpreter.run, docs/security.md) */
+    long long max_int_bits;     /* size pre-check of int results (bits) */
+    long long max_result_bytes; /* size pre-check of str/bytes/list results */
+    int max_depth_cfg;          /* interpreted call depth (<= 0: derived from
+                                   the recursion limit) */
+    char abort_msg[256];        /* message of the pending abort, re-raised
+                                   when host code swallowed the error */
 } Interp;
 
 /* Saved state for a host -> interpreted call (see interp_enter). */
@@ -359,6 +370,12 @@ int policy_delattr(Interp *in, PyObject *obj, PyObject *name);
 int policy_check_value(Interp *in, PyObject *v);
 int policy_check_import(Interp *in, PyObject *modname);
 int policy_check_call(Interp *in, PyObject *callable);
+/* Security hook for a host call made by call_function: may replace *pfunc
+ * (bounded time.sleep / queue waits, guarded str.format) and entries of
+ * args[0:nargs] (iterators that check the deadline and size budgets), and
+ * refuses calls whose result would exceed a size budget.  0 / -1. */
+int policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args,
+                        Py_ssize_t nargs, PyObject *kwnames);
 PyObject *policy_build_safe_builtins(PyObject *module, ModState *st);
 PyObject *policy_import(Frame *f, PyObject *name, PyObject *fromlist, int level);
 
@@ -377,8 +394,34 @@ limits_check_stack(Interp *in)
     return 0;
 }
 void limits_start(Interp *in);
+
+/* stack.c: lowest safe address of the generator C stack the thread runs on
+ * (kept by generator.c at every switch), NULL on the thread's own stack.
+ * Inline: read and written at every generator switch. */
+extern _Thread_local char *stack_current_limit_tls;
+static inline char *
+stack_current_limit(void)
+{
+    return stack_current_limit_tls;
+}
+static inline void
+stack_set_current_limit(char *limit)
+{
+    stack_current_limit_tls = limit;
+}
 int limits_check_binop(Interp *in, int op, PyObject *l, PyObject *r);
 int limits_abort(Interp *in, AbortKind kind, const char *fmt, ...);
+/* Raise again the pending abort (in->abort) with its saved message. -1. */
+int limits_reraise_abort(Interp *in);
+/* Deadline accounting of a host call: a call to host code counts as this
+ * many operations towards the next clock check (not towards the operation
+ * budget), so loops of slow host calls notice the deadline soon. */
+#define HOST_CALL_CLOCK_WEIGHT 64
+static inline void
+limits_host_call_done(Interp *in)
+{
+    in->check_countdown -= HOST_CALL_CLOCK_WEIGHT;
+}
 double limits_now(void);
 
 /* Charge one operation.  Returns -1 with the abort error set when a budget
@@ -393,13 +436,14 @@ charge(Interp *in)
 }
 
 /* Value gate with a fast path for the common exact types, which can never
- * be refused. */
+ * be refused.  (Not dict: a module's namespace is an exact dict, refused by
+ * policy_check_value.) */
 static inline int
 gate_value(Interp *in, PyObject *v)
 {
     PyTypeObject *tp = Py_TYPE(v);
     if (tp == &PyLong_Type || tp == &PyUnicode_Type || tp == &PyFloat_Type ||
-        tp == &PyTuple_Type || tp == &PyList_Type || tp == &PyDict_Type ||
+        tp == &PyTuple_Type || tp == &PyList_Type ||
         tp == &PyBool_Type || v == Py_None) {
         return 0;
     }

@@ -1,27 +1,35 @@
-/* limits.c: budgets.
+/* limits.c: budgets (docs/security.md lists each with its default).
  *
  * - operations: one decrement per evaluated node (charge() in interp.h);
- * - wall clock: checked every CLOCK_EVERY operations, inside the
- *   interpreter, with no threads;
- * - C stack: every recursive entry compares the address of a local with a
- *   limit computed from the current thread's (or generator's) stack bounds,
- *   so deep nesting is a RecursionError, never a crash;
- * - sizes: before **, <<, * on ints and sequences, the result size is
- *   estimated and refused above MAX_RESULT_BITS / MAX_SEQUENCE_ITEMS.
+ * - wall clock: checked every CLOCK_EVERY operations (a host call counts
+ *   HOST_CALL_CLOCK_WEIGHT towards that), inside the interpreter, with no
+ *   threads; blocking calls are bounded by the remaining time (policy.c);
+ * - C stack and call depth: every interpreted call checks its depth
+ *   (max_depth) and the address of a local against a limit computed from
+ *   the current thread's (or generator's) stack bounds, so deep recursion is
+ *   a RecursionError (catchable, as in CPython), never a crash;
+ * - sizes: before **, <<, * on ints (max_int_bits) and before repetition and
+ *   concatenation of sequences (max_result_bytes) the result size is
+ *   estimated and refused; policy.c applies the same budgets to host calls.
  *
  * A budget violation sets in->abort, which makes the error uncatchable by
- * interpreted code (see eval_stmt.c).
+ * interpreted code (see eval_stmt.c): `except`, `finally` and `__exit__` do
+ * not see it.  The abort is sticky: if host code swallows the error, the
+ * next operation (or the end of the step, or the end of a hook call) raises
+ * it again.
  */
 #include "interp.h"
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <string.h>
 #include <time.h>
 
 #define CLOCK_EVERY 2048
 #define STACK_MARGIN (256 * 1024)
-#define MAX_RESULT_BITS ((long long)4000000)      /* ~1.2M decimal digits */
-#define MAX_SEQUENCE_ITEMS ((long long)50000000)  /* items or characters */
+/* Defaults when Interpreter.run is not given the budget. */
+#define DEFAULT_MAX_INT_BITS ((long long)4000000)       /* ~1.2M digits */
+#define DEFAULT_MAX_RESULT_BYTES ((long long)100000000) /* 100 MB */
 
 double
 limits_now(void)
@@ -31,9 +39,12 @@ limits_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Lowest safe address of the current thread's stack. */
+/* Lowest safe address of the current thread's stack.  *own = 0 when the
+ * stack pointer is outside the thread's own stack (some other stack
+ * switcher's stack): the result is then a guess for this stack only, not
+ * to be cached for the thread. */
 static char *
-thread_stack_limit(void)
+thread_stack_limit(int *own)
 {
     char *sp = (char *)__builtin_frame_address(0);
     pthread_attr_t attr;
@@ -45,6 +56,7 @@ thread_stack_limit(void)
         }
         pthread_attr_destroy(&attr);
     }
+    *own = addr == NULL || (sp >= (char *)addr && sp <= (char *)addr + size);
     if (addr == NULL || size == 0 || size > ((size_t)1 << 30) ||
         sp < (char *)addr || sp > (char *)addr + size) {
         /* unknown bounds: assume 1 MiB below the current position */
@@ -61,14 +73,60 @@ limits_start(Interp *in)
     in->deadline = in->timeout > 0 ? limits_now() + in->timeout : 0;
     in->depth = 0;
     in->abort = ABORT_NONE;
-    unsigned long me = (unsigned long)pthread_self();
-    if (in->stack_thread_limit == NULL || in->stack_thread != me) {
-        in->stack_thread_limit = thread_stack_limit();
-        in->stack_thread = me;
+    /* on a generator's stack: its bound (stack.c), never the thread's */
+    in->stack_limit = stack_current_limit();
+    if (in->stack_limit == NULL) {
+        unsigned long me = (unsigned long)pthread_self();
+        if (in->stack_thread_limit == NULL || in->stack_thread != me) {
+            int own = 0;
+            char *limit = thread_stack_limit(&own);
+            if (!own) {
+                in->stack_limit = limit; /* not cached */
+            }
+            else {
+                in->stack_thread_limit = limit;
+                in->stack_thread = me;
+            }
+        }
+        if (in->stack_limit == NULL) {
+            in->stack_limit = in->stack_thread_limit;
+        }
     }
-    in->stack_limit = in->stack_thread_limit;
     int rl = Py_GetRecursionLimit();
     in->max_depth = rl > 50 ? rl - 20 : rl;
+    if (in->max_depth_cfg > 0 && in->max_depth_cfg < in->max_depth) {
+        in->max_depth = in->max_depth_cfg;
+    }
+    if (in->max_int_bits == 0) {
+        in->max_int_bits = DEFAULT_MAX_INT_BITS;
+    }
+    if (in->max_result_bytes == 0) {
+        in->max_result_bytes = DEFAULT_MAX_RESULT_BYTES;
+    }
+    in->abort_msg[0] = 0;
+}
+
+/* Make the abort sticky and remember its message (see limits_reraise_abort). */
+static void
+note_abort(Interp *in, AbortKind kind, PyObject *msg)
+{
+    in->abort = kind;
+    in->check_countdown = 0; /* every charge() now takes the slow path */
+    const char *u = msg ? PyUnicode_AsUTF8(msg) : NULL;
+    if (u == NULL) {
+        PyErr_Clear();
+        u = "Execution was stopped by an earlier limit";
+    }
+    size_t n = strlen(u);
+    if (n >= sizeof(in->abort_msg)) {
+        n = sizeof(in->abort_msg) - 1;
+        /* do not cut a UTF-8 sequence */
+        while (n > 0 && ((unsigned char)u[n] & 0xC0) == 0x80) {
+            n--;
+        }
+    }
+    memcpy(in->abort_msg, u, n);
+    in->abort_msg[n] = 0;
 }
 
 int
@@ -86,8 +144,23 @@ limits_abort(Interp *in, AbortKind kind, const char *fmt, ...)
         cls = PyExc_RuntimeError;
     }
     PyErr_SetObject(cls, msg);
+    note_abort(in, kind, msg);
     Py_DECREF(msg);
+    return -1;
+}
+
+int
+limits_reraise_abort(Interp *in)
+{
+    AbortKind kind = in->abort != ABORT_NONE ? in->abort : ABORT_BUDGET;
+    PyObject *cls = kind == ABORT_TIMEOUT ? in->timeout_error : in->interpreter_error;
+    if (cls == NULL) {
+        cls = PyExc_RuntimeError;
+    }
+    PyErr_SetString(cls, in->abort_msg[0] ? in->abort_msg
+                                          : "Execution was stopped by an earlier limit");
     in->abort = kind;
+    in->check_countdown = 0;
     return -1;
 }
 
@@ -104,10 +177,10 @@ raise_interp_error(Interp *in, const char *fmt, ...)
     PyObject *cls = in && in->interpreter_error ? in->interpreter_error
                                                 : PyExc_RuntimeError;
     PyErr_SetObject(cls, msg);
-    Py_DECREF(msg);
     if (in && in->running) {
-        in->abort = ABORT_POLICY;
+        note_abort(in, ABORT_POLICY, msg);
     }
+    Py_DECREF(msg);
     return NULL;
 }
 
@@ -118,8 +191,7 @@ limits_tick_slow(Interp *in)
         /* an abort is pending (e.g. raised inside a host callback that
            swallowed it): stop at the next operation */
         if (!PyErr_Occurred()) {
-            return limits_abort(in, in->abort,
-                                "Execution was stopped by an earlier limit");
+            return limits_reraise_abort(in);
         }
         return -1;
     }
@@ -190,12 +262,22 @@ int_bits(PyObject *v)
     return (long long)b;
 }
 
+/* Size in bytes of a str / bytes / bytearray / list / tuple (its items for
+ * containers: one pointer each), or -1 for other types. */
 static long long
-seq_len(PyObject *v)
+seq_bytes(PyObject *v)
 {
-    if (PyUnicode_Check(v) || PyBytes_Check(v) || PyByteArray_Check(v) ||
-        PyList_Check(v) || PyTuple_Check(v)) {
-        return (long long)PyObject_Length(v);
+    if (PyUnicode_Check(v)) {
+        return (long long)PyUnicode_GET_LENGTH(v) * PyUnicode_KIND(v);
+    }
+    if (PyBytes_Check(v)) {
+        return PyBytes_GET_SIZE(v);
+    }
+    if (PyByteArray_Check(v)) {
+        return PyByteArray_GET_SIZE(v);
+    }
+    if (PyList_Check(v) || PyTuple_Check(v)) {
+        return (long long)Py_SIZE(v) * (long long)sizeof(PyObject *);
     }
     return -1;
 }
@@ -212,12 +294,14 @@ too_big(Interp *in, const char *what)
 int
 limits_check_binop(Interp *in, int op, PyObject *l, PyObject *r)
 {
+    double max_bits = in->max_int_bits > 0 ? (double)in->max_int_bits : 1e300;
+    double max_bytes = in->max_result_bytes > 0 ? (double)in->max_result_bytes : 1e300;
     if (op == OP_Pow) {
         long long lb = int_bits(l);
         if (lb > 1 && PyLong_Check(r)) {
             int overflow = 0;
             long long e = PyLong_AsLongLongAndOverflow(r, &overflow);
-            if (overflow > 0 || (e > 0 && (double)(lb - 1) * (double)e > (double)MAX_RESULT_BITS)) {
+            if (overflow > 0 || (e > 0 && (double)(lb - 1) * (double)e > max_bits)) {
                 return too_big(in, "power");
             }
         }
@@ -226,8 +310,8 @@ limits_check_binop(Interp *in, int op, PyObject *l, PyObject *r)
     if (op == OP_LShift) {
         if (PyLong_Check(l) && PyLong_Check(r) && int_bits(l) > 0) {
             int overflow = 0;
-            long long s = PyLong_AsLongLongAndOverflow(r, &overflow);
-            if (overflow > 0 || s + int_bits(l) > MAX_RESULT_BITS) {
+            long long sh = PyLong_AsLongLongAndOverflow(r, &overflow);
+            if (overflow > 0 || (double)sh + (double)int_bits(l) > max_bits) {
                 return too_big(in, "shift");
             }
         }
@@ -235,8 +319,8 @@ limits_check_binop(Interp *in, int op, PyObject *l, PyObject *r)
     }
     if (op == OP_Mult) {
         long long lb = int_bits(l), rb = int_bits(r);
-        if (lb >= 0 && rb >= 0 && !PyBool_Check(l) && !PyBool_Check(r)) {
-            if (lb + rb > MAX_RESULT_BITS) {
+        if (lb >= 0 && rb >= 0) {
+            if ((double)lb + (double)rb > max_bits) {
                 return too_big(in, "multiplication");
             }
             return 0;
@@ -244,13 +328,31 @@ limits_check_binop(Interp *in, int op, PyObject *l, PyObject *r)
         /* sequence repetition */
         PyObject *seq = lb < 0 ? l : r;
         PyObject *cnt = lb < 0 ? r : l;
-        long long n = seq_len(seq);
-        if (n > 0 && PyLong_Check(cnt)) {
+        long long n = seq_bytes(seq);
+        if (n > 0 && !PyFloat_Check(cnt) && PyIndex_Check(cnt)) {
+            /* an int, or an object with __index__ (asked again by CPython) */
+            PyObject *ci = PyNumber_Index(cnt);
+            if (ci == NULL) {
+                PyErr_Clear();
+                return 0;
+            }
             int overflow = 0;
-            long long k = PyLong_AsLongLongAndOverflow(cnt, &overflow);
-            if (overflow > 0 || (k > 0 && (double)n * (double)k > (double)MAX_SEQUENCE_ITEMS)) {
+            long long k = PyLong_AsLongLongAndOverflow(ci, &overflow);
+            Py_DECREF(ci);
+            if (overflow > 0 || (k > 0 && (double)n * (double)k > max_bytes)) {
                 return too_big(in, "repetition");
             }
+        }
+        return 0;
+    }
+    if (op == OP_Add) {
+        /* concatenation: s = s + s doubles in a few steps */
+        if (PyLong_CheckExact(l) || PyFloat_CheckExact(l)) {
+            return 0;
+        }
+        long long a = seq_bytes(l), b = seq_bytes(r);
+        if (a >= 0 && b >= 0 && (double)a + (double)b > max_bytes) {
+            return too_big(in, "concatenation");
         }
         return 0;
     }
@@ -277,6 +379,29 @@ PyObject *
 interp_leave(Interp *in, InterpSave *save, PyObject *res)
 {
     if (save->started) {
+        if (res != NULL && in->abort != ABORT_NONE) {
+            /* host code inside the hook swallowed the abort */
+            Py_CLEAR(res);
+            limits_reraise_abort(in);
+        }
+        if (res == NULL && PyErr_Occurred() &&
+            !PyErr_ExceptionMatches(PyExc_Exception) &&
+            !PyErr_ExceptionMatches(PyExc_GeneratorExit)) {
+            /* SystemExit, KeyboardInterrupt, a final answer... raised by
+               interpreted code that host code called after the step (e.g.
+               an interpreted __repr__): must not end the host's control
+               flow.  It becomes the interpreter error. */
+            PyObject *t, *v, *tb;
+            PyErr_Fetch(&t, &v, &tb);
+            PyErr_NormalizeException(&t, &v, &tb);
+            PyObject *cls = in->interpreter_error ? in->interpreter_error
+                                                  : PyExc_RuntimeError;
+            PyErr_Format(cls, "Code execution failed due to: %s: %S",
+                         t ? ((PyTypeObject *)t)->tp_name : "?", v ? v : Py_None);
+            Py_XDECREF(t);
+            Py_XDECREF(v);
+            Py_XDECREF(tb);
+        }
         in->running = 0;
         in->abort = ABORT_NONE;
     }

@@ -602,12 +602,17 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"code", "state", "max_operations",
                              "max_while_iterations", "timeout", "max_print_len",
+                             "max_depth", "max_int_bits", "max_result_bytes",
                              NULL};
     PyObject *code, *state, *timeout = Py_None, *maxprint = Py_None;
     long long max_ops = 10000000, max_while = 1000000;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UO!|$LLOO", kwlist, &code,
+    /* security budgets (limits.c, docs/security.md); 0: the default */
+    int max_depth = 0;
+    long long max_int_bits = 0, max_result_bytes = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UO!|$LLOOiLL", kwlist, &code,
                                      &PyDict_Type, &state, &max_ops, &max_while,
-                                     &timeout, &maxprint)) {
+                                     &timeout, &maxprint, &max_depth,
+                                     &max_int_bits, &max_result_bytes)) {
         return NULL;
     }
     Interp *in = &self->in;
@@ -632,6 +637,9 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
         }
     }
     in->timeout_seconds = in->timeout;
+    in->max_depth_cfg = max_depth;
+    in->max_int_bits = max_int_bits;
+    in->max_result_bytes = max_result_bytes;
     in->max_print_len = -1;
     if (maxprint != Py_None) {
         in->max_print_len = PyLong_AsLongLong(maxprint);
@@ -706,8 +714,10 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     PyObject *result = NULL;
     int is_final = 0;
     Node *mod = p->module;
+    Node *last_stmt = NULL;
     for (Py_ssize_t i = 0; i < mod->nv; i++) {
         Py_CLEAR(fr.last_value);
+        last_stmt = mod->v[i];
         Status st = eval_stmt(&fr, mod->v[i]);
         if (st == ST_ERROR) {
             PyObject *et = PyErr_Occurred();
@@ -753,6 +763,14 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
             Py_INCREF(Py_None);
             Py_SETREF(output, Py_None);
         }
+    }
+    if (in->abort != ABORT_NONE && last_stmt != NULL) {
+        /* security (limits.c): a budget or policy abort that host code
+           swallowed (e.g. an authorized module's `except Exception`) still
+           fails the step */
+        limits_reraise_abort(in);
+        raise_step_error(in, p, last_stmt);
+        goto done;
     }
     result = Py_BuildValue("(OO)", output, is_final ? Py_True : Py_False);
 done:

@@ -22,6 +22,7 @@ class Interpreter:
         final_answer_exception: type[BaseException],
         timeout_error: type[BaseException],
     ) -> None: ...
+    # run(): 0 for max_depth / max_int_bits / max_result_bytes selects the core's default.
     def run(
         self,
         code: str,
@@ -31,4 +32,7 @@ class Interpreter:
         max_while_iterations: int = 1_000_000,
         timeout: float | None = None,
         max_print_len: int | None = None,
+        max_depth: int = 0,
+        max_int_bits: int = 0,
+        max_result_bytes: int = 0,
     ) -> tuple[Any, bool]: ...

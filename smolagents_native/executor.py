@@ -67,6 +67,12 @@ DEFAULT_MAX_LEN_OUTPUT = 50000
 MAX_OPERATIONS = 10000000
 MAX_WHILE_ITERATIONS = 1000000
 MAX_EXECUTION_TIME_SECONDS = 30
+# Budgets of the sandbox beyond smolagents' (docs/security.md). A step that exceeds one ends
+# with InterpreterError. `None` for MAX_RECURSION_DEPTH: the host's recursion limit minus 20.
+MAX_PRINT_OUTPUTS_CHARS = 10_000_000  # everything print() may write in one step
+MAX_RECURSION_DEPTH: int | None = None  # interpreted call depth (RecursionError, as CPython)
+MAX_INT_BITS = 4_000_000  # size of an int result of **, <<, * (about 1.2 million digits)
+MAX_RESULT_BYTES = 100_000_000  # size of a str/bytes/list result of *, join, bytes(n)...
 MAX_LENGTH_TRUNCATE_CONTENT = 20000
 
 # Non-exhaustive lists kept for API compatibility. The C policy blocks these and much more.
@@ -305,6 +311,10 @@ def _run_step(
             max_operations=MAX_OPERATIONS,
             max_while_iterations=MAX_WHILE_ITERATIONS,
             timeout=timeout_seconds,
+            max_print_len=MAX_PRINT_OUTPUTS_CHARS,
+            max_depth=MAX_RECURSION_DEPTH or 0,
+            max_int_bits=MAX_INT_BITS,
+            max_result_bytes=MAX_RESULT_BYTES,
         )
     except ExecutionTimeoutError:
         raise ExecutionTimeoutError(

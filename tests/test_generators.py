@@ -817,6 +817,235 @@ SNIPPETS = {
         h = lambda x: (yield from range(x))
         print(list(h(3)))
     """,
+    "yield_from_delegation_chain": """
+        # resuming the outer generator of a `yield from` chain sends straight to the
+        # innermost one (generator.c: delegate_send); all of this must look the same
+        def leaf(tag):
+            got = []
+            try:
+                while True:
+                    x = yield (tag, len(got))
+                    if x == "stop":
+                        return got
+                    if x == "boom":
+                        raise ValueError(tag)
+                    got.append(x)
+            finally:
+                print("leaf finally", tag)
+        def mid(tag):
+            try:
+                r = yield from leaf(tag)
+            except ValueError as e:
+                print("mid caught", repr(e))
+                r = yield "recovered"
+            print("mid got", r)
+            return ("mid", r)
+        def top():
+            r = yield from mid("a")
+            print("top got", r)
+            r2 = yield from mid("b")
+            return [r, r2]
+        t = top()
+        print(next(t), t.send(1), t.send(2), t.send("stop"))
+        print(t.send("boom"))
+        try:
+            t.send("x")
+        except StopIteration as e:
+            print("top returned", e.value)
+        # the handled exception seen inside the chain: the resumer's, or that of a
+        # delegator suspended in an except block
+        def handled():
+            try:
+                raise
+            except BaseException as e:
+                return repr(e)
+        def prober():
+            while True:
+                yield handled()
+        def wrap():
+            yield from prober()
+        def outer_in_handler():
+            try:
+                raise TypeError("outer handling")
+            except TypeError:
+                yield from wrap()
+        w = wrap()
+        o = outer_in_handler()
+        print(next(w), next(o))
+        try:
+            raise IndexError("resumer")
+        except IndexError:
+            print(next(w), next(o))
+        print(next(w), next(o))
+        # the subgenerator resumes its delegator: already executing
+        def sub_touching():
+            yield 1
+            next(holder[0])
+        def delegator():
+            yield from sub_touching()
+        holder = [delegator()]
+        print(next(holder[0]))
+        try:
+            next(holder[0])
+        except ValueError as e:
+            print("sub:", e)
+        # yield from itself
+        def selfish():
+            yield 0
+            yield from me
+        me = selfish()
+        print(next(me))
+        try:
+            next(me)
+        except ValueError as e:
+            print("self:", e)
+        # throw and close while delegated, values sent through a deep chain
+        def deep(k):
+            if k == 0:
+                total = 0
+                while True:
+                    v = yield total
+                    if v is None:
+                        return total
+                    total += v
+            r = yield from deep(k - 1)
+            return r + 1
+        d = deep(30)
+        next(d)
+        print([d.send(i) for i in range(5)])
+        try:
+            d.send(None)
+        except StopIteration as e:
+            print("deep returned", e.value)
+        d = deep(30)
+        next(d)
+        d.send(3)
+        try:
+            d.throw(KeyError("thrown"))
+        except KeyError as e:
+            print("thrown through", e)
+        d = deep(30)
+        next(d)
+        d.close()
+        print("closed")
+        # breaking out of a for loop over a chain; a value sent through to a genexp
+        for i, v in enumerate(mid("c")):
+            if i == 1:
+                break
+        def starts():
+            yield from (x for x in range(3))
+        s = starts()
+        print(next(s), s.send(None), s.send(1))
+    """,
+    "genexp_protocol": """
+        # generator expressions run without a C stack of their own (generator.c:
+        # genexp_step); everything a genexp can do must look the same
+        class Noisy:
+            def __init__(self, tag, items):
+                self.tag, self.items = tag, list(items)
+            def __iter__(self):
+                print("iter", self.tag)
+                return self
+            def __next__(self):
+                if not self.items:
+                    print("done", self.tag)
+                    raise StopIteration
+                return self.items.pop(0)
+        g = ((x, y) for x in Noisy("outer", [1, 2, 3]) if x != 2 for y in Noisy(f"in{x}", range(x)) if y >= 0)
+        print("created")
+        print(list(g), list(g))
+        # send, throw, close at each stage
+        g = (x * 10 for x in range(5))
+        print(g.send(None), g.send("ignored"), next(g))
+        try:
+            g.throw(KeyError("k"))
+        except KeyError as e:
+            print("throw", repr(e))
+        print(list(g))
+        g = (x for x in range(3))
+        try:
+            g.throw(StopIteration)
+        except RuntimeError as e:
+            print("unstarted throw:", e)
+        g = (x for x in range(3))
+        next(g)
+        try:
+            g.throw(StopIteration("s"))
+        except RuntimeError as e:
+            print("pep 479", e)
+        g = (x for x in range(3))
+        print(next(g), g.close(), list(g))
+        g = (x for x in range(3))
+        try:
+            g.send(1)
+        except TypeError as e:
+            print("send to unstarted:", e)
+        # errors in each part
+        class Bad:
+            def __bool__(self):
+                raise ValueError("bool")
+        for make in (lambda: (x for x in range(3) if Bad()),
+                     lambda: (x for x in range(2) for y in 5),
+                     lambda: (1 / (x - 1) for x in range(3)),
+                     lambda: (x for x in range(2) if next(iter([]))),
+                     lambda: (x for x, y in [(1, 2), (3,)])):
+            g = make()
+            out = []
+            try:
+                for v in g:
+                    out.append(v)
+            except Exception as e:
+                print(out, type(e).__name__, e)
+            print(list(g))
+        # the genexp resuming itself; a genexp over a generator; closure
+        me = None
+        g = (next(me) for x in range(3))
+        me = g
+        try:
+            next(g)
+        except ValueError as e:
+            print(e)
+        def nums():
+            try:
+                yield 1
+                yield 2
+            finally:
+                print("nums finally")
+        g = (x + k for x in nums() for k in (100, 200))
+        print(next(g), next(g), next(g))
+        del g
+        k = 5
+        def scale(n):
+            return list(x * n + k for x in range(3))
+        print(scale(2))
+        # handled exception seen inside a genexp: the resumer's
+        def handled():
+            try:
+                raise
+            except BaseException as e:
+                return repr(e)
+        g = (handled() for x in range(3))
+        print(next(g))
+        try:
+            raise IndexError("resumer")
+        except IndexError:
+            print(next(g))
+        print(next(g))
+        # deep recursion inside a genexp element
+        def f(n):
+            return 0 if n == 0 else 1 + f(n - 1)
+        try:
+            print(sum(f(100000) for x in range(2)))
+        except RecursionError:
+            print("RecursionError")
+        print(sum(f(50) for x in range(2)))
+        # many clauses (more iterators than fit in the object)
+        print(sum(a + b + c + d + e + f2 for a in range(2) for b in range(2) for c in range(2)
+                  for d in range(2) for e in range(2) for f2 in range(2) if a <= b))
+        g = (a for a in range(2) for b in range(2) for c in range(2) for d in range(2) for e in [1])
+        print(next(g))
+        g.close()
+    """,
     "uncaught_from_generator": """
         def g():
             yield 1
@@ -1101,3 +1330,80 @@ def test_limit_inside_generator_is_uncatchable(interpreter_error):
     assert "swallowed" not in str(ex.state.get("_print_outputs", ""))
     # the executor still works after the abort
     assert ex("print(list(x for x in range(3)))").logs.strip() == "[0, 1, 2]"
+
+
+# A hook of a second executor, called from a generator body of the first, opens its budget
+# window on the generator's C stack: it must get that stack's bound (not the thread's, nor
+# cache a guess made there for the thread).  The recursion limit is raised so that only the
+# C stack bound stops the recursion; run in a subprocess so that a crash is a clean failure.
+HOOK_IN_GENERATOR = """
+import sys, threading
+from smolagents_native import LocalPythonExecutor
+
+def fresh():
+    ex = LocalPythonExecutor([])
+    ex.send_tools({})
+    return ex
+
+sys.setrecursionlimit(10**6)
+other = fresh()
+box = {}
+define = lambda: box.update(deep=other("def deep(n):\\n    return 0 if n == 0 else 1 + deep(n - 1)\\ndeep").output)
+if sys.argv[1] == "thread":
+    # the second executor's stack bound is cached for another thread
+    t = threading.Thread(target=define)
+    t.start()
+    t.join()
+else:
+    define()
+deep = box["deep"]
+first = fresh()
+first.send_tools({"deep": deep})
+code = '''
+def g():
+    yield deep(100)
+    try:
+        deep(10**6)
+    except RecursionError:
+        yield "RecursionError"
+    yield deep(100)
+def h(k):
+    if k == 0:
+        yield from g()
+    else:
+        yield from h(k - 1)
+print(list(g()), list(h(20)))
+'''
+print(first(code).logs.strip())
+print(deep(100))
+try:
+    deep(10**6)
+except RecursionError:
+    print("host RecursionError")
+"""
+
+
+@pytest.mark.parametrize("where", ["thread", "main"])
+def test_hook_of_other_executor_recursing_inside_generator(where):
+    import os
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
+    proc = subprocess.run(
+        [sys.executable, "-c", HOOK_IN_GENERATOR, where],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env=env,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    expected = [100, "RecursionError", 100]
+    assert proc.stdout.splitlines() == [
+        f"{expected} {expected}",
+        "100",
+        "host RecursionError",
+    ]

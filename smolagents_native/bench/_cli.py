@@ -1,0 +1,98 @@
+"""Command line: ``python -m smolagents_native.bench [options]``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._report import print_report, write_json, write_plot
+from ._runner import ENGINE_NAMES, run_benchmark
+from ._workloads import load_workloads
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m smolagents_native.bench",
+        description="Time agent-style workloads under CPython exec, smolagents_native and "
+                    "smolagents' LocalPythonExecutor; check that their printed outputs agree.",
+    )
+    p.add_argument("--workloads", metavar="NAME,...",
+                   help="comma-separated names or substrings (default: all; see --list)")
+    p.add_argument("--engines", metavar="ENGINE,...", default=",".join(ENGINE_NAMES),
+                   help="subset of cpython,native,smolagents (default: all three)")
+    p.add_argument("--repeat", type=int, metavar="N",
+                   help="measured runs per engine and workload (default 5; quick: 1)")
+    p.add_argument("--warmup", type=int, metavar="N",
+                   help="unmeasured runs first (default 1; quick: 0)")
+    p.add_argument("--quick", action="store_true",
+                   help="smoke mode: 1 run, no warm-up, smolagents cap 5s, 200-call steps")
+    p.add_argument("--smolagents-cap", type=float, metavar="SECONDS",
+                   help="kill smolagents when one run exceeds this and mark it capped "
+                        "(default 30; quick: 5)")
+    p.add_argument("--run-timeout", type=float, metavar="SECONDS",
+                   help="the same for cpython and native, to survive a hang (default 300)")
+    p.add_argument("--budget", type=float, metavar="SECONDS",
+                   help="an engine stops repeating once its measured runs add up to this "
+                        "(default 60; at least one run is kept)")
+    p.add_argument("--step-calls", type=int, metavar="N",
+                   help="calls per timed batch of a step workload (default 2000; quick: 200)")
+    p.add_argument("--no-memory", action="store_true", help="do not report peak memory")
+    p.add_argument("--memory-method", choices=["rss", "tracemalloc"], default="rss",
+                   help="rss (default): peak resident-set-size growth during the first run "
+                        "(Linux VmHWM, reset first; ru_maxrss elsewhere); tracemalloc: peak of "
+                        "one extra traced run")
+    p.add_argument("--json", metavar="PATH", default="bench-results.json",
+                   help="where to write the results (default ./bench-results.json; '-' for none)")
+    p.add_argument("--plot", metavar="PATH.png", help="bar chart of the ratios (matplotlib)")
+    p.add_argument("--plain", action="store_true", help="plain-text table even if rich exists")
+    p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 if cpython or native did not run a workload cleanly (mismatch, "
+                        "error, crash, timeout); smolagents' failures and all times never "
+                        "affect the exit code")
+    p.add_argument("--label", metavar="TEXT",
+                   help="free text recorded in the header (e.g. which build this is)")
+    p.add_argument("--list", action="store_true", help="list the workloads and exit")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.list:
+        for wl in load_workloads():
+            print(f"{wl.name:28s} {wl.description}")
+        return 0
+    try:
+        results = run_benchmark(
+            args.workloads,
+            engines=args.engines,
+            repeat=args.repeat,
+            warmup=args.warmup,
+            quick=args.quick,
+            memory=None if args.no_memory else args.memory_method,
+            smolagents_cap=args.smolagents_cap,
+            run_timeout=args.run_timeout,
+            budget=args.budget,
+            step_calls=args.step_calls,
+            progress=False if args.no_progress else sys.stderr,
+        )
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if args.label:
+        results["header"]["label"] = args.label
+    print_report(results, plain=args.plain)
+    if args.json and args.json != "-":
+        path = write_json(results, args.json)
+        print(f"Results written to {path}")
+    if args.plot:
+        ok, message = write_plot(results, args.plot)
+        print(message, file=sys.stdout if ok else sys.stderr)
+    if args.strict:
+        failed = [f"{p['workload']}/{p['engine']}: {p['status']}"
+                  for p in results["summary"]["problems"]
+                  if p["engine"] in ("cpython", "native") and p["status"] != "ok"]
+        if failed:
+            print("--strict: " + "; ".join(failed), file=sys.stderr)
+            return 1
+    return 0

@@ -1,0 +1,245 @@
+"""One benchmark engine on one workload, in its own process.
+
+Run by the harness as a script (``python _worker.py SPEC_JSON``), never imported by it: the
+process imports only what its engine needs, so its peak-memory reading is that engine's alone,
+and the parent can kill it when a run goes over its time cap.
+
+Commands, one per line on standard input: ``run warmup``, ``run measure`` (one run each),
+``tracemalloc`` (one extra run under tracemalloc), ``quit``. The parent keeps one worker per
+engine alive and sends runs round-robin, so a burst of load on the machine hits every engine
+alike instead of one engine's whole series.
+
+Events: one JSON object per line on the original standard output (the code's own prints are
+captured by the engines, and anything else written to ``sys.stdout`` is discarded):
+
+    {"event": "ready", "limits": {...}}                      after imports and limit patches
+    {"event": "run", "phase": "warmup"|"measure", "seconds": s, "output": "..."}  per run
+    {"event": "memory", "method": "rss"|"tracemalloc", "detail": ..., "kib": n}
+    {"event": "error", "phase": ..., "type": "...", "message": "..."}   the engine raised
+    {"event": "done"}
+
+For a program workload a run is one step on a fresh engine (fresh globals / a new executor;
+creating it is not timed). For a step workload a run is a batch of ``calls`` steps on one
+engine, after one untimed step on it; ``seconds`` is the time per call.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import gc
+import io
+import json
+import os
+import resource
+import sys
+import time
+import traceback
+
+# Run as a script: drop this directory from sys.path so its files shadow nothing.
+if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.dirname(os.path.abspath(__file__)):
+    sys.path.pop(0)
+
+# Large enough never to be reached, still counted: the engines keep their bookkeeping.
+UNLIMITED = 10**15
+
+_proto = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+
+
+def emit(**event):
+    _proto.write(json.dumps(event) + "\n")
+    _proto.flush()
+
+
+class CPythonEngine:
+    """CPython `exec` of the source string (compiled on every call, as an agent step would
+    be), a fresh globals dict per program run, `print` captured with redirect_stdout."""
+
+    limits: dict = {}
+
+    def new(self):
+        return {"__name__": "__main__", "__builtins__": builtins}
+
+    def step(self, session, code):
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            exec(code, session)
+        return buf.getvalue()
+
+
+class _ExecutorEngine:
+    module = ""
+
+    def __init__(self):
+        mod = __import__(self.module, fromlist=["LocalPythonExecutor"])
+        self.limits = {}
+        for name in ("MAX_OPERATIONS", "MAX_WHILE_ITERATIONS"):
+            if hasattr(mod, name):
+                self.limits[name] = {"was": getattr(mod, name), "now": UNLIMITED}
+                setattr(mod, name, UNLIMITED)
+        self.limits["timeout_seconds"] = {"was": getattr(mod, "MAX_EXECUTION_TIME_SECONDS", None),
+                                          "now": None}
+        self.cls = mod.LocalPythonExecutor
+
+    def new(self):
+        ex = self.cls(additional_authorized_imports=[], timeout_seconds=None)
+        ex.send_tools({})
+        return ex
+
+    def step(self, session, code):
+        return session(code).logs
+
+
+class NativeEngine(_ExecutorEngine):
+    """smolagents_native.LocalPythonExecutor; the shim reads its limit globals at call time."""
+
+    module = "smolagents_native.executor"
+
+
+class SmolagentsEngine(_ExecutorEngine):
+    """smolagents' own LocalPythonExecutor; its limit globals are read at call time too."""
+
+    module = "smolagents.local_python_executor"
+
+
+ENGINES = {"cpython": CPythonEngine, "native": NativeEngine, "smolagents": SmolagentsEngine}
+
+
+def maxrss_kib() -> int:
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return rss // 1024 if sys.platform == "darwin" else rss  # bytes on macOS, KiB on Linux
+
+
+def _status_kib(field: str) -> int | None:
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+class PeakRSS:
+    """Peak resident set size growth over a region.
+
+    Linux: the peak (VmHWM) is reset to the current RSS through /proc/self/clear_refs, so the
+    reading is VmHWM after minus VmRSS before. Otherwise ru_maxrss after minus before; note
+    that on Linux ru_maxrss starts at the spawning process's peak (it survives execve), which
+    hides growth below that, hence the reset when possible."""
+
+    def start(self) -> None:
+        self.method = "ru_maxrss"
+        try:
+            with open("/proc/self/clear_refs", "w", encoding="ascii") as f:
+                f.write("5")
+            base = _status_kib("VmRSS")
+            if base is not None and _status_kib("VmHWM") is not None:
+                self.method, self.base = "VmHWM", base
+                return
+        except OSError:
+            pass
+        self.base = maxrss_kib()
+
+    def growth_kib(self) -> int:
+        peak = _status_kib("VmHWM") if self.method == "VmHWM" else maxrss_kib()
+        return max(0, (peak or 0) - self.base)
+
+
+def main() -> int:
+    spec = json.loads(sys.argv[1])
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115  # stray writes must not corrupt the protocol
+    engine = None
+    for attempt in range(3):
+        try:
+            engine = ENGINES[spec["engine"]]()
+            break
+        except ImportError as e:  # not installed, or an extension being rebuilt right now
+            error = e
+            if spec["engine"] != "native" or attempt == 2:
+                break
+            time.sleep(2.0)
+        except Exception as e:
+            error = e
+            break
+    if engine is None:
+        emit(event="error", phase="import", type=type(error).__name__,
+             message=str(error)[:2000])
+        return 0
+    source = spec["source"]
+    step_mode = spec["mode"] == "step"
+    calls = max(1, int(spec.get("calls", 1)))
+    unique = bool(spec.get("unique_source"))
+    memory = spec.get("memory")  # None, "rss" or "tracemalloc"
+    counter = [0]
+
+    def code_for_call():
+        if not unique:
+            return source
+        counter[0] += 1
+        return f"{source}# call {counter[0]}\n"
+
+    def one_run():
+        """Return (seconds, output of the run's first step)."""
+        gc.collect()
+        if step_mode:
+            session = engine.new()
+            engine.step(session, code_for_call())  # the executor's first step: not timed
+            codes = [code_for_call() for _ in range(calls)]
+            step = engine.step
+            t0 = time.perf_counter()
+            first = step(session, codes[0])
+            for code in codes[1:]:
+                step(session, code)
+            return (time.perf_counter() - t0) / calls, first
+        session = engine.new()
+        code = code_for_call()
+        t0 = time.perf_counter()
+        out = engine.step(session, code)
+        return time.perf_counter() - t0, out
+
+    emit(event="ready", limits=engine.limits, pid=os.getpid())
+    gc.collect()
+    peak = PeakRSS()
+    if memory == "rss":
+        peak.start()
+    first = True
+    while True:
+        command = sys.stdin.readline().split()
+        if not command or command[0] == "quit":
+            break
+        if command[0] == "run":
+            phase = command[1] if len(command) > 1 else "measure"
+            try:
+                seconds, output = one_run()
+            except BaseException as e:  # report, never crash: the harness marks the engine
+                msg = str(e) or traceback.format_exc(limit=3)
+                emit(event="error", phase=phase, type=type(e).__name__, message=msg[:2000])
+                return 0
+            if first and memory == "rss":
+                emit(event="memory", method="rss", detail=peak.method, kib=peak.growth_kib())
+            emit(event="run", phase=phase, seconds=seconds, output=output if first else None)
+            first = False
+        elif command[0] == "tracemalloc":
+            import tracemalloc  # noqa: PLC0415
+
+            gc.collect()
+            tracemalloc.start()
+            try:
+                one_run()
+                traced_peak = tracemalloc.get_traced_memory()[1]
+            except BaseException as e:
+                emit(event="error", phase="tracemalloc", type=type(e).__name__,
+                     message=str(e)[:2000])
+                return 0
+            finally:
+                tracemalloc.stop()
+            emit(event="memory", method="tracemalloc", detail="tracemalloc",
+                 kib=traced_peak // 1024)
+    emit(event="done")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

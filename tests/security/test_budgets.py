@@ -1,0 +1,287 @@
+"""One test per budget (docs/security.md, "Budgets"): each ends the step with InterpreterError
+(ExecutionTimeoutError for the deadline), cannot be swallowed by the code's own
+`try/except BaseException`, nor delayed by `finally`, `__exit__` or `__del__`, nor swallowed by
+host code, and leaves the executor healthy.
+
+Budgets are lowered through the executor's module constants (read at call time), so the tests
+stay fast.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+
+import pytest
+import hostside
+from conftest import mark_slow, new_executor, refused
+
+import smolagents_native.executor as executor_module
+from smolagents_native import ExecutionTimeoutError, InterpreterError
+
+SWALLOW = "try:\n{body}\nexcept BaseException:\n    pass\n'swallowed'"
+
+
+def indent(code):
+    return "\n".join("    " + line for line in code.splitlines())
+
+
+def swallowing(code):
+    return SWALLOW.format(body=indent(code))
+
+
+def in_finally_and_exit(code):
+    """`code` in a try whose finally and a with whose __exit__ try to keep running."""
+    return (
+        "class CM:\n"
+        "    def __enter__(self): return self\n"
+        "    def __exit__(self, *a):\n"
+        "        print('EXIT RAN')\n"
+        "        return True\n"
+        "try:\n"
+        "    with CM():\n"
+        f"{indent(indent(code))}\n"
+        "finally:\n"
+        "    print('FINALLY RAN')\n"
+        "    while True: pass\n"
+    )
+
+
+@pytest.fixture
+def budgets(monkeypatch):
+    """Small budgets for the duration of a test."""
+
+    def set_(**kw):
+        for k, v in kw.items():
+            monkeypatch.setattr(executor_module, k, v)
+
+    return set_
+
+
+def assert_budget(ex, code, match, timeout_ok=False):
+    refused(ex, code, match=match, timeout_ok=timeout_ok)
+    refused(ex, swallowing(code), match=match, timeout_ok=timeout_ok)
+    err = refused(ex, in_finally_and_exit(code), match=match, timeout_ok=timeout_ok)
+    logs = str(ex.state["_print_outputs"])
+    assert "FINALLY RAN" not in logs and "EXIT RAN" not in logs, logs
+    return err
+
+
+# --- operations -------------------------------------------------------------------------------
+
+
+def test_operations_budget(budgets):
+    budgets(MAX_OPERATIONS=200_000)
+    ex = new_executor()
+    assert_budget(ex, "for i in range(10**9):\n    pass", "max number of operations of 200000")
+
+
+def test_operations_budget_counts_host_callbacks(budgets):
+    budgets(MAX_OPERATIONS=200_000)
+    ex = new_executor()
+    code = "sorted(range(10**6), key=lambda x: -x)"
+    assert_budget(ex, code, "max number of operations")
+
+
+def test_operations_budget_in_a_generator(budgets):
+    budgets(MAX_OPERATIONS=200_000)
+    ex = new_executor()
+    assert_budget(ex, "def g():\n    while True:\n        yield 1\nsum(g())", "max number of operations")
+
+
+# --- while iterations -------------------------------------------------------------------------
+
+
+def test_while_iterations_budget(budgets):
+    budgets(MAX_WHILE_ITERATIONS=1000)
+    ex = new_executor()
+    assert_budget(ex, "n = 0\nwhile True:\n    n += 1", "Maximum number of 1000 iterations in While loop")
+    assert ex.state["n"] <= 1000
+
+
+# --- deadline -----------------------------------------------------------------------------------
+
+
+DEADLINE_CASES = {
+    "while": "while True:\n    pass",
+    "for": "x = 0\nfor i in range(10**12):\n    x += i",
+    "host calls": "for i in range(10**6):\n    y = sorted(range(20000), reverse=True)",
+    "sleep": "import time\ntime.sleep(100)",
+    "host C loop": "import itertools\nsum(itertools.count())",
+}
+
+
+@pytest.mark.parametrize("name", list(DEADLINE_CASES))
+def test_deadline(budgets, name):
+    budgets(MAX_OPERATIONS=10**12, MAX_WHILE_ITERATIONS=10**12)
+    ex = new_executor(timeout=0.5)
+    t0 = time.perf_counter()
+    with pytest.raises(ExecutionTimeoutError, match="maximum execution time of 0.5 seconds"):
+        ex(DEADLINE_CASES[name])
+    elapsed = time.perf_counter() - t0
+    # the interpreter checks the clock every few thousand operations (and after a few host
+    # calls): it returns within ~10 ms of the deadline; the margin here is for slow CI hosts
+    assert elapsed < 0.5 + 0.4, elapsed
+    assert ex("1 + 1").output == 2
+
+
+@mark_slow
+def test_deadline_cannot_be_swallowed_or_delayed(budgets):
+    budgets(MAX_OPERATIONS=10**12, MAX_WHILE_ITERATIONS=10**12)
+    ex = new_executor(timeout=0.3)
+    for code in DEADLINE_CASES.values():
+        t0 = time.perf_counter()
+        assert_budget(ex, code, "maximum execution time", timeout_ok=True)
+        # three steps (plain, swallowed, finally/__exit__) each bounded by the deadline
+        assert time.perf_counter() - t0 < 3 * (0.3 + 0.4)
+
+
+def test_deadline_with_a_huge_sleep_in_a_host_callback(budgets):
+    budgets(MAX_OPERATIONS=10**12)
+    ex = new_executor(timeout=0.3)
+    t0 = time.perf_counter()
+    with pytest.raises(ExecutionTimeoutError):
+        ex("import time\nsorted([1, 2], key=lambda x: time.sleep(1000))")
+    assert time.perf_counter() - t0 < 1.0
+
+
+# --- sizes --------------------------------------------------------------------------------------
+
+
+def test_int_size_budget(budgets):
+    budgets(MAX_INT_BITS=10_000)
+    ex = new_executor()
+    assert ex("x = 2 ** 9000\nx.bit_length()").output == 9001
+    assert_budget(ex, "x = 2 ** 20000", "too large")
+    assert_budget(ex, "x = 1 << 20000", "too large")
+    assert_budget(ex, "x = (2 ** 6000) * (2 ** 6000)", "too large")
+    assert_budget(ex, "x = pow(3, 20000)", "too large")
+
+
+def test_result_size_budget(budgets):
+    budgets(MAX_RESULT_BYTES=100_000)
+    ex = new_executor()
+    assert len(ex("'a' * 50_000").output) == 50_000
+    assert_budget(ex, "x = 'a' * 200_000", "too large")
+    assert_budget(ex, "x = [0] * 20_000", "too large")
+    assert_budget(ex, "x = ''.join(['ab'] * 60_000)", "too large")
+    assert_budget(ex, "x = list(range(100_000))", "too large")
+    assert_budget(ex, "x = 'a'.ljust(200_000)", "too large")
+
+
+@pytest.mark.xfail(
+    reason="needs the size pre-check for `+` in binary_op (eval_expr.c): see docs/security.md",
+    strict=False,
+)
+def test_result_size_budget_concatenation(budgets):
+    # with the default budgets this doubling would exhaust the host's memory; here the budget is
+    # tiny, so the test is harmless whether or not the check exists
+    budgets(MAX_RESULT_BYTES=100_000)
+    ex = new_executor()
+    refused(ex, "s = 'a'\nfor i in range(20):\n    s = s + s", match="too large")
+    refused(ex, "x = [0]\nfor i in range(20):\n    x += x", match="too large")
+
+
+# --- recursion depth ----------------------------------------------------------------------------
+
+
+def test_recursion_depth_budget(budgets):
+    budgets(MAX_RECURSION_DEPTH=50)
+    ex = new_executor()
+    assert ex("def f(n): return 0 if n == 0 else 1 + f(n - 1)\nf(40)").output == 40
+    refused(ex, "def f(n): return 0 if n == 0 else 1 + f(n - 1)\nf(100)", match="RecursionError")
+
+
+def test_recursion_error_is_catchable_like_cpython_but_bounded(budgets):
+    # RecursionError is an ordinary, catchable error (as in CPython); a program that catches it
+    # and recurses again ends as in CPython (a RecursionError out of a handler), or at a budget
+    budgets(MAX_OPERATIONS=300_000)
+    ex = new_executor()
+    assert ex("def f(): return f()\ntry:\n    f()\nexcept RecursionError:\n    r = 'caught'\nr").output == (
+        "caught"
+    )
+    refused(
+        ex,
+        "def f(n):\n    try:\n        return f(n + 1)\n    except RecursionError:\n        return f(n + 1)\nf(0)",
+        match="max number of operations|RecursionError",
+    )
+
+
+@pytest.mark.parametrize("depth", [10_000, 100_000])
+def test_deep_recursion_never_crashes(depth):
+    ex = new_executor()
+    for code in [
+        f"def f(n): return 0 if n == 0 else 1 + f(n - 1)\nf({depth})",
+        f"def a(n): return 0 if n == 0 else b(n - 1)\ndef b(n): return a(n)\na({depth})",
+        f"class R:\n    def __init__(self, n): self.n = n\n"
+        f"    def __repr__(self): return repr(R(self.n - 1)) if self.n else 'x'\nrepr(R({depth}))",
+        f"class E:\n    def __init__(self, n): self.n = n\n"
+        f"    def __eq__(self, o): return E(self.n - 1) == o if self.n else True\nE({depth}) == 1",
+        f"def g(n):\n    if n:\n        yield from g(n - 1)\n    yield n\nsum(g({depth}))",
+        f"def g(n):\n    yield (list(g(n - 1)) if n else 0)\nlist(g({depth}))",
+    ]:
+        refused(ex, code, match="RecursionError")
+
+
+# --- output length ------------------------------------------------------------------------------
+
+
+def test_print_budget(budgets):
+    budgets(MAX_PRINT_OUTPUTS_CHARS=10_000)
+    ex = new_executor()
+    assert_budget(ex, "while True:\n    print('x' * 100)", "Print outputs exceeded the limit of 10000")
+
+
+# --- aborts swallowed by host code ---------------------------------------------------------------
+
+
+def swallow_tool(fn):
+    """A host tool that swallows every exception of the callback it is given."""
+    try:
+        return fn()
+    except BaseException:
+        return "swallowed by the host"
+
+
+def test_budget_swallowed_by_host_code_still_ends_the_step(budgets):
+    budgets(MAX_WHILE_ITERATIONS=1000)
+    ex = new_executor()
+    ex.send_tools({**hostside.SECURITY_TOOLS, "swallow": swallow_tool})
+    for code in [
+        "def f():\n    while True: pass\nr = swallow(f)\nr",
+        "def f():\n    while True: pass\nr = swallow(f)\nfor i in range(10): pass",
+        "def f():\n    lookup.__globals__\nswallow(f)\nx = 1",
+    ]:
+        with pytest.raises(InterpreterError, match="Maximum number|Forbidden") as info:
+            ex(code)
+        assert "swallowed" not in str(info.value)
+        assert ex("1 + 1").output == 2
+
+
+def test_policy_refusal_inside_getattr_default_is_not_swallowed():
+    ex = new_executor()
+    refused(ex, "getattr(lookup, '__globals__', 'fallback')", match="dunder")
+    refused(ex, "hasattr(lookup, '__code__')", match="dunder")
+    refused(ex, "next(iter(()), lookup.__globals__)", match="dunder")
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_del_cannot_delay_an_abort(budgets):
+    budgets(MAX_WHILE_ITERATIONS=1000)
+    ex = new_executor()
+    code = (
+        "class D:\n"
+        "    def __del__(self):\n"
+        "        while True: pass\n"
+        "d = D()\n"
+        "def f():\n"
+        "    x = D()\n"
+        "    while True: pass\n"
+        "f()\n"
+    )
+    t0 = time.perf_counter()
+    refused(ex, code, match="Maximum number of")
+    assert time.perf_counter() - t0 < 5
+    # the D left in the state dies here, under a hook budget (its error is unraisable)
+    ex.state.clear()
+    gc.collect()

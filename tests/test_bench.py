@@ -1,0 +1,236 @@
+"""The benchmark harness (smolagents_native.bench): corpus, API, command line, JSON shape.
+
+Smoke tests only: quick mode on a few workloads. No assertion here depends on a timing.
+The two runs of all three engines are marked no_sanitizer (slow under ASan, and the
+sanitizer run of .ci/run deselects them); the rest use the CPython engine only.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from smolagents_native.bench import (
+    ENGINE_NAMES,
+    Options,
+    Workload,
+    load_workloads,
+    print_report,
+    run_benchmark,
+    select_workloads,
+)
+from smolagents_native.bench._runner import compare, run_engine
+
+BASE_MODULES = {"collections", "datetime", "itertools", "math", "queue", "random", "re",
+                "stat", "statistics", "time", "unicodedata"}
+STATUSES = {"ok", "mismatch", "error", "capped", "timeout", "crashed", "unavailable"}
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _exec(source: str) -> str:
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(source, {"__name__": "__main__"})
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# The corpus.
+
+
+def test_corpus_shape():
+    workloads = load_workloads()
+    programs = [w for w in workloads if w.mode == "program"]
+    steps = {w.name: w for w in workloads if w.mode == "step"}
+    assert len(programs) >= 20
+    assert set(steps) == {"tiny", "tiny_uncached"}
+    assert steps["tiny_uncached"].unique_source and not steps["tiny"].unique_source
+    names = {w.name for w in programs}
+    for required in ("numeric_loop", "recursion_fib", "generators", "prime_sieve",
+                     "matrix_multiply", "closures", "exceptions"):
+        assert required in names
+    for w in workloads:
+        assert w.description, f"{w.name}: header comment missing"
+
+
+@pytest.mark.parametrize("workload", [w for w in load_workloads() if w.mode == "program"],
+                         ids=lambda w: w.name)
+def test_workload_is_plain_deterministic_python(workload):
+    tree = ast.parse(workload.source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            mods = {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            mods = {(node.module or "").split(".")[0]}
+        else:
+            continue
+        assert mods <= BASE_MODULES, f"{workload.name} imports {mods - BASE_MODULES}"
+    first = _exec(workload.source)
+    assert first.strip(), "a workload prints something"
+    assert len(first) < 2000, "and something small"
+    assert _exec(workload.source) == first, "output must not vary between runs"
+
+
+def test_select_workloads():
+    workloads = load_workloads()
+    picked = [w.name for w in select_workloads(workloads, "tiny,numeric_loop")]
+    assert picked == ["numeric_loop", "tiny", "tiny_uncached"]
+    assert select_workloads(workloads, None) == workloads
+    with pytest.raises(ValueError, match="no workload matches"):
+        select_workloads(workloads, "no-such-workload")
+
+
+def test_options():
+    quick = Options.make(quick=True)
+    assert (quick.repeat, quick.warmup) == (1, 0)
+    assert Options.make(quick=True, repeat=3).repeat == 3
+    with pytest.raises(ValueError):
+        Options.make(engines=("cpython", "pypy"))
+
+
+# ---------------------------------------------------------------------------------------------
+# The harness through its Python API.
+
+
+def _check_result_shape(results: dict, names: list[str], engines: tuple[str, ...]) -> None:
+    assert results["schema"] == 1
+    head = results["header"]
+    for key in ("date", "machine", "python", "smolagents_version", "smolagents_native_version",
+                "git_commit"):
+        assert key in head
+    assert {"cpu", "cores", "platform"} <= set(head["machine"])
+    assert head["python"]["version"]
+    assert {"engines", "repeat", "warmup", "quick", "memory", "smolagents_cap"} \
+        <= set(results["options"])
+    assert "limits" in results and "memory_method" in results and "timing" in results
+    assert [w["name"] for w in results["workloads"]] == names
+    for entry in results["workloads"]:
+        assert {"name", "description", "mode", "engines", "ratios", "outputs_agree",
+                "reference"} <= set(entry)
+        assert set(entry["ratios"]) == {"native_over_cpython", "smolagents_over_native"}
+        assert set(entry["engines"]) == set(engines)
+        for r in entry["engines"].values():
+            assert {"status", "min", "median", "times", "runs", "output", "memory_kib",
+                    "error"} <= set(r)
+            assert r["status"] in STATUSES
+            if r["status"] in ("ok", "mismatch"):
+                assert r["min"] is not None and r["min"] <= r["median"]
+                assert len(r["times"]) == r["runs"] >= 1
+        cpython = entry["engines"].get("cpython")
+        if cpython is not None:
+            assert cpython["status"] == "ok", cpython["error"]
+    summary = results["summary"]
+    for key in ("geomean_native_over_cpython", "geomean_smolagents_over_native",
+                "worst_native_over_cpython", "steps_us_per_call", "memory_kib", "problems"):
+        assert key in summary
+    json.dumps(results)  # serialisable as is
+
+
+@pytest.mark.no_sanitizer
+def test_api_quick_run():
+    results = run_benchmark(["tiny", "fstring_report"], quick=True, progress=False,
+                            smolagents_cap=5.0)
+    names = ["fstring_report", "tiny", "tiny_uncached"]
+    _check_result_shape(results, names, ENGINE_NAMES)
+    entries = {e["name"]: e for e in results["workloads"]}
+    assert entries["tiny"]["engines"]["cpython"]["output"] == "3\n"
+    fstring = entries["fstring_report"]
+    assert fstring["engines"]["cpython"]["output"] == _exec(
+        next(w for w in load_workloads() if w.name == "fstring_report").source)
+    assert set(results["summary"]["steps_us_per_call"]) == {"tiny", "tiny_uncached"}
+    assert results["options"]["quick"] is True
+    out = io.StringIO()
+    print_report(results, stream=out, plain=True)
+    assert "tiny" in out.getvalue() and "fstring_report" in out.getvalue()
+
+
+def test_engine_subset_and_no_memory():
+    results = run_benchmark("tiny", engines="cpython", quick=True, memory=False,
+                            progress=False, step_calls=20)
+    _check_result_shape(results, ["tiny", "tiny_uncached"], ("cpython",))
+    assert results["memory_method"] is None
+    assert all(e["engines"]["cpython"]["memory_kib"] is None for e in results["workloads"])
+
+
+def _fake(source: str, name: str = "fake") -> Workload:
+    return Workload(name, Path(name + ".py"), source, "test workload")
+
+
+def test_hang_is_killed_and_reported():
+    opts = Options.make(quick=True, engines=("cpython",), run_timeout=1.0, memory=None)
+    result = run_engine(_fake("while True:\n    pass\n"), "cpython", opts)
+    assert result["status"] == "timeout"
+    assert result["min"] is None
+
+
+def test_worker_death_is_reported():
+    opts = Options.make(quick=True, engines=("cpython",), memory=None)
+    result = run_engine(_fake("import os\nos._exit(3)\n"), "cpython", opts)
+    assert result["status"] == "crashed"
+    assert "code 3" in result["error"]
+
+
+def test_raising_workload_is_an_error_not_a_crash():
+    opts = Options.make(quick=True, engines=("cpython",), memory=None)
+    result = run_engine(_fake("print(1)\nraise ValueError('boom')\n"), "cpython", opts)
+    assert result["status"] == "error"
+    assert "ValueError: boom" in result["error"]
+
+
+def test_mismatch_is_marked():
+    def res(output, seconds):
+        return {"status": "ok", "output": output, "min": seconds, "median": seconds,
+                "error": None}
+
+    entry = {"engines": {"cpython": res("1\n", 1.0), "native": res("2\n", 2.0),
+                         "smolagents": res("1\n", 8.0)}}
+    compare(entry)
+    assert entry["engines"]["native"]["status"] == "mismatch"
+    assert "line 1" in entry["engines"]["native"]["error"]
+    assert entry["engines"]["smolagents"]["status"] == "ok"
+    assert entry["outputs_agree"] is False
+    assert entry["ratios"] == {"native_over_cpython": 2.0, "smolagents_over_native": 4.0}
+
+
+# ---------------------------------------------------------------------------------------------
+# The command line.
+
+
+@pytest.mark.no_sanitizer
+def test_cli_quick(tmp_path):
+    out_json = tmp_path / "results.json"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO_ROOT) + (os.pathsep + env["PYTHONPATH"]
+                                          if env.get("PYTHONPATH") else "")
+    proc = subprocess.run(
+        [sys.executable, "-m", "smolagents_native.bench", "--quick", "--workloads",
+         "tiny,datetime_schedule", "--smolagents-cap", "5", "--json", str(out_json), "--plain",
+         "--strict"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]  # --strict: cpython and native ran cleanly
+    assert "datetime_schedule" in proc.stdout and "tiny_uncached" in proc.stdout
+    assert "Machine:" in proc.stdout
+    assert "[" in proc.stderr  # the progress indicator
+    results = json.loads(out_json.read_text())
+    _check_result_shape(results, ["datetime_schedule", "tiny", "tiny_uncached"], ENGINE_NAMES)
+
+
+def test_cli_rejects_unknown_workload(tmp_path):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO_ROOT) + (os.pathsep + env["PYTHONPATH"]
+                                          if env.get("PYTHONPATH") else "")
+    proc = subprocess.run(
+        [sys.executable, "-m", "smolagents_native.bench", "--workloads", "nope", "--json", "-"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 2
+    assert "no workload matches" in proc.stderr
