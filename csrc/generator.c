@@ -2,15 +2,16 @@
  *
  * The evaluator is a recursive C tree-walker, so a suspended generator needs
  * a suspended C call chain.  Each generator body therefore runs on its own C
- * stack, switched with ucontext (getcontext/makecontext/swapcontext):
+ * stack, switched by switch.c (a few instructions of assembly on x86-64 and
+ * AArch64, ucontext elsewhere; no signal-mask changes, no system call):
  *
  *   resumer (send/__next__/throw/close)          generator body
  *   ------------------------------------         ---------------------------
  *   gen_send_ex2: put the message in `msg` and
- *   `transfer`, gen_switch() --swapcontext-->    gen_entry / yield_value
+ *   `transfer`, gen_switch() --switch_to_body--> gen_entry / yield_value
  *                                                runs until `yield` or the end:
  *                                                puts the result in `out` and
- *   <------------------------------swapcontext-- `transfer`, swaps back
+ *   <-----------------------------switch_to_back `transfer`, switches back
  *   reads `out` / `transfer`
  *
  * The exception in flight (a value thrown in, or the error that ended the
@@ -20,20 +21,32 @@
  * costs no stack), has a PROT_NONE guard area at its low end, and is given
  * back to a small per-module pool when the body ends.  While the body runs,
  * Interp.stack_limit points into the generator's stack, so deep recursion in
- * a generator is a RecursionError, never a crash.
+ * a generator is a RecursionError, never a crash; the same bound is
+ * published per thread (stack.c) for interpreters entered on this stack.
  *
  * Per-thread state that must not leak from one side to the other is swapped
  * in gen_switch(): the interpreter's call depth and CPython's recursion
  * counter (what the body consumed stays charged to the body while it is
- * suspended), the handled exception (sys.exc_info()), and
- * Interp.stack_limit.
+ * suspended), the handled exception (sys.exc_info()), Interp.stack_limit
+ * and the thread's current stack bound.  Each switch is annotated for
+ * AddressSanitizer (__sanitizer_start/finish_switch_fiber), and stacks are
+ * registered with valgrind when its header is available.
  *
  * Invariant: no CPython frame is live on a generator stack when it switches.
  * `yield` is only evaluated by our evaluator, in the generator's own frame,
  * and everything the body called (CPython functions included) has returned
- * before the yield is reached; so tstate->cframe, the frame data stack and
- * the C recursion of CPython's eval loop need no special handling.  (CPython
- * 3.14 checks C stack bounds by address: revisit gen_switch() for it.)
+ * before the yield is reached; so tstate->cframe, the frame data stack, the
+ * thread's exception-stack entries and the C recursion of CPython's eval
+ * loop need no special handling.  (CPython 3.14 checks C stack bounds by
+ * address: revisit gen_switch() for it.)
+ *
+ * Two cases need no switch at all.  A generator expression contains no
+ * `yield`, so it needs no stack of its own: it runs from the resumer's
+ * side, one value per resume (genexp_step).  And resuming a
+ * generator suspended in `yield from` another interpreted generator sends
+ * directly to the subgenerator from the resumer's side (delegate_send),
+ * without switching through every stack of a chain, when that is
+ * indistinguishable from doing so.
  *
  * Semantics follow CPython 3.11's genobject.c (gen_send_ex2, _gen_throw,
  * gen_close, _PyGen_Finalize); `yield from` follows PEP 380 with throw and
@@ -45,10 +58,21 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <ucontext.h>
 #include <unistd.h>
 
+/* valgrind follows stack switches better when it knows the stacks; the
+ * client requests cost a few instructions and do nothing natively. */
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>) && \
+    __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#include <valgrind/valgrind.h>
+#define GEN_VALGRIND 1
+#endif
+#endif
+
 #include "structmember.h"
+#include "switch.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define GEN_ASAN 1
@@ -77,6 +101,9 @@
 
 #define RECURSION_MSG "maximum recursion depth exceeded"
 
+/* Loops of a generator expression whose iterators fit in the object. */
+#define GX_SMALL 4
+
 /* One C stack.  The struct lives at the top of its own mapping. */
 typedef struct GenStack {
     char *map;            /* start of the mapping (the guard area) */
@@ -84,8 +111,10 @@ typedef struct GenStack {
     char *low, *high;     /* usable stack: [low, high) */
     uintptr_t *canary;    /* at high - GEN_STACK_KEEP: overwritten when a
                              body went deeper */
-    ucontext_t gen_ctx;   /* the body, while suspended */
-    ucontext_t back_ctx;  /* the resumer, while the body runs */
+#ifdef GEN_VALGRIND
+    unsigned int vg_id;   /* VALGRIND_STACK_REGISTER */
+#endif
+    SwitchPair sw;        /* the body and its resumer */
 } GenStack;
 
 typedef enum {
@@ -127,7 +156,13 @@ typedef struct GenObject {
                               suspended, NULL when it has none */
     int depth_delta;       /* Interp.depth the body holds while suspended */
     int rec_delta;         /* CPython recursion the body holds */
-    GenStack *stack;       /* NULL before the first resume and at the end */
+    GenStack *stack;       /* NULL before the first resume and at the end;
+                              always NULL for a generator expression */
+    int is_genexp;         /* a generator expression: no C stack of its own
+                              (genexp_step) */
+    int gx_depth;          /* genexp: loops entered (0: not started) */
+    PyObject **gx_iters;   /* genexp: the iterator of each loop entered */
+    PyObject *gx_small[GX_SMALL];
 #ifdef GEN_ASAN
     const void *asan_back_bottom; /* the resumer's stack, for the switch */
     size_t asan_back_size;
@@ -137,6 +172,7 @@ typedef struct GenObject {
 static PySendResult gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg,
                                  PyObject **presult);
 static PyObject *gen_close_impl(GenObject *gen);
+static void genexp_release(GenObject *gen);
 static PyObject *gen_throw_impl(GenObject *gen, PyObject *typ, PyObject *val,
                                 PyObject *tb);
 
@@ -211,7 +247,19 @@ stack_acquire(ModState *st)
     gs->high = (char *)(top & ~(uintptr_t)15);
     gs->canary = (uintptr_t *)(gs->high - GEN_STACK_KEEP);
     *gs->canary = GEN_STACK_CANARY;
+#ifdef GEN_VALGRIND
+    gs->vg_id = VALGRIND_STACK_REGISTER(gs->low, gs->high);
+#endif
     return gs;
+}
+
+static void
+stack_unmap(GenStack *gs)
+{
+#ifdef GEN_VALGRIND
+    VALGRIND_STACK_DEREGISTER(gs->vg_id);
+#endif
+    munmap(gs->map, gs->map_size);
 }
 
 /* Give a stack that no body runs on any more back to the pool (or unmap
@@ -224,6 +272,10 @@ stack_release(ModState *st, GenStack *gs)
     __asan_unpoison_memory_region(gs->low, (size_t)(gs->high - gs->low));
 #endif
     if (st != NULL && st->n_gen_stacks < GEN_STACK_POOL) {
+#ifdef GEN_VALGRIND
+        /* below the body's last stack pointer: memcheck calls it dead */
+        VALGRIND_MAKE_MEM_DEFINED(gs->canary, sizeof(*gs->canary));
+#endif
         if (*gs->canary != GEN_STACK_CANARY) {
             /* a deep body touched many pages: do not keep them */
             (void)madvise(gs->low, (size_t)((char *)gs->canary - gs->low),
@@ -233,7 +285,7 @@ stack_release(ModState *st, GenStack *gs)
         st->gen_stacks[st->n_gen_stacks++] = gs;
         return;
     }
-    munmap(gs->map, gs->map_size);
+    stack_unmap(gs);
 }
 
 void
@@ -241,7 +293,7 @@ generator_free_stacks(ModState *st)
 {
     while (st->n_gen_stacks > 0) {
         GenStack *gs = (GenStack *)st->gen_stacks[--st->n_gen_stacks];
-        munmap(gs->map, gs->map_size);
+        stack_unmap(gs);
     }
 }
 
@@ -258,22 +310,20 @@ switch_to_resumer(GenObject *gen)
     __sanitizer_start_switch_fiber(&fake, gen->asan_back_bottom,
                                    gen->asan_back_size);
 #endif
-    if (swapcontext(&gs->gen_ctx, &gs->back_ctx) != 0) {
-        Py_FatalError("generator: swapcontext failed");
-    }
+    switch_to_back(&gs->sw);
 #ifdef GEN_ASAN
     __sanitizer_finish_switch_fiber(fake, &gen->asan_back_bottom,
                                     &gen->asan_back_size);
 #endif
 }
 
-/* Entry point of a generator's C stack.  The pointer to the generator comes
- * in two halves (makecontext passes ints).  Never returns: the end of the
- * body switches back for good and the resumer recycles the stack. */
+/* Entry point of a generator's C stack (switch.c calls it).  Never returns:
+ * the end of the body switches back for good and the resumer recycles the
+ * stack. */
 static void
-gen_entry(unsigned int lo, unsigned int hi)
+gen_entry(void *arg)
 {
-    GenObject *gen = (GenObject *)(((uintptr_t)hi << 16 << 16) | (uintptr_t)lo);
+    GenObject *gen = (GenObject *)arg;
 #ifdef GEN_ASAN
     __sanitizer_finish_switch_fiber(NULL, &gen->asan_back_bottom,
                                     &gen->asan_back_size);
@@ -290,20 +340,10 @@ gen_entry(unsigned int lo, unsigned int hi)
     __sanitizer_start_switch_fiber(NULL, gen->asan_back_bottom,
                                    gen->asan_back_size);
 #endif
-    setcontext(&gs->back_ctx);
-    Py_FatalError("generator: setcontext failed");
+    switch_exit_body(&gs->sw);
 }
 
-/* getcontext() is "returns twice" for the compiler, which then worries
- * about the caller's locals; here it only fills a context for makecontext()
- * and never returns a second time.  0 / -1 (errno). */
-static __attribute__((noinline)) int
-context_init(ucontext_t *uc)
-{
-    return getcontext(uc);
-}
-
-/* Map the C stack and prepare the body's context.  0 / -1. */
+/* Map the C stack and prepare the body's first switch.  0 / -1. */
 static int
 gen_start_stack(GenObject *gen)
 {
@@ -311,72 +351,173 @@ gen_start_stack(GenObject *gen)
     if (gs == NULL) {
         return -1;
     }
-    if (context_init(&gs->gen_ctx) != 0) {
-        stack_release(gen->st, gs);
+    if (switch_init(&gs->sw, gs->low, gs->high, gen_entry, gen) != 0) {
         PyErr_SetFromErrno(PyExc_OSError);
+        stack_release(gen->st, gs);
         return -1;
     }
-    gs->gen_ctx.uc_stack.ss_sp = gs->low;
-    gs->gen_ctx.uc_stack.ss_size = (size_t)(gs->high - gs->low);
-    gs->gen_ctx.uc_link = NULL;
-    uintptr_t p = (uintptr_t)gen;
-    makecontext(&gs->gen_ctx, (void (*)(void))gen_entry, 2,
-                (unsigned int)(p & 0xffffffffu), (unsigned int)(p >> 16 >> 16));
     gen->stack = gs;
     return 0;
 }
 
-/* Resumer side: run the body until it yields or ends.  Installs the body's
- * view of the per-thread state, switches, and puts the resumer's view back. */
-static void
-gen_switch(GenObject *gen)
+/* Py_EnterRecursiveCall with the thread state at hand: the counter itself,
+ * and CPython's function only near the limit, where it raises.  0 / -1. */
+static inline int
+recursion_enter(PyThreadState *ts)
 {
-    Interp *in = gen->frame.in;
-    GenStack *gs = gen->stack;
-    PyThreadState *ts = PyThreadState_Get();
-    char *outer_limit = in->stack_limit;
-    int outer_depth = in->depth;
-    int outer_rec = tstate_recursion_get(ts);
-    PyObject *outer_handled = compat_get_handled();
+#if PY_VERSION_HEX >= 0x030B0000
+    int remaining = tstate_recursion_get(ts);
+    if (remaining > 1) {
+        tstate_recursion_set(ts, remaining - 1);
+        return 0;
+    }
+#endif
+    return Py_EnterRecursiveCall(" while calling a Python object");
+}
 
-    in->stack_limit = gs->low + GEN_STACK_MARGIN;
-    in->depth = outer_depth + gen->depth_delta;
-    tstate_recursion_set(ts, outer_rec - gen->rec_delta);
+static inline void
+recursion_leave(PyThreadState *ts)
+{
+#if PY_VERSION_HEX >= 0x030B0000
+    tstate_recursion_set(ts, tstate_recursion_get(ts) + 1);
+#else
+    Py_LeaveRecursiveCall();
+#endif
+}
+
+/* The handled exception (sys.exc_info()) while the body runs: its own,
+ * saved when it was suspended inside an except block, else the resumer's,
+ * which shows through as in CPython.  exc_enter returns what exc_leave must
+ * put back (a reference it owns, or NULL). */
+#if PY_VERSION_HEX >= 0x030B0000
+/* 3.11+: the handled exception is the first exc_value other than NULL and
+ * None on the thread's exception stack, from the top entry down; the body
+ * gets the top entry for as long as it runs (by the invariant above, the
+ * entry is the same when it switches back).  When nothing is being handled
+ * this costs no more than a pointer comparison. */
+static inline PyObject *
+exc_enter(PyThreadState *ts, GenObject *gen)
+{
+    _PyErr_StackItem *ei = ts->exc_info;
+    PyObject *outer = ei->exc_value; /* the entry's reference, now ours */
+    PyObject *body = gen->exc_state;
+    if (body != NULL) {
+        gen->exc_state = NULL;
+    }
+    else {
+        body = outer;
+        Py_XINCREF(body);
+    }
+    ei->exc_value = body;
+    return outer;
+}
+
+/* Borrowed: the exception handled below the top entry, or NULL. */
+static PyObject *
+exc_handled_below(_PyErr_StackItem *ei)
+{
+    for (ei = ei->previous_item; ei != NULL; ei = ei->previous_item) {
+        if (ei->exc_value != NULL && ei->exc_value != Py_None) {
+            return ei->exc_value;
+        }
+    }
+    return NULL;
+}
+
+static inline void
+exc_leave(PyThreadState *ts, GenObject *gen, PyObject *outer, int suspended)
+{
+    _PyErr_StackItem *ei = ts->exc_info;
+    PyObject *now = ei->exc_value;
+    ei->exc_value = outer;
+    if (now == outer) {
+        Py_XDECREF(now);
+        return;
+    }
+    if (suspended && now != NULL && now != Py_None &&
+        ((outer != NULL && outer != Py_None) ||
+         now != exc_handled_below(ei))) {
+        /* the body is suspended in an except block: keep its exception,
+           unless it is just the resumer's (found below the top entry) */
+        gen->exc_state = now;
+        return;
+    }
+    Py_XDECREF(now);
+}
+#else
+static inline PyObject *
+exc_enter(PyThreadState *ts, GenObject *gen)
+{
+    PyObject *outer = compat_get_handled();
     if (gen->exc_state != NULL) {
-        /* the body was suspended inside an except block; otherwise the
-           resumer's handled exception shows through, as in CPython */
         compat_set_handled(gen->exc_state);
         Py_CLEAR(gen->exc_state);
     }
-#ifdef GEN_ASAN
-    void *fake = NULL;
-    __sanitizer_start_switch_fiber(&fake, gs->low, (size_t)(gs->high - gs->low));
-#endif
-    if (swapcontext(&gs->back_ctx, &gs->gen_ctx) != 0) {
-        Py_FatalError("generator: swapcontext failed");
-    }
-#ifdef GEN_ASAN
-    __sanitizer_finish_switch_fiber(fake, NULL, NULL);
-#endif
-    if (gen->out == OUT_YIELD) {
-        gen->depth_delta = in->depth - outer_depth;
-        gen->rec_delta = outer_rec - tstate_recursion_get(ts);
+    return outer;
+}
+
+static inline void
+exc_leave(PyThreadState *ts, GenObject *gen, PyObject *outer, int suspended)
+{
+    if (suspended) {
         PyObject *inner = compat_get_handled();
-        if (inner == outer_handled) {
+        if (inner == outer) {
             /* nothing of the body's own: what is visible is the resumer's */
             Py_CLEAR(inner);
         }
         gen->exc_state = inner;
     }
+    compat_set_handled(outer);
+    Py_XDECREF(outer);
+}
+#endif
+
+/* Resumer side: run the body until it yields or ends.  Installs the body's
+ * view of the per-thread state, switches, and puts the resumer's view back.
+ * `ts` is the current thread state. */
+static void
+gen_switch(GenObject *gen, PyThreadState *ts)
+{
+    Interp *in = gen->frame.in;
+    GenStack *gs = gen->stack;
+    char *body_limit = gs->low + GEN_STACK_MARGIN;
+    char *outer_limit = in->stack_limit;
+    /* the thread-local's address, computed once for both sides of the
+       switch (each computation is a call to __tls_get_addr) */
+    char **current = &stack_current_limit_tls;
+    __asm__("" : "+r"(current));
+    char *outer_current = *current;
+    *current = body_limit;
+    int outer_depth = in->depth;
+    int outer_rec = tstate_recursion_get(ts);
+    PyObject *outer_exc = exc_enter(ts, gen);
+
+    in->stack_limit = body_limit;
+    in->depth = outer_depth + gen->depth_delta;
+    tstate_recursion_set(ts, outer_rec - gen->rec_delta);
+#ifdef GEN_ASAN
+    void *fake = NULL;
+    __sanitizer_start_switch_fiber(&fake, gs->low, (size_t)(gs->high - gs->low));
+#endif
+    switch_to_body(&gs->sw);
+#ifdef GEN_ASAN
+    __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#endif
+    int suspended = gen->out == OUT_YIELD;
+    if (suspended) {
+        gen->depth_delta = in->depth - outer_depth;
+        gen->rec_delta = outer_rec - tstate_recursion_get(ts);
+    }
     else {
         gen->depth_delta = 0;
         gen->rec_delta = 0;
     }
-    compat_set_handled(outer_handled);
-    Py_XDECREF(outer_handled);
     tstate_recursion_set(ts, outer_rec);
     in->depth = outer_depth;
     in->stack_limit = outer_limit;
+    *current = outer_current;
+    /* last: may drop the last reference to an exception */
+    exc_leave(ts, gen, outer_exc, suspended);
 }
 
 /* -------------------------------------------------------- state changes */
@@ -410,6 +551,7 @@ gen_finish(GenObject *gen)
     gen->state = GEN_FINISHED;
     Py_CLEAR(gen->exc_state);
     Py_CLEAR(gen->yieldfrom);
+    genexp_release(gen);
     if (gen->stack != NULL) {
         GenStack *gs = gen->stack;
         gen->stack = NULL;
@@ -526,7 +668,206 @@ fetch_stop_iteration_value(PyObject **pvalue)
     return 0;
 }
 
+/* ------------------------------------------------- generator expressions */
+
+/* A generator expression cannot contain `yield`: between two values, its
+ * state is the iterator of each loop entered and its frame's slots, and
+ * nothing of it needs to stay on a C stack.  So it runs from the resumer's
+ * side, one value per resume, with no stack switch: genexp_step() is the
+ * loop of function.c's genexp_loop (same evaluation order, same charges,
+ * same gate on items and on values sent in) turned inside out.  Its
+ * expressions run on the resumer's C stack, under the resumer's stack
+ * bound, as everything does in CPython. */
+
+/* Release the iterators of the loops entered, innermost first (as the
+ * nested loops would on the way out). */
+static void
+genexp_release(GenObject *gen)
+{
+    while (gen->gx_depth > 0) {
+        gen->gx_depth--;
+        Py_CLEAR(gen->gx_iters[gen->gx_depth]);
+    }
+    if (gen->gx_iters != gen->gx_small) {
+        PyMem_Free(gen->gx_iters);
+        gen->gx_iters = gen->gx_small;
+    }
+}
+
+/* Run the body of a generator expression (state GEN_RUNNING, `gen->msg`
+ * and `gen->transfer` set as for a switch) to its next value, and set
+ * `gen->out` and `gen->transfer` as the body does when it switches back. */
+static void
+genexp_step(GenObject *gen)
+{
+    Frame *cf = &gen->frame;
+    Interp *in = cf->in;
+    Node *e = gen->func->def;
+    if (gen->msg == MSG_THROW) {
+        /* raised where the body waits: nothing in it can catch */
+        goto fail;
+    }
+    PyObject *sent = gen->transfer;
+    gen->transfer = NULL;
+    if (gen->gx_depth == 0) {
+        /* first resume: the loop over `.0` */
+        Py_DECREF(sent);
+        if (e->nv > GX_SMALL) {
+            gen->gx_iters = PyMem_Calloc((size_t)e->nv, sizeof(PyObject *));
+            if (gen->gx_iters == NULL) {
+                gen->gx_iters = gen->gx_small;
+                PyErr_NoMemory();
+                goto fail;
+            }
+        }
+        gen->gx_iters[0] = cf->fast[0];
+        Py_INCREF(cf->fast[0]);
+        gen->gx_depth = 1;
+    }
+    else {
+        /* a value sent by host code enters interpreted code (gen_yield) */
+        int refused = gate_value(in, sent);
+        Py_DECREF(sent);
+        if (refused < 0) {
+            goto fail;
+        }
+    }
+    for (;;) {
+        Node *g = e->v[gen->gx_depth - 1];
+        if (charge(in) < 0) {
+            goto fail;
+        }
+        PyObject *item = PyIter_Next(gen->gx_iters[gen->gx_depth - 1]);
+        if (item == NULL) {
+            if (PyErr_Occurred()) {
+                goto fail;
+            }
+            /* this loop is over: back to the enclosing one, or the end */
+            gen->gx_depth--;
+            Py_CLEAR(gen->gx_iters[gen->gx_depth]);
+            if (gen->gx_depth == 0) {
+                genexp_release(gen);
+                Py_INCREF(Py_None);
+                gen->transfer = Py_None;
+                gen->out = OUT_RETURN;
+                return;
+            }
+            continue;
+        }
+        if (gate_value(in, item) < 0 || store_target(cf, g->a, item) < 0) {
+            Py_DECREF(item);
+            goto fail;
+        }
+        Py_DECREF(item);
+        int keep = 1;
+        for (Py_ssize_t k = 0; k < g->nv && keep > 0; k++) {
+            PyObject *c = eval_expr(cf, g->v[k]);
+            if (c == NULL) {
+                goto fail;
+            }
+            keep = PyObject_IsTrue(c);
+            Py_DECREF(c);
+        }
+        if (keep < 0) {
+            goto fail;
+        }
+        if (!keep) {
+            continue;
+        }
+        if (gen->gx_depth < e->nv) {
+            /* enter the next loop */
+            PyObject *src = eval_expr(cf, e->v[gen->gx_depth]->b);
+            if (src == NULL) {
+                goto fail;
+            }
+            PyObject *it = PyObject_GetIter(src);
+            Py_DECREF(src);
+            if (it == NULL) {
+                goto fail;
+            }
+            gen->gx_iters[gen->gx_depth++] = it;
+            continue;
+        }
+        PyObject *v = eval_expr(cf, e->a);
+        if (v == NULL) {
+            goto fail;
+        }
+        gen->transfer = v;
+        gen->out = OUT_YIELD;
+        return;
+    }
+
+fail:
+    genexp_release(gen);
+    gen->out = OUT_ERROR;
+}
+
 /* --------------------------------------------------------------- resume */
+
+/* `gen` is being resumed with send() / __next__ (`gen->transfer`, state
+ * GEN_RUNNING) while suspended in `yield from` another interpreted
+ * generator.  Its body would charge one operation and send the value to
+ * the subgenerator (gen_yield_from); if the subgenerator yields, all the
+ * body would then do is yield the same value.  So do that from here,
+ * without switching to the body's stack (nor, recursively, to the stack of
+ * every generator of a `yield from` chain).  The subgenerator runs with the
+ * interpreter depth, CPython recursion and handled exception it would have
+ * had in the body: not attempted when the body has a handled exception of
+ * its own, nor when the operation budget or the clock check is due, nor
+ * near the end of the current C stack.
+ *
+ * Returns 1 when the subgenerator yielded: `gen->transfer` is the value,
+ * `gen->out` OUT_YIELD.  Returns 0 when the body must run: either nothing
+ * was done, or the subgenerator ended and `gen->msg` is MSG_SUBDONE with
+ * its return value in `gen->transfer`, or MSG_THROW with its error set (as
+ * gen_throw_impl forwards a throw()). */
+static int
+delegate_send(GenObject *gen, PyThreadState *ts)
+{
+    Interp *in = gen->frame.in;
+    char *limit = stack_current_limit();
+    if (limit == NULL) {
+        limit = in->stack_limit;
+    }
+    if (gen->exc_state != NULL || in->ops_left < 1 ||
+        in->check_countdown < 2 ||
+        (limit != NULL && (char *)__builtin_frame_address(0) < limit)) {
+        return 0;
+    }
+    /* what charge() does when it does not reach limits_tick_slow */
+    in->ops_left--;
+    in->check_countdown--;
+    /* the body's loop holds no reference to the subgenerator in `yieldfrom`
+       while it sends */
+    GenObject *sub = (GenObject *)gen->yieldfrom;
+    gen->yieldfrom = NULL;
+    PyObject *v = gen->transfer;
+    gen->transfer = NULL;
+    int outer_rec = tstate_recursion_get(ts);
+    in->depth += gen->depth_delta;
+    tstate_recursion_set(ts, outer_rec - gen->rec_delta);
+    PyObject *item;
+    PySendResult r = gen_send_ex2(sub, v, MSG_SEND, &item);
+    tstate_recursion_set(ts, outer_rec);
+    in->depth -= gen->depth_delta;
+    Py_DECREF(v);
+    switch (r) {
+    case PYGEN_NEXT:
+        gen->yieldfrom = (PyObject *)sub;
+        gen->transfer = item;
+        gen->out = OUT_YIELD;
+        return 1;
+    case PYGEN_RETURN:
+        gen->msg = MSG_SUBDONE;
+        gen->transfer = item;
+        break;
+    case PYGEN_ERROR:
+        gen->msg = MSG_THROW;
+        break;
+    }
+    Py_DECREF(sub);
+    return 0;
+}
 
 /* Resume the body (CPython's gen_send_ex2).  `arg` (borrowed) is the value
  * sent in, NULL from __next__; with MSG_THROW the exception to raise is set.
@@ -565,20 +906,21 @@ gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
     }
 
     Interp *in = gen->frame.in;
-    InterpSave save;
+    InterpSave save = {0};
     PySendResult rc = PYGEN_ERROR;
-    if (interp_enter(in, &save) < 0) {
+    if (!in->running && interp_enter(in, &save) < 0) {
         return PYGEN_ERROR;
     }
+    PyThreadState *ts = PyThreadState_Get();
     if (in->depth >= in->max_depth) {
         PyErr_SetString(PyExc_RecursionError, RECURSION_MSG);
         goto leave;
     }
-    if (Py_EnterRecursiveCall(" while calling a Python object") != 0) {
+    if (recursion_enter(ts) < 0) {
         goto leave;
     }
-    if (gen->stack == NULL && gen_start_stack(gen) < 0) {
-        Py_LeaveRecursiveCall();
+    if (gen->stack == NULL && !gen->is_genexp && gen_start_stack(gen) < 0) {
+        recursion_leave(ts);
         goto leave;
     }
     Py_INCREF(gen); /* the body may drop the last other reference */
@@ -589,9 +931,16 @@ gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
         gen->transfer = arg != NULL ? arg : Py_None;
         Py_INCREF(gen->transfer);
     }
-    gen_switch(gen);
+    if (gen->is_genexp) {
+        genexp_step(gen);
+    }
+    else if (msg != MSG_SEND || gen->yieldfrom == NULL ||
+             Py_TYPE(gen->yieldfrom) != Py_TYPE(gen) ||
+             !delegate_send(gen, ts)) {
+        gen_switch(gen, ts);
+    }
     in->depth--;
-    Py_LeaveRecursiveCall();
+    recursion_leave(ts);
 
     PyObject *res = gen->transfer;
     gen->transfer = NULL;
@@ -619,12 +968,16 @@ gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
         break;
     }
     *presult = res;
-    interp_leave(in, &save, NULL);
+    if (save.started) {
+        interp_leave(in, &save, NULL);
+    }
     Py_DECREF(gen);
     return rc;
 
 leave:
-    interp_leave(in, &save, NULL);
+    if (save.started) {
+        interp_leave(in, &save, NULL);
+    }
     return rc;
 }
 
@@ -648,13 +1001,13 @@ gen_send_ex(GenObject *gen, PyObject *arg, ResumeMsg msg)
 
 /* ----------------------------------------------------- body-side API */
 
-/* Hand `value` (borrowed) to the resumer and wait.  Returns the value sent
- * in (new reference) with *pmsg MSG_SEND or MSG_SUBDONE, or NULL with the
- * thrown exception set (*pmsg MSG_THROW). */
+/* Hand `value` (stolen: the body keeps no reference while suspended) to
+ * the resumer and wait.  Returns the value sent in (new reference) with
+ * *pmsg MSG_SEND or MSG_SUBDONE, or NULL with the thrown exception set
+ * (*pmsg MSG_THROW). */
 static PyObject *
 yield_value(GenObject *gen, PyObject *value, ResumeMsg *pmsg)
 {
-    Py_INCREF(value);
     gen->transfer = value;
     gen->out = OUT_YIELD;
     switch_to_resumer(gen);
@@ -676,6 +1029,7 @@ gen_yield(Frame *f, PyObject *value)
         return NULL;
     }
     ResumeMsg msg;
+    Py_INCREF(value);
     PyObject *sent = yield_value(gen, value, &msg);
     if (sent == NULL) {
         return NULL;
@@ -793,8 +1147,7 @@ gen_yield_from(Frame *f, PyObject *iterable)
         Py_INCREF(iter);
         Py_XSETREF(gen->yieldfrom, iter);
         ResumeMsg msg;
-        sent = yield_value(gen, item, &msg);
-        Py_DECREF(item);
+        sent = yield_value(gen, item, &msg); /* steals `item` */
         Py_CLEAR(gen->yieldfrom);
         if (sent == NULL) {
             /* thrown in: already offered to the subiterator, or not
@@ -1011,6 +1364,8 @@ generator_new(FunctionObject *fn, Frame *fr)
     gen->frame.gen = gen;
     gen->frame.back = NULL;
     gen->state = GEN_CREATED;
+    gen->is_genexp = fn->def->kind == K_GeneratorExp;
+    gen->gx_iters = gen->gx_small;
     PyObject_GC_Track(gen);
     return (PyObject *)gen;
 }
@@ -1025,6 +1380,9 @@ gen_traverse(GenObject *gen, visitproc visit, void *arg)
     Py_VISIT(gen->transfer);
     Py_VISIT(gen->yieldfrom);
     Py_VISIT(gen->exc_state);
+    for (int i = 0; i < gen->gx_depth; i++) {
+        Py_VISIT(gen->gx_iters[i]);
+    }
     Scope *s = gen->frame.scope;
     if (gen->frame.fast != NULL && s != NULL) {
         for (int i = 0; i < s->nlocals; i++) {

@@ -409,6 +409,7 @@ stack_set_current_limit(char *limit)
 {
     stack_current_limit_tls = limit;
 }
+
 int limits_check_binop(Interp *in, int op, PyObject *l, PyObject *r);
 int limits_abort(Interp *in, AbortKind kind, const char *fmt, ...);
 /* Raise again the pending abort (in->abort) with its saved message. -1. */
