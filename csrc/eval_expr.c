@@ -351,6 +351,16 @@ unpack_store(Frame *f, Node *t, PyObject *value)
     rc = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         Node *ti = t->v[i];
+        /* items come from a container that host code may have filled */
+        if (rc == 0 && ti->kind != K_Starred) {
+            rc = gate_value(f->in, items[i]);
+        }
+        if (rc == 0 && ti->kind == K_Starred) {
+            PyObject *rest = items[i];
+            for (Py_ssize_t k = 0; rc == 0 && k < PyList_GET_SIZE(rest); k++) {
+                rc = gate_value(f->in, PyList_GET_ITEM(rest, k));
+            }
+        }
         if (rc == 0) {
             rc = store_target(f, ti->kind == K_Starred ? ti->a : ti, items[i]);
         }
@@ -525,8 +535,12 @@ binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
     if (fast != NULL) {
         return fast;
     }
-    if ((op == OP_Pow || op == OP_LShift || op == OP_Mult) &&
+    if ((op == OP_Pow || op == OP_LShift || op == OP_Mult || op == OP_Add) &&
         limits_check_binop(in, op, l, r) < 0) {
+        return NULL;
+    }
+    if (op == OP_Mod && (PyUnicode_Check(l) || PyBytes_Check(l)) &&
+        policy_check_percent(in, l, r) < 0) {
         return NULL;
     }
     switch ((BinOpKind)op) {
@@ -701,6 +715,15 @@ eval_sequence_list(Frame *f, Node *e)
                 PyErr_Format(PyExc_TypeError,
                              "Value after * must be an iterable, not %.200s",
                              Py_TYPE(v)->tp_name);
+                Py_DECREF(v);
+                Py_DECREF(l);
+                return NULL;
+            }
+            if (v != NULL && (PyList_Check(v) || PyTuple_Check(v)) &&
+                policy_check_result_bytes(f->in,
+                                          8.0 * ((double)PyList_GET_SIZE(l) +
+                                                 (double)Py_SIZE(v)),
+                                          "display") < 0) {
                 Py_DECREF(v);
                 Py_DECREF(l);
                 return NULL;
@@ -902,6 +925,11 @@ eval_formatted(Frame *f, Node *e)
             Py_DECREF(c);
             return NULL;
         }
+    }
+    if (spec != NULL && policy_check_format_spec(f->in, spec) < 0) {
+        Py_DECREF(c);
+        Py_DECREF(spec);
+        return NULL;
     }
     PyObject *r;
     if (spec == NULL && PyUnicode_CheckExact(c)) {
@@ -1152,7 +1180,9 @@ call_function(Frame *f, Node *e)
             if (interpreted ||
                 policy_prepare_call(f->in, &func, &PyTuple_GET_ITEM(args, 0),
                                     PyTuple_GET_SIZE(args), NULL) == 0) {
+                f->in->direct_call = interpreted;
                 res = PyObject_Call(func, args, kw);
+                f->in->direct_call = 0;
             }
             Py_DECREF(args);
             Py_XDECREF(kw);
@@ -1191,9 +1221,11 @@ call_function(Frame *f, Node *e)
             ok = 0;
         }
         if (ok) {
+            f->in->direct_call = interpreted;
             res = PyObject_Vectorcall(func, stack + 1,
                                       nargs | PY_VECTORCALL_ARGUMENTS_OFFSET,
                                       nkw ? e->obj : NULL);
+            f->in->direct_call = 0;
         }
         for (Py_ssize_t i = 0; i < done; i++) {
             Py_DECREF(stack[1 + i]);

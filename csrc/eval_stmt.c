@@ -873,6 +873,9 @@ eval_augassign(Frame *f, Node *s)
         Py_REFCNT(cur) == 2) {
         /* s += t on a local string: drop the variable's reference so that
            the string can be resized in place, as CPython does */
+        if (limits_check_binop(f->in, OP_Add, cur, rhs) < 0) {
+            goto done;
+        }
         Py_CLEAR(f->fast[t->slot]);
         PyUnicode_Append(&cur, rhs);
         if (cur == NULL) {

@@ -378,6 +378,26 @@ run_frame(Frame *fr)
     return res;
 }
 
+static PyObject *function_vectorcall(PyObject *self, PyObject *const *args,
+                                     size_t nargsf, PyObject *kwnames);
+
+/* A call of an interpreted function by host code while no step runs (a
+ * hook: __repr__, __eq__, a callback...), on the interpreter's big stack. */
+typedef struct {
+    PyObject *self;
+    PyObject *const *args;
+    size_t nargsf;
+    PyObject *kwnames;
+    PyObject *res;
+} HookCall;
+
+static void
+hook_call_on_big_stack(void *arg)
+{
+    HookCall *hc = (HookCall *)arg;
+    hc->res = function_vectorcall(hc->self, hc->args, hc->nargsf, hc->kwnames);
+}
+
 static PyObject *
 function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
                     PyObject *kwnames)
@@ -388,8 +408,30 @@ function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
     PyObject *res = NULL;
     int entered = 0;
     InterpSave save = {0};
-    if (!in->running && interp_enter(in, &save) < 0) {
-        return NULL;
+    /* arguments from host code (sorted's key, a hook called later...) pass
+       the value gate like everything else that enters */
+    int from_host = !in->direct_call;
+    in->direct_call = 0;
+    if (from_host) {
+        Py_ssize_t total = PyVectorcall_NARGS(nargsf) +
+                           (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+        for (Py_ssize_t i = 0; i < total; i++) {
+            if (gate_value(in, args[i]) < 0) {
+                return NULL;
+            }
+        }
+    }
+    if (!in->running) {
+        if (interp_enter(in, &save) < 0) {
+            return NULL;
+        }
+        HookCall hc = {self, args, nargsf, kwnames, NULL};
+        in->direct_call = 1; /* already gated */
+        if (bigstack_run(in, hook_call_on_big_stack, &hc) < 0) {
+            in->direct_call = 0;
+            hc.res = NULL;
+        }
+        return interp_leave(in, &save, hc.res);
     }
     PyObject *small[SMALL_FRAME];
     int nslots = s->nlocals + s->ncells + s->nfree;

@@ -217,6 +217,8 @@ typedef struct {
  * Interpreter Python object (module.c).  Interpreted functions keep a strong
  * reference to the Interpreter object so that hooks called later by host code
  * still run under the same policy and budgets. */
+typedef struct BigStack BigStack;
+
 typedef struct Interp {
     ModState *st;
     PyObject *owner;          /* borrowed: the InterpreterObject */
@@ -241,6 +243,10 @@ typedef struct Interp {
     char *stack_thread_limit; /* cached: pthread_getattr_np reads /proc */
     AbortKind abort;
     int running;
+    BigStack *bigstack;       /* bigstack.c: the stack steps run on */
+    int direct_call;          /* set by call_function just before calling an
+                                 interpreted function (its arguments were
+                                 gated already); cleared by the callee */
     PyObject *current_program; /* borrowed: program of the running step */
     double timeout_seconds;    /* configured timeout (<= 0: none) */
     long long ops_limit_cfg;   /* configured limits, reused by hooks */
@@ -370,6 +376,9 @@ int policy_delattr(Interp *in, PyObject *obj, PyObject *name);
 int policy_check_value(Interp *in, PyObject *v);
 int policy_check_import(Interp *in, PyObject *modname);
 int policy_check_call(Interp *in, PyObject *callable);
+int policy_check_format_spec(Interp *in, PyObject *spec);
+int policy_check_percent(Interp *in, PyObject *fmt, PyObject *args);
+int policy_check_result_bytes(Interp *in, double bytes, const char *what);
 /* Security hook for a host call made by call_function: may replace *pfunc
  * (bounded time.sleep / queue waits, guarded str.format) and entries of
  * args[0:nargs] (iterators that check the deadline and size budgets), and
@@ -468,6 +477,12 @@ PyObject *generator_new(FunctionObject *fn, Frame *fr);
 PyObject *generator_run_body(Frame *fr, Node *def);
 /* generator.c: unmap the pooled generator stacks (module free). */
 void generator_free_stacks(ModState *st);
+
+/* bigstack.c: run fn(arg) on the interpreter's large C stack (created on
+ * first use).  -1 with an exception if the stack cannot be had; otherwise 0
+ * and whatever fn left (it reports its own errors). */
+int bigstack_run(Interp *in, void (*fn)(void *), void *arg);
+void bigstack_free(BigStack *bs);
 
 /* module.c */
 ModState *get_modstate_from_type(PyTypeObject *tp);

@@ -424,6 +424,8 @@ interpreter_dealloc(InterpreterObject *self)
     PyTypeObject *tp = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
     interpreter_clear(self);
+    bigstack_free(self->in.bigstack);
+    self->in.bigstack = NULL;
     tp->tp_free(self);
     Py_DECREF(tp);
 }
@@ -597,6 +599,86 @@ raise_step_error(Interp *in, ProgramObject *p, Node *stmt)
 
 #define CACHE_MAX 256
 
+/* The statements of a step, run on the interpreter's big stack
+ * (bigstack.c).  Sets rc->ok on success; on failure an exception is set. */
+typedef struct {
+    Interp *in;
+    ProgramObject *p;
+    Frame *fr;
+    PyObject *output;   /* owned */
+    int is_final;
+    int ok;
+} RunCtx;
+
+static void
+run_module_body(void *arg)
+{
+    RunCtx *rc = (RunCtx *)arg;
+    Interp *in = rc->in;
+    ProgramObject *p = rc->p;
+    Frame *frp = rc->fr;
+    Node *mod = p->module;
+    Node *last_stmt = NULL;
+    for (Py_ssize_t i = 0; i < mod->nv; i++) {
+        Py_CLEAR(frp->last_value);
+        last_stmt = mod->v[i];
+        Status st = eval_stmt(frp, mod->v[i]);
+        if (st == ST_ERROR) {
+            PyObject *et = PyErr_Occurred();
+            if (in->abort == ABORT_NONE && et &&
+                PyErr_GivenExceptionMatches(et, in->final_answer_exc)) {
+                PyObject *t, *v, *tb;
+                PyErr_Fetch(&t, &v, &tb);
+                PyErr_NormalizeException(&t, &v, &tb);
+                PyObject *val = v ? PyObject_GetAttrString(v, "value") : NULL;
+                if (val == NULL) {
+                    PyErr_Clear();
+                    PyObject *a = v ? PyObject_GetAttrString(v, "args") : NULL;
+                    PyErr_Clear();
+                    if (a && PyTuple_Check(a) && PyTuple_GET_SIZE(a) > 0) {
+                        val = PyTuple_GET_ITEM(a, 0);
+                        Py_INCREF(val);
+                    }
+                    else {
+                        val = Py_None;
+                        Py_INCREF(val);
+                    }
+                    Py_XDECREF(a);
+                }
+                Py_XDECREF(t);
+                Py_XDECREF(v);
+                Py_XDECREF(tb);
+                Py_SETREF(rc->output, val);
+                rc->is_final = 1;
+                break;
+            }
+            raise_step_error(in, p, mod->v[i]);
+            return;
+        }
+        if (st != ST_OK) {
+            PyErr_SetString(PyExc_SystemError, "bad control flow at module level");
+            return;
+        }
+        if (frp->last_value != NULL && i == mod->nv - 1) {
+            Py_INCREF(frp->last_value);
+            Py_SETREF(rc->output, frp->last_value);
+        }
+        else if (i == mod->nv - 1) {
+            Py_INCREF(Py_None);
+            Py_SETREF(rc->output, Py_None);
+        }
+    }
+    if (in->abort != ABORT_NONE && last_stmt != NULL) {
+        /* security (limits.c): a budget or policy abort that host code
+           swallowed (e.g. an authorized module's `except Exception`) still
+           fails the step */
+        limits_reraise_abort(in);
+        raise_step_error(in, p, last_stmt);
+        return;
+    }
+    rc->ok = 1;
+}
+
 static PyObject *
 interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
 {
@@ -713,69 +795,18 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     Py_INCREF(output);
     PyObject *result = NULL;
     int is_final = 0;
-    Node *mod = p->module;
-    Node *last_stmt = NULL;
-    for (Py_ssize_t i = 0; i < mod->nv; i++) {
-        Py_CLEAR(fr.last_value);
-        last_stmt = mod->v[i];
-        Status st = eval_stmt(&fr, mod->v[i]);
-        if (st == ST_ERROR) {
-            PyObject *et = PyErr_Occurred();
-            if (in->abort == ABORT_NONE && et &&
-                PyErr_GivenExceptionMatches(et, in->final_answer_exc)) {
-                PyObject *t, *v, *tb;
-                PyErr_Fetch(&t, &v, &tb);
-                PyErr_NormalizeException(&t, &v, &tb);
-                PyObject *val = v ? PyObject_GetAttrString(v, "value") : NULL;
-                if (val == NULL) {
-                    PyErr_Clear();
-                    PyObject *a = v ? PyObject_GetAttrString(v, "args") : NULL;
-                    PyErr_Clear();
-                    if (a && PyTuple_Check(a) && PyTuple_GET_SIZE(a) > 0) {
-                        val = PyTuple_GET_ITEM(a, 0);
-                        Py_INCREF(val);
-                    }
-                    else {
-                        val = Py_None;
-                        Py_INCREF(val);
-                    }
-                    Py_XDECREF(a);
-                }
-                Py_XDECREF(t);
-                Py_XDECREF(v);
-                Py_XDECREF(tb);
-                Py_SETREF(output, val);
-                is_final = 1;
-                break;
-            }
-            raise_step_error(in, p, mod->v[i]);
-            goto done;
-        }
-        if (st != ST_OK) {
-            PyErr_SetString(PyExc_SystemError, "bad control flow at module level");
-            goto done;
-        }
-        if (fr.last_value != NULL && i == mod->nv - 1) {
-            Py_INCREF(fr.last_value);
-            Py_SETREF(output, fr.last_value);
-        }
-        else if (i == mod->nv - 1) {
-            Py_INCREF(Py_None);
-            Py_SETREF(output, Py_None);
-        }
-    }
-    if (in->abort != ABORT_NONE && last_stmt != NULL) {
-        /* security (limits.c): a budget or policy abort that host code
-           swallowed (e.g. an authorized module's `except Exception`) still
-           fails the step */
-        limits_reraise_abort(in);
-        raise_step_error(in, p, last_stmt);
+    RunCtx rc = {in, p, &fr, output, 0, 0};
+    output = NULL;
+    if (bigstack_run(in, run_module_body, &rc) < 0 || !rc.ok) {
+        output = rc.output;
         goto done;
     }
+    output = rc.output;
+    is_final = rc.is_final;
     result = Py_BuildValue("(OO)", output, is_final ? Py_True : Py_False);
 done:
     Py_XDECREF(fr.last_value);
-    Py_DECREF(output);
+    Py_XDECREF(output);
     in->running = 0;
     in->abort = ABORT_NONE;
     in->current_program = NULL;

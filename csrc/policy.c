@@ -1861,6 +1861,125 @@ format_estimate(Interp *in, PyObject *fmt, PyObject *const *args, Py_ssize_t nar
                        "format");
 }
 
+/* Size pre-check of a format spec (an f-string's `{x:>1000000000}`): the
+ * width or precision it asks for.  0 / -1. */
+int
+policy_check_format_spec(Interp *in, PyObject *spec)
+{
+    if (in->max_result_bytes <= 0 || spec == NULL || !PyUnicode_Check(spec)) {
+        return 0;
+    }
+    Py_ssize_t fields;
+    return check_bytes(in, format_width(spec, 1, NULL, 0, &fields), "format");
+}
+
+/* The next value a `*` width of printf-style formatting takes. */
+static double
+percent_star_arg(PyObject *args, Py_ssize_t *next)
+{
+    PyObject *a = NULL;
+    if (PyTuple_Check(args)) {
+        if (*next < PyTuple_GET_SIZE(args)) {
+            a = PyTuple_GET_ITEM(args, *next);
+        }
+    }
+    else if (*next == 0) {
+        a = args;
+    }
+    (*next)++;
+    return a != NULL ? as_double_arg(a) : 0;
+}
+
+/* Size pre-check of `fmt % args` for str and bytes: widths and precisions
+ * (digits or `*`), and the arguments substituted.  0 / -1. */
+int
+policy_check_percent(Interp *in, PyObject *fmt, PyObject *args)
+{
+    if (in->max_result_bytes <= 0) {
+        return 0;
+    }
+    Py_ssize_t len;
+    int kind = 0;
+    const void *data = NULL;
+    const char *bytes = NULL;
+    if (PyUnicode_Check(fmt)) {
+        len = PyUnicode_GET_LENGTH(fmt);
+        kind = PyUnicode_KIND(fmt);
+        data = PyUnicode_DATA(fmt);
+    }
+    else if (PyBytes_Check(fmt)) {
+        len = PyBytes_GET_SIZE(fmt);
+        bytes = PyBytes_AS_STRING(fmt);
+    }
+    else {
+        return 0;
+    }
+#define CH(i) (bytes ? (Py_UCS4)(unsigned char)bytes[i] : PyUnicode_READ(kind, data, i))
+    double widest = 0;
+    Py_ssize_t directives = 0, next = 0;
+    for (Py_ssize_t i = 0; i < len; i++) {
+        if (CH(i) != '%') {
+            continue;
+        }
+        i++;
+        if (i < len && CH(i) == '%') {
+            continue;
+        }
+        directives++;
+        if (i < len && CH(i) == '(') {
+            while (i < len && CH(i) != ')') {
+                i++;
+            }
+            i++;
+        }
+        while (i < len && (CH(i) == '-' || CH(i) == '+' || CH(i) == ' ' ||
+                           CH(i) == '#' || CH(i) == '0')) {
+            i++;
+        }
+        for (int part = 0; part < 2; part++) {
+            double w = 0;
+            if (i < len && CH(i) == '*') {
+                w = percent_star_arg(args, &next);
+                i++;
+            }
+            else {
+                while (i < len && CH(i) >= '0' && CH(i) <= '9') {
+                    w = w * 10 + (CH(i) - '0');
+                    i++;
+                }
+            }
+            if (w > widest) {
+                widest = w;
+            }
+            if (part == 0 && i < len && CH(i) == '.') {
+                i++;
+                continue;
+            }
+            break;
+        }
+        next++;
+    }
+#undef CH
+    long long big = seq_bytes(args);
+    if (PyTuple_Check(args)) {
+        big = 0;
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(args); k++) {
+            long long b = seq_bytes(PyTuple_GET_ITEM(args, k));
+            big = b > big ? b : big;
+        }
+    }
+    return check_bytes(in, (double)len + (double)directives *
+                           ((double)(big > 0 ? big : 0) + 4.0 * widest), "format");
+}
+
+/* A result about to be materialized (star displays): `bytes` estimated.
+ * 0 / -1. */
+int
+policy_check_result_bytes(Interp *in, double bytes, const char *what)
+{
+    return check_bytes(in, bytes, what);
+}
+
 int
 policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args, Py_ssize_t nargs,
                     PyObject *kwnames)

@@ -92,7 +92,8 @@ def test_constructor_arguments():
     assert ex.timeout_seconds is None
     assert ex.additional_functions == {"helper": helper}
     # deduplicated: base modules plus the additional ones, each once
-    assert sorted(ex.authorized_imports) == sorted(set(BASE_BUILTIN_MODULES) | {"unittest.*", "json"})
+    expected = set(BASE_BUILTIN_MODULES) | {"unittest.*", "json"}
+    assert sorted(ex.authorized_imports) == sorted(expected)
     assert len(ex.authorized_imports) == len(set(ex.authorized_imports))
 
 
@@ -439,6 +440,54 @@ def test_evaluate_python_code_authorized_imports_and_truncation():
     )
     evaluate_python_code("print('a' * 100)", state=state, max_print_outputs_length=10)
     assert "truncated to stay below 10 characters" in str(state["_print_outputs"])
+
+
+def test_evaluate_python_code_is_reentrant_and_thread_safe():
+    def inner():
+        return evaluate_python_code("print('in')\n5", state={})[0]
+
+    state = {}
+    result = evaluate_python_code(
+        "print('out')\nr = inner()\nprint('after')\nr", {"inner": inner}, state=state
+    )
+    assert result == (5, False)
+    assert str(state["_print_outputs"]) == "out\nafter\n"
+
+    import threading
+
+    errors = []
+
+    def worker(n):
+        try:
+            for i in range(50):
+                st = {}
+                out = evaluate_python_code(f"print({n})\n{n} * {i}", state=st)
+                assert out == (n * i, False) and str(st["_print_outputs"]) == f"{n}\n"
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+def test_evaluate_python_code_keeps_no_reference_to_tools():
+    import gc
+    import weakref
+
+    class Tool:
+        def __call__(self):
+            return 1
+
+    tool = Tool()
+    ref = weakref.ref(tool)
+    assert evaluate_python_code("t()", {"t": tool}, state={}) == (1, False)
+    del tool
+    gc.collect()
+    assert ref() is None
 
 
 # --- PrintContainer -------------------------------------------------------------------------

@@ -109,6 +109,9 @@ class HostThing:
 
 HOST_THING = HostThing()
 
+# a host container holding a module the code was not authorized to import
+LIST_WITH_OS = [1, os]
+
 SECURITY_TOOLS = {
     "lookup": lookup,
     "leak_module": leak_module,

@@ -169,10 +169,6 @@ def test_result_size_budget(budgets):
     assert_budget(ex, "x = 'a'.ljust(200_000)", "too large")
 
 
-@pytest.mark.xfail(
-    reason="needs the size pre-check for `+` in binary_op (eval_expr.c): see docs/security.md",
-    strict=False,
-)
 def test_result_size_budget_concatenation(budgets):
     # with the default budgets this doubling would exhaust the host's memory; here the budget is
     # tiny, so the test is harmless whether or not the check exists

@@ -43,11 +43,6 @@ def test_deep_tuple_hash_on_a_large_stack():
 
 
 @mark_slow
-@pytest.mark.xfail(
-    reason="CPython's tuplehash recurses without a depth check; the step should run on a "
-    "large C stack (see docs/security.md)",
-    strict=False,
-)
 def test_deep_tuple_hash_on_the_default_stack():
     script = textwrap.dedent(
         f"""
