@@ -150,9 +150,12 @@ bigstack_run(Interp *in, void (*fn)(void *), void *arg)
     bs->busy = 1;
     char *limit = bs->low + BIG_STACK_MARGIN;
     char *outer_limit = in->stack_limit;
+    char *outer_lo = in->stack_lo, *outer_hi = in->stack_hi;
     char *outer_current = stack_current_limit();
     stack_set_current_limit(limit);
     in->stack_limit = limit;
+    in->stack_lo = bs->low;
+    in->stack_hi = bs->high;
 #ifdef BIG_ASAN
     void *fake = NULL;
     __sanitizer_start_switch_fiber(&fake, bs->low, (size_t)(bs->high - bs->low));
@@ -164,6 +167,8 @@ bigstack_run(Interp *in, void (*fn)(void *), void *arg)
     __asan_unpoison_memory_region(bs->low, (size_t)(bs->high - bs->low));
 #endif
     in->stack_limit = outer_limit;
+    in->stack_lo = outer_lo;
+    in->stack_hi = outer_hi;
     stack_set_current_limit(outer_current);
     bs->busy = 0;
     if (*bs->canary != BIG_CANARY) {

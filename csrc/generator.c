@@ -482,6 +482,7 @@ gen_switch(GenObject *gen, PyThreadState *ts)
     GenStack *gs = gen->stack;
     char *body_limit = gs->low + GEN_STACK_MARGIN;
     char *outer_limit = in->stack_limit;
+    char *outer_lo = in->stack_lo, *outer_hi = in->stack_hi;
     /* the thread-local's address, computed once for both sides of the
        switch (each computation is a call to __tls_get_addr) */
     char **current = &stack_current_limit_tls;
@@ -493,6 +494,8 @@ gen_switch(GenObject *gen, PyThreadState *ts)
     PyObject *outer_exc = exc_enter(ts, gen);
 
     in->stack_limit = body_limit;
+    in->stack_lo = gs->low;
+    in->stack_hi = gs->high;
     in->depth = outer_depth + gen->depth_delta;
     tstate_recursion_set(ts, outer_rec - gen->rec_delta);
 #ifdef GEN_ASAN
@@ -515,6 +518,8 @@ gen_switch(GenObject *gen, PyThreadState *ts)
     tstate_recursion_set(ts, outer_rec);
     in->depth = outer_depth;
     in->stack_limit = outer_limit;
+    in->stack_lo = outer_lo;
+    in->stack_hi = outer_hi;
     *current = outer_current;
     /* last: may drop the last reference to an exception */
     exc_leave(ts, gen, outer_exc, suspended);

@@ -239,6 +239,11 @@ typedef struct Interp {
     int check_countdown;      /* ops until next clock check */
     int depth, max_depth;     /* interpreted call depth */
     char *stack_limit;        /* lowest safe address of the current C stack */
+    char *stack_lo, *stack_hi;/* extent of the stack stack_limit belongs to
+                                 (NULL: unknown); a stack pointer outside it
+                                 means interpreted code of this interpreter
+                                 runs on a stack another interpreter switched
+                                 to, whose bound the thread-local knows */
     unsigned long stack_thread; /* thread whose limit is cached below */
     char *stack_thread_limit; /* cached: pthread_getattr_np reads /proc */
     AbortKind abort;
@@ -391,14 +396,16 @@ PyObject *policy_import(Frame *f, PyObject *name, PyObject *fromlist, int level)
 /* limits.c */
 int limits_tick_slow(Interp *in);
 int limits_stack_error(void);
+int limits_check_stack_slow(Interp *in, char *sp);
 /* RecursionError (catchable, as in CPython) when the C stack is nearly
  * exhausted.  0 / -1. */
 static inline int
 limits_check_stack(Interp *in)
 {
     char *sp = (char *)__builtin_frame_address(0);
-    if (in->stack_limit != NULL && sp < in->stack_limit) {
-        return limits_stack_error();
+    if ((in->stack_limit != NULL && sp < in->stack_limit) ||
+        (in->stack_hi != NULL && sp > in->stack_hi)) {
+        return limits_check_stack_slow(in, sp);
     }
     return 0;
 }

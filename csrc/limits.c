@@ -75,6 +75,7 @@ limits_start(Interp *in)
     in->abort = ABORT_NONE;
     /* on a generator's stack: its bound (stack.c), never the thread's */
     in->stack_limit = stack_current_limit();
+    in->stack_lo = in->stack_hi = NULL; /* extent unknown: plain checks */
     if (in->stack_limit == NULL) {
         unsigned long me = (unsigned long)pthread_self();
         if (in->stack_thread_limit == NULL || in->stack_thread != me) {
@@ -236,6 +237,29 @@ limits_tick_slow(Interp *in)
             in->abort = ABORT_BUDGET;
             return -1;
         }
+    }
+    return 0;
+}
+
+/* The stack pointer is below this interpreter's limit or above the top of
+ * its stack.  Inside its stack's extent that is real exhaustion; outside,
+ * interpreted code of this interpreter runs on a stack some other
+ * interpreter switched to (a generator's, another big stack), and the
+ * thread-local bound of stack.c is the one that applies.  0 / -1. */
+int
+limits_check_stack_slow(Interp *in, char *sp)
+{
+    int inside = in->stack_lo == NULL || in->stack_hi == NULL ||
+                 (sp >= in->stack_lo && sp <= in->stack_hi);
+    if (inside) {
+        return sp < in->stack_limit ? limits_stack_error() : 0;
+    }
+    char *lim = stack_current_limit();
+    if (lim == NULL) {
+        lim = in->stack_thread_limit; /* back on the thread's own stack */
+    }
+    if (lim != NULL && sp < lim) {
+        return limits_stack_error();
     }
     return 0;
 }

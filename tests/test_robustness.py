@@ -128,3 +128,34 @@ def test_failing_step_keeps_state_and_prints():
     assert ex.state["b"] == 2
     assert "c" not in ex.state
     assert "before" in str(ex.state["_print_outputs"])
+
+
+CROSS_STACK = """
+import sys
+from smolagents_native import LocalPythonExecutor
+sys.setrecursionlimit(10**6)
+B = LocalPythonExecutor([]); B.send_tools({})
+deep = B("def deep(n):\\n    return 0 if n == 0 else 1 + deep(n - 1)\\ndeep").output
+A = LocalPythonExecutor([]); A.send_tools({"deep": deep})
+gen = A("def g(n):\\n    try:\\n        yield deep(n)\\n    except RecursionError:\\n"
+        "        yield 'RecursionError'\\ng").output
+B.send_tools({"run_in_a": lambda n: next(gen(n))})
+for n in [100, 10**6]:
+    print(B(f"run_in_a({n})").output)
+"""
+
+
+def test_running_interpreter_called_on_another_interpreters_generator_stack():
+    # B is running; its function recurses on A's generator stack: the bound
+    # that applies is that stack's, found through the thread's current bounds
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root))
+    proc = subprocess.run([sys.executable, "-c", CROSS_STACK], capture_output=True,
+                          text=True, cwd=root, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split() == ["100", "RecursionError"]
