@@ -22,6 +22,9 @@ compile_args = [
     "-Wno-unused-parameter",
     "-Wno-missing-field-initializers",
     "-O2",
+    # PyInit__core is exported by PyMODINIT_FUNC; everything else stays
+    # internal, so calls between our files do not go through the PLT
+    "-fvisibility=hidden",
 ]
 link_args = []
 undef_macros = []

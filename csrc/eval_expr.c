@@ -1149,10 +1149,71 @@ fail:
     return -1;
 }
 
+/* `obj.name` about to be called (CPython's LOAD_METHOD): when `name` is a
+ * plain method found on the type (an interpreted function, or a builtin
+ * method the policy calls as is), return it unbound with a new reference to
+ * the object in *self_arg, so the call needs no bound-method object.
+ * Otherwise return the attribute's value as `obj.name` would, *self_arg
+ * NULL.  The name passes the attribute choke point either way.  New
+ * reference, or NULL with an exception. */
+static NOINLINE PyObject *
+load_method(Frame *f, Node *attr, PyObject **self_arg)
+{
+    *self_arg = NULL;
+    if (charge(f->in) < 0) {
+        return NULL;
+    }
+    PyObject *obj = eval_expr(f, attr->a);
+    if (obj == NULL) {
+        return NULL;
+    }
+    if (policy_check_attr_name(f->in, obj, attr->obj, 0) < 0) {
+        Py_DECREF(obj);
+        return NULL;
+    }
+    PyObject *meth = NULL;
+    int unbound = _PyObject_GetMethod(obj, attr->obj, &meth);
+    if (meth == NULL) {
+        Py_DECREF(obj);
+        return NULL;
+    }
+    if (unbound) {
+        if (Py_TYPE(meth) == f->in->st->FunctionType ||
+            (Py_TYPE(meth) == &PyMethodDescr_Type &&
+             policy_call_is_plain(f->in, meth))) {
+            *self_arg = obj;
+            return meth;
+        }
+        /* bind it as the attribute load would */
+        descrgetfunc get = Py_TYPE(meth)->tp_descr_get;
+        PyObject *bound = get ? get(meth, obj, (PyObject *)Py_TYPE(obj))
+                              : Py_NewRef(meth);
+        Py_DECREF(meth);
+        meth = bound;
+        if (meth == NULL) {
+            Py_DECREF(obj);
+            return NULL;
+        }
+    }
+    Py_DECREF(obj);
+    if (gate_value(f->in, meth) < 0) {
+        Py_DECREF(meth);
+        return NULL;
+    }
+    return meth;
+}
+
 PyObject *
 call_function(Frame *f, Node *e)
 {
-    PyObject *func = eval_expr(f, e->a);
+    PyObject *func;
+    PyObject *self_arg = NULL; /* owned: unbound method call on this object */
+    if (e->a->kind == K_Attribute && !(e->flags & NF_STAR_ARGS)) {
+        func = load_method(f, e->a, &self_arg);
+    }
+    else {
+        func = eval_expr(f, e->a);
+    }
     if (func == NULL) {
         return NULL;
     }
@@ -1189,33 +1250,43 @@ call_function(Frame *f, Node *e)
         }
     }
     else {
+        /* stack[0]: free slot (PY_VECTORCALL_ARGUMENTS_OFFSET); then the
+           object of an unbound method call, if any; then the arguments */
         Py_ssize_t nargs = e->nv, nkw = e->nw, total = nargs + nkw;
-        PyObject *small[8 + 1];
-        PyObject **stack = total + 1 <= 9 ? small
-                                          : PyMem_Malloc((total + 1) * sizeof(PyObject *));
+        Py_ssize_t base = self_arg != NULL ? 2 : 1;
+        PyObject *small[8 + 2];
+        PyObject **stack = total + base <= 10
+                               ? small
+                               : PyMem_Malloc((total + base) * sizeof(PyObject *));
         if (stack == NULL) {
             Py_DECREF(func);
+            Py_XDECREF(self_arg);
             return PyErr_NoMemory();
+        }
+        if (self_arg != NULL) {
+            stack[1] = self_arg; /* reference moved into the stack */
+            self_arg = NULL;
         }
         Py_ssize_t done = 0;
         int ok = 1;
         for (Py_ssize_t i = 0; i < nargs; i++, done++) {
-            stack[1 + i] = eval_operand(f, e->v[i]);
-            if (stack[1 + i] == NULL) {
+            stack[base + i] = eval_operand(f, e->v[i]);
+            if (stack[base + i] == NULL) {
                 ok = 0;
                 break;
             }
         }
         for (Py_ssize_t i = 0; ok && i < nkw; i++, done++) {
-            stack[1 + nargs + i] = eval_expr(f, e->w[i]->a);
-            if (stack[1 + nargs + i] == NULL) {
+            stack[base + nargs + i] = eval_expr(f, e->w[i]->a);
+            if (stack[base + nargs + i] == NULL) {
                 ok = 0;
                 break;
             }
         }
         /* security (policy.c): bounded substitutes and budget checks for
-           host calls; may replace func and stack[1 .. nargs] */
-        if (ok && !interpreted &&
+           host calls; may replace func and stack[1 .. nargs].  Unbound
+           method calls only happen for callables it calls plain. */
+        if (ok && !interpreted && base == 1 &&
             policy_prepare_call(f->in, &func, stack + 1, nargs,
                                 nkw ? e->obj : NULL) < 0) {
             ok = 0;
@@ -1223,12 +1294,12 @@ call_function(Frame *f, Node *e)
         if (ok) {
             f->in->direct_call = interpreted;
             res = PyObject_Vectorcall(func, stack + 1,
-                                      nargs | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                      (nargs + base - 1) | PY_VECTORCALL_ARGUMENTS_OFFSET,
                                       nkw ? e->obj : NULL);
             f->in->direct_call = 0;
         }
-        for (Py_ssize_t i = 0; i < done; i++) {
-            Py_DECREF(stack[1 + i]);
+        for (Py_ssize_t i = 1; i < base + done; i++) {
+            Py_DECREF(stack[i]);
         }
         if (stack != small) {
             PyMem_Free(stack);

@@ -382,6 +382,7 @@ int policy_check_value(Interp *in, PyObject *v);
 int policy_check_import(Interp *in, PyObject *modname);
 int policy_check_call(Interp *in, PyObject *callable);
 int policy_check_format_spec(Interp *in, PyObject *spec);
+int policy_call_is_plain(Interp *in, PyObject *callable);
 int policy_check_percent(Interp *in, PyObject *fmt, PyObject *args);
 int policy_check_result_bytes(Interp *in, double bytes, const char *what);
 /* Security hook for a host call made by call_function: may replace *pfunc

@@ -1980,6 +1980,16 @@ policy_check_result_bytes(Interp *in, double bytes, const char *what)
     return check_bytes(in, bytes, what);
 }
 
+/* 1 when policy_prepare_call() has nothing to do for `callable` (no
+ * bounded substitute, no budget wrapper): the evaluator may then call an
+ * unbound method descriptor directly instead of binding it first. */
+int
+policy_call_is_plain(Interp *in, PyObject *callable)
+{
+    PyObject *self;
+    return kind_of(pdata(in), callable, &self) == PK_NONE;
+}
+
 int
 policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args, Py_ssize_t nargs,
                     PyObject *kwnames)
