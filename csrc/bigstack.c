@@ -158,7 +158,8 @@ bigstack_run(Interp *in, void (*fn)(void *), void *arg)
     in->stack_hi = bs->high;
 #ifdef BIG_ASAN
     void *fake = NULL;
-    __sanitizer_start_switch_fiber(&fake, bs->low, (size_t)(bs->high - bs->low));
+    __sanitizer_start_switch_fiber(&fake, bs->low,
+                                   (size_t)(bs->high - bs->low));
 #endif
     switch_to_body(&bs->sw);
 #ifdef BIG_ASAN

@@ -10,8 +10,8 @@
 #endif
 
 /* Exported by libpython but declared in cpython/object.h only for 3.11+. */
-PyAPI_FUNC(PyTypeObject *) _PyType_CalculateMetaclass(PyTypeObject *,
-                                                       PyObject *);
+PyAPI_FUNC(PyTypeObject *)
+    _PyType_CalculateMetaclass(PyTypeObject *, PyObject *);
 
 #if PY_VERSION_HEX < 0x030B0000
 /* 3.10 has no public handled-exception API; emulate with exc_info. */

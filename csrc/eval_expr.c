@@ -293,13 +293,15 @@ unpack_store(Frame *f, Node *t, PyObject *value)
         if (x == NULL) {
             if (!PyErr_Occurred()) {
                 if (star < 0) {
-                    PyErr_Format(PyExc_ValueError,
-                                 "not enough values to unpack (expected %zd, got %zd)",
-                                 n, got);
+                    PyErr_Format(
+                        PyExc_ValueError,
+                        "not enough values to unpack (expected %zd, got %zd)",
+                        n, got);
                 }
                 else {
                     PyErr_Format(PyExc_ValueError,
-                                 "not enough values to unpack (expected at least %zd, got %zd)",
+                                 "not enough values to unpack (expected at "
+                                 "least %zd, got %zd)",
                                  n - 1, got);
                 }
             }
@@ -327,9 +329,10 @@ unpack_store(Frame *f, Node *t, PyObject *value)
         Py_ssize_t after = n - star - 1;
         Py_ssize_t rl = PyList_GET_SIZE(rest);
         if (rl < after) {
-            PyErr_Format(PyExc_ValueError,
-                         "not enough values to unpack (expected at least %zd, got %zd)",
-                         n - 1, star + rl);
+            PyErr_Format(
+                PyExc_ValueError,
+                "not enough values to unpack (expected at least %zd, got %zd)",
+                n - 1, star + rl);
             Py_DECREF(rest);
             goto done;
         }
@@ -547,9 +550,11 @@ binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
     case OP_Add:
         return inplace ? PyNumber_InPlaceAdd(l, r) : PyNumber_Add(l, r);
     case OP_Sub:
-        return inplace ? PyNumber_InPlaceSubtract(l, r) : PyNumber_Subtract(l, r);
+        return inplace ? PyNumber_InPlaceSubtract(l, r)
+                       : PyNumber_Subtract(l, r);
     case OP_Mult:
-        return inplace ? PyNumber_InPlaceMultiply(l, r) : PyNumber_Multiply(l, r);
+        return inplace ? PyNumber_InPlaceMultiply(l, r)
+                       : PyNumber_Multiply(l, r);
     case OP_MatMult:
         return inplace ? PyNumber_InPlaceMatrixMultiply(l, r)
                        : PyNumber_MatrixMultiply(l, r);
@@ -604,12 +609,24 @@ compare_op(int op, PyObject *l, PyObject *r)
         }
         if (ok) {
             switch ((CmpOpKind)op) {
-            case CMP_Eq: b = x == y; break;
-            case CMP_NotEq: b = x != y; break;
-            case CMP_Lt: b = x < y; break;
-            case CMP_LtE: b = x <= y; break;
-            case CMP_Gt: b = x > y; break;
-            default: b = x >= y; break;
+            case CMP_Eq:
+                b = x == y;
+                break;
+            case CMP_NotEq:
+                b = x != y;
+                break;
+            case CMP_Lt:
+                b = x < y;
+                break;
+            case CMP_LtE:
+                b = x <= y;
+                break;
+            case CMP_Gt:
+                b = x > y;
+                break;
+            default:
+                b = x >= y;
+                break;
             }
             return PyBool_FromLong(b);
         }
@@ -711,7 +728,8 @@ eval_sequence_list(Frame *f, Node *e)
         Node *el = e->v[i];
         if (el->kind == K_Starred) {
             PyObject *v = eval_expr(f, el->a);
-            if (v != NULL && Py_TYPE(v)->tp_iter == NULL && !PySequence_Check(v)) {
+            if (v != NULL && Py_TYPE(v)->tp_iter == NULL &&
+                !PySequence_Check(v)) {
                 PyErr_Format(PyExc_TypeError,
                              "Value after * must be an iterable, not %.200s",
                              Py_TYPE(v)->tp_name);
@@ -720,10 +738,10 @@ eval_sequence_list(Frame *f, Node *e)
                 return NULL;
             }
             if (v != NULL && (PyList_Check(v) || PyTuple_Check(v)) &&
-                policy_check_result_bytes(f->in,
-                                          8.0 * ((double)PyList_GET_SIZE(l) +
-                                                 (double)Py_SIZE(v)),
-                                          "display") < 0) {
+                policy_check_result_bytes(
+                    f->in,
+                    8.0 * ((double)PyList_GET_SIZE(l) + (double)Py_SIZE(v)),
+                    "display") < 0) {
                 Py_DECREF(v);
                 Py_DECREF(l);
                 return NULL;
@@ -975,7 +993,8 @@ call_zero_arg_super(Frame *f, PyObject *superobj)
 {
     Scope *s = f->scope;
     if (s->uses_class_free < 0 || f->fast == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "super(): __class__ cell not found");
+        PyErr_SetString(PyExc_RuntimeError,
+                        "super(): __class__ cell not found");
         return NULL;
     }
     PyObject *cls = PyCell_GET(f->cells[s->uses_class_free]);
@@ -1036,9 +1055,10 @@ eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
             if (Py_TYPE(v)->tp_iter == NULL && !PySequence_Check(v)) {
                 PyObject *fs = _PyObject_FunctionStr(func);
                 if (fs != NULL) {
-                    PyErr_Format(PyExc_TypeError,
-                                 "%U argument after * must be an iterable, not %.200s",
-                                 fs, Py_TYPE(v)->tp_name);
+                    PyErr_Format(
+                        PyExc_TypeError,
+                        "%U argument after * must be an iterable, not %.200s",
+                        fs, Py_TYPE(v)->tp_name);
                     Py_DECREF(fs);
                 }
                 Py_DECREF(v);
@@ -1075,9 +1095,10 @@ eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
             /* **mapping: keys must be strings, no duplicates */
             if (!PyDict_Check(v) && !PyObject_HasAttrString(v, "keys")) {
                 PyObject *fs = _PyObject_FunctionStr(func);
-                PyErr_Format(PyExc_TypeError,
-                             "%U argument after ** must be a mapping, not %.200s",
-                             fs, Py_TYPE(v)->tp_name);
+                PyErr_Format(
+                    PyExc_TypeError,
+                    "%U argument after ** must be a mapping, not %.200s", fs,
+                    Py_TYPE(v)->tp_name);
                 Py_XDECREF(fs);
                 Py_DECREF(v);
                 goto fail;
@@ -1094,16 +1115,18 @@ eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
             while (PyDict_Next(tmp, &pos, &key, &val)) {
                 if (!PyUnicode_Check(key)) {
                     PyObject *fs = _PyObject_FunctionStr(func);
-                    PyErr_Format(PyExc_TypeError, "%U keywords must be strings", fs);
+                    PyErr_Format(PyExc_TypeError,
+                                 "%U keywords must be strings", fs);
                     Py_XDECREF(fs);
                     Py_DECREF(tmp);
                     goto fail;
                 }
                 if (PyDict_Contains(kw, key)) {
                     PyObject *fs = _PyObject_FunctionStr(func);
-                    PyErr_Format(PyExc_TypeError,
-                                 "%U got multiple values for keyword argument '%U'",
-                                 fs, key);
+                    PyErr_Format(
+                        PyExc_TypeError,
+                        "%U got multiple values for keyword argument '%U'", fs,
+                        key);
                     Py_XDECREF(fs);
                     Py_DECREF(tmp);
                     goto fail;
@@ -1120,9 +1143,10 @@ eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
             if (c) {
                 if (c > 0) {
                     PyObject *fs = _PyObject_FunctionStr(func);
-                    PyErr_Format(PyExc_TypeError,
-                                 "%U got multiple values for keyword argument '%U'",
-                                 fs, k->obj);
+                    PyErr_Format(
+                        PyExc_TypeError,
+                        "%U got multiple values for keyword argument '%U'", fs,
+                        k->obj);
                     Py_XDECREF(fs);
                 }
                 Py_DECREF(v);
@@ -1186,8 +1210,8 @@ load_method(Frame *f, Node *attr, PyObject **self_arg)
         }
         /* bind it as the attribute load would */
         descrgetfunc get = Py_TYPE(meth)->tp_descr_get;
-        PyObject *bound = get ? get(meth, obj, (PyObject *)Py_TYPE(obj))
-                              : Py_NewRef(meth);
+        PyObject *bound =
+            get ? get(meth, obj, (PyObject *)Py_TYPE(obj)) : Py_NewRef(meth);
         Py_DECREF(meth);
         meth = bound;
         if (meth == NULL) {
@@ -1225,9 +1249,10 @@ call_function(Frame *f, Node *e)
     }
     /* interpreted functions (and methods bound to them) need no call gate,
        and their results were gated inside */
-    int interpreted = Py_TYPE(func) == f->in->st->FunctionType ||
-                      (Py_TYPE(func) == &PyMethod_Type &&
-                       Py_TYPE(PyMethod_GET_FUNCTION(func)) == f->in->st->FunctionType);
+    int interpreted =
+        Py_TYPE(func) == f->in->st->FunctionType ||
+        (Py_TYPE(func) == &PyMethod_Type &&
+         Py_TYPE(PyMethod_GET_FUNCTION(func)) == f->in->st->FunctionType);
     if (!interpreted && policy_check_call(f->in, func) < 0) {
         Py_DECREF(func);
         return NULL;
@@ -1255,9 +1280,10 @@ call_function(Frame *f, Node *e)
         Py_ssize_t nargs = e->nv, nkw = e->nw, total = nargs + nkw;
         Py_ssize_t base = self_arg != NULL ? 2 : 1;
         PyObject *small[8 + 2];
-        PyObject **stack = total + base <= 10
-                               ? small
-                               : PyMem_Malloc((total + base) * sizeof(PyObject *));
+        PyObject **stack =
+            total + base <= 10
+                ? small
+                : PyMem_Malloc((total + base) * sizeof(PyObject *));
         if (stack == NULL) {
             Py_DECREF(func);
             Py_XDECREF(self_arg);
@@ -1294,7 +1320,8 @@ call_function(Frame *f, Node *e)
         if (ok) {
             f->in->direct_call = interpreted;
             res = PyObject_Vectorcall(func, stack + 1,
-                                      (nargs + base - 1) | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                      (nargs + base - 1) |
+                                          PY_VECTORCALL_ARGUMENTS_OFFSET,
                                       nkw ? e->obj : NULL);
             f->in->direct_call = 0;
         }
@@ -1378,8 +1405,7 @@ make_function(Frame *f, Node *def)
             }
             if (def->a) {
                 PyObject *v = eval_expr(f, def->a);
-                if (v == NULL ||
-                    PyDict_SetItemString(ann, "return", v) < 0) {
+                if (v == NULL || PyDict_SetItemString(ann, "return", v) < 0) {
                     Py_XDECREF(v);
                     goto done;
                 }
@@ -1398,19 +1424,21 @@ make_function(Frame *f, Node *def)
             PyObject *name = PyTuple_GET_ITEM(s->freevars, i);
             int slot = -1;
             for (int j = 0; j < ps->ncells; j++) {
-                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->cellvars, j), name) == 0) {
+                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->cellvars, j),
+                                      name) == 0) {
                     slot = j;
                     break;
                 }
             }
             for (int j = 0; slot < 0 && j < ps->nfree; j++) {
-                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->freevars, j), name) == 0) {
+                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->freevars, j),
+                                      name) == 0) {
                     slot = ps->ncells + j;
                 }
             }
             if (slot < 0 || f->cells == NULL) {
-                PyErr_Format(PyExc_SystemError, "no cell for free variable '%U'",
-                             name);
+                PyErr_Format(PyExc_SystemError,
+                             "no cell for free variable '%U'", name);
                 goto done;
             }
             Py_INCREF(f->cells[slot]);
@@ -1635,10 +1663,12 @@ static NOINLINE PyObject *
 bad_expr_kind(Node *e)
 {
     if (e->kind == K_Starred) {
-        PyErr_SetString(PyExc_SyntaxError, "can't use starred expression here");
+        PyErr_SetString(PyExc_SyntaxError,
+                        "can't use starred expression here");
         return NULL;
     }
-    PyErr_Format(PyExc_SystemError, "eval_expr: unexpected node kind %d", e->kind);
+    PyErr_Format(PyExc_SystemError, "eval_expr: unexpected node kind %d",
+                 e->kind);
     return NULL;
 }
 
@@ -1702,17 +1732,48 @@ eval_expr(Frame *f, Node *e)
     case K_YieldFrom:
         return eval_yield_from(f, e);
     case K_Starred:
-    case K_FunctionDef: case K_ClassDef: case K_Return: case K_Delete:
-    case K_Assign: case K_AugAssign: case K_AnnAssign: case K_For:
-    case K_While: case K_If: case K_With: case K_Match: case K_Raise:
-    case K_Try: case K_TryStar: case K_Assert: case K_Import:
-    case K_ImportFrom: case K_Global: case K_Nonlocal: case K_Expr:
-    case K_Pass: case K_Break: case K_Continue: case K_MatchValue:
-    case K_MatchSingleton: case K_MatchSequence: case K_MatchMapping:
-    case K_MatchClass: case K_MatchStar: case K_MatchAs: case K_MatchOr:
-    case K_Module: case K_ExceptHandler: case K_arguments: case K_arg:
-    case K_keyword: case K_alias: case K_withitem: case K_match_case:
-    case K_comprehension: case K__COUNT:
+    case K_FunctionDef:
+    case K_ClassDef:
+    case K_Return:
+    case K_Delete:
+    case K_Assign:
+    case K_AugAssign:
+    case K_AnnAssign:
+    case K_For:
+    case K_While:
+    case K_If:
+    case K_With:
+    case K_Match:
+    case K_Raise:
+    case K_Try:
+    case K_TryStar:
+    case K_Assert:
+    case K_Import:
+    case K_ImportFrom:
+    case K_Global:
+    case K_Nonlocal:
+    case K_Expr:
+    case K_Pass:
+    case K_Break:
+    case K_Continue:
+    case K_MatchValue:
+    case K_MatchSingleton:
+    case K_MatchSequence:
+    case K_MatchMapping:
+    case K_MatchClass:
+    case K_MatchStar:
+    case K_MatchAs:
+    case K_MatchOr:
+    case K_Module:
+    case K_ExceptHandler:
+    case K_arguments:
+    case K_arg:
+    case K_keyword:
+    case K_alias:
+    case K_withitem:
+    case K_match_case:
+    case K_comprehension:
+    case K__COUNT:
         break;
     }
     return bad_expr_kind(e);

@@ -79,7 +79,8 @@ bind_target(PyObject *pair)
         PyErr_SetString(PyExc_SystemError, "malformed match binding");
         return NULL;
     }
-    return (Node *)PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 0), NODE_CAPSULE);
+    return (Node *)PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 0),
+                                        NODE_CAPSULE);
 }
 
 /* Item `idx` of `subject` as BINARY_SUBSCR with an int reads it.  Returns a
@@ -87,10 +88,12 @@ bind_target(PyObject *pair)
 static PyObject *
 get_index(PyObject *subject, Py_ssize_t idx)
 {
-    if (PyList_CheckExact(subject) && idx >= 0 && idx < PyList_GET_SIZE(subject)) {
+    if (PyList_CheckExact(subject) && idx >= 0 &&
+        idx < PyList_GET_SIZE(subject)) {
         return Py_NewRef(PyList_GET_ITEM(subject, idx));
     }
-    if (PyTuple_CheckExact(subject) && idx >= 0 && idx < PyTuple_GET_SIZE(subject)) {
+    if (PyTuple_CheckExact(subject) && idx >= 0 &&
+        idx < PyTuple_GET_SIZE(subject)) {
         return Py_NewRef(PyTuple_GET_ITEM(subject, idx));
     }
     PyObject *key = PyLong_FromSsize_t(idx);
@@ -144,7 +147,8 @@ unpack_subject(PyObject *subject, Py_ssize_t n, Py_ssize_t star)
             PyTuple_SET_ITEM(items, star, rest);
             rest = NULL;
             for (i = 0; i < after; i++) {
-                PyTuple_SET_ITEM(items, star + 1 + i, Py_NewRef(src[size - after + i]));
+                PyTuple_SET_ITEM(items, star + 1 + i,
+                                 Py_NewRef(src[size - after + i]));
             }
             return items;
         }
@@ -153,9 +157,10 @@ unpack_subject(PyObject *subject, Py_ssize_t n, Py_ssize_t star)
 
     it = PyObject_GetIter(subject);
     if (it == NULL) {
-        if (PyErr_ExceptionMatches(PyExc_TypeError) && Py_TYPE(subject)->tp_iter == NULL &&
-            !PySequence_Check(subject)) {
-            PyErr_Format(PyExc_TypeError, "cannot unpack non-iterable %.200s object",
+        if (PyErr_ExceptionMatches(PyExc_TypeError) &&
+            Py_TYPE(subject)->tp_iter == NULL && !PySequence_Check(subject)) {
+            PyErr_Format(PyExc_TypeError,
+                         "cannot unpack non-iterable %.200s object",
                          Py_TYPE(subject)->tp_name);
         }
         return NULL;
@@ -173,7 +178,8 @@ unpack_subject(PyObject *subject, Py_ssize_t n, Py_ssize_t star)
                                  "not enough values to unpack "
                                  "(expected %zd, got %zd)",
                                  before, i);
-                } else {
+                }
+                else {
                     PyErr_Format(PyExc_ValueError,
                                  "not enough values to unpack "
                                  "(expected at least %zd, got %zd)",
@@ -188,7 +194,8 @@ unpack_subject(PyObject *subject, Py_ssize_t n, Py_ssize_t star)
         w = PyIter_Next(it);
         if (w != NULL) {
             Py_DECREF(w);
-            PyErr_Format(PyExc_ValueError, "too many values to unpack (expected %zd)", before);
+            PyErr_Format(PyExc_ValueError,
+                         "too many values to unpack (expected %zd)", before);
             goto fail;
         }
         if (PyErr_Occurred()) {
@@ -210,7 +217,8 @@ unpack_subject(PyObject *subject, Py_ssize_t n, Py_ssize_t star)
         goto fail;
     }
     for (i = 0; i < after; i++) {
-        PyTuple_SET_ITEM(items, star + 1 + i, Py_NewRef(PyList_GET_ITEM(rest, size - after + i)));
+        PyTuple_SET_ITEM(items, star + 1 + i,
+                         Py_NewRef(PyList_GET_ITEM(rest, size - after + i)));
     }
     if (PyList_SetSlice(rest, size - after, size, NULL) < 0) {
         goto fail;
@@ -228,7 +236,8 @@ fail:
 
 /* `[*_]`-style patterns: items read lazily by index.  Returns 1 / 0 / -1. */
 static int
-match_sequence_subscr(Frame *f, Node *p, PyObject *subject, Py_ssize_t star, PyObject *binds)
+match_sequence_subscr(Frame *f, Node *p, PyObject *subject, Py_ssize_t star,
+                      PyObject *binds)
 {
     Py_ssize_t n = p->nv;
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -265,7 +274,8 @@ match_sequence_subscr(Frame *f, Node *p, PyObject *subject, Py_ssize_t star, PyO
 
 /* Unpack first, then match every sub-pattern.  Returns 1 / 0 / -1. */
 static int
-match_sequence_unpack(Frame *f, Node *p, PyObject *subject, Py_ssize_t star, PyObject *binds)
+match_sequence_unpack(Frame *f, Node *p, PyObject *subject, Py_ssize_t star,
+                      PyObject *binds)
 {
     Py_ssize_t n = p->nv, i;
     int res = -1;
@@ -281,7 +291,8 @@ match_sequence_unpack(Frame *f, Node *p, PyObject *subject, Py_ssize_t star, PyO
                     goto done;
                 }
             }
-        } else if (policy_check_value(f->in, item) < 0) {
+        }
+        else if (policy_check_value(f->in, item) < 0) {
             goto done;
         }
     }
@@ -314,13 +325,15 @@ match_sequence(Frame *f, Node *p, PyObject *subject, PyObject *binds)
         if (sub->kind == K_MatchStar) {
             if (star >= 0) {
                 /* CPython's compiler rejects this; ast.parse does not. */
-                PyErr_SetString(PyExc_SyntaxError, "multiple starred names in sequence pattern");
+                PyErr_SetString(PyExc_SyntaxError,
+                                "multiple starred names in sequence pattern");
                 return -1;
             }
             star = i;
             star_wildcard = sub->c == NULL;
             only_wildcard &= star_wildcard;
-        } else {
+        }
+        else {
             only_wildcard &= is_wildcard(sub);
         }
     }
@@ -448,7 +461,8 @@ match_mapping(Frame *f, Node *p, PyObject *subject, PyObject *binds)
                 goto done;
             }
             if (dup) {
-                PyErr_Format(PyExc_ValueError, "mapping pattern checks duplicate key (%R)", key);
+                PyErr_Format(PyExc_ValueError,
+                             "mapping pattern checks duplicate key (%R)", key);
                 goto done;
             }
             if (PySet_Add(seen, key) < 0) {
@@ -505,13 +519,15 @@ done:
  * becomes `name`.  Stores a new reference in *out.  Returns 1 found, 0
  * missing (no match), -1 error. */
 static int
-class_attr(Interp *in, PyTypeObject *cls, PyObject *subject, PyObject *name, PyObject **names,
-           Py_ssize_t k, PyObject **out)
+class_attr(Interp *in, PyTypeObject *cls, PyObject *subject, PyObject *name,
+           PyObject **names, Py_ssize_t k, PyObject **out)
 {
     for (Py_ssize_t j = 0; j < k; j++) {
         /* Both are exact str: the comparison runs no Python code. */
-        if (names[j] != NULL && (names[j] == name || PyUnicode_Compare(names[j], name) == 0)) {
-            PyErr_Format(PyExc_TypeError, "%s() got multiple sub-patterns for attribute %R",
+        if (names[j] != NULL &&
+            (names[j] == name || PyUnicode_Compare(names[j], name) == 0)) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s() got multiple sub-patterns for attribute %R",
                          cls->tp_name, name);
             return -1;
         }
@@ -542,7 +558,8 @@ match_class(Frame *f, Node *p, PyObject *subject, PyObject *binds)
     PyTypeObject *tp;
     int res = -1, r;
 
-    if (p->obj == NULL || !PyTuple_Check(p->obj) || PyTuple_GET_SIZE(p->obj) != nkw) {
+    if (p->obj == NULL || !PyTuple_Check(p->obj) ||
+        PyTuple_GET_SIZE(p->obj) != nkw) {
         PyErr_SetString(PyExc_SystemError, "malformed class pattern");
         return -1;
     }
@@ -551,7 +568,8 @@ match_class(Frame *f, Node *p, PyObject *subject, PyObject *binds)
         return -1;
     }
     if (!PyType_Check(cls)) {
-        PyErr_SetString(PyExc_TypeError, "called match pattern must be a type");
+        PyErr_SetString(PyExc_TypeError,
+                        "called match pattern must be a type");
         goto done;
     }
     tp = (PyTypeObject *)cls;
@@ -575,17 +593,20 @@ match_class(Frame *f, Node *p, PyObject *subject, PyObject *binds)
         match_args = PyObject_GetAttr(cls, in->st->str_match_args);
         if (match_args != NULL) {
             if (!PyTuple_CheckExact(match_args)) {
-                PyErr_Format(PyExc_TypeError, "%s.__match_args__ must be a tuple (got %s)",
+                PyErr_Format(PyExc_TypeError,
+                             "%s.__match_args__ must be a tuple (got %s)",
                              tp->tp_name, Py_TYPE(match_args)->tp_name);
                 goto done;
             }
             allowed = PyTuple_GET_SIZE(match_args);
-        } else if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+        }
+        else if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
             PyErr_Clear();
             /* Only acknowledged when the class has no __match_args__. */
             match_self = PyType_HasFeature(tp, _Py_TPFLAGS_MATCH_SELF);
             allowed = match_self ? 1 : 0;
-        } else {
+        }
+        else {
             goto done;
         }
         if (allowed < nargs) {
@@ -597,7 +618,8 @@ match_class(Frame *f, Node *p, PyObject *subject, PyObject *binds)
         }
         if (match_self) {
             attrs[0] = Py_NewRef(subject);
-        } else {
+        }
+        else {
             for (i = 0; i < nargs; i++) {
                 PyObject *name = PyTuple_GET_ITEM(match_args, i);
                 if (!PyUnicode_CheckExact(name)) {
@@ -617,7 +639,8 @@ match_class(Frame *f, Node *p, PyObject *subject, PyObject *binds)
     }
     for (i = 0; i < nkw; i++) {
         PyObject *name = PyTuple_GET_ITEM(p->obj, i);
-        r = class_attr(in, tp, subject, name, names, nargs + i, &attrs[nargs + i]);
+        r = class_attr(in, tp, subject, name, names, nargs + i,
+                       &attrs[nargs + i]);
         if (r <= 0) {
             res = r;
             goto done;
@@ -710,7 +733,8 @@ capture_names(Interp *in, Node *p, PyObject *names)
     case K__COUNT:
         break;
     }
-    PyErr_Format(PyExc_SystemError, "node kind %d is not a pattern", (int)p->kind);
+    PyErr_Format(PyExc_SystemError, "node kind %d is not a pattern",
+                 (int)p->kind);
     return -1;
 }
 
@@ -784,7 +808,8 @@ match_or(Frame *f, Node *p, PyObject *subject, PyObject *binds)
         if (r == 1) {
             Py_ssize_t n = PyList_GET_SIZE(alt);
             if ((i > 0 && n > 1 && reorder_binds(f->in, p->v[0], alt) < 0) ||
-                PyList_SetSlice(binds, PyList_GET_SIZE(binds), PyList_GET_SIZE(binds), alt) < 0) {
+                PyList_SetSlice(binds, PyList_GET_SIZE(binds),
+                                PyList_GET_SIZE(binds), alt) < 0) {
                 r = -1;
             }
         }
@@ -862,7 +887,8 @@ match_pattern(Frame *f, Node *p, PyObject *subject, PyObject *binds)
     case K__COUNT:
         break;
     }
-    PyErr_Format(PyExc_SystemError, "node kind %d is not a pattern", (int)p->kind);
+    PyErr_Format(PyExc_SystemError, "node kind %d is not a pattern",
+                 (int)p->kind);
     return -1;
 }
 

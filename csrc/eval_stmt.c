@@ -112,8 +112,7 @@ eval_for(Frame *f, Node *s)
             st = eval_body(f, s->w, s->nw); /* else clause */
             break;
         }
-        if (gate_value(f->in, item) < 0 ||
-            store_target(f, s->a, item) < 0) {
+        if (gate_value(f->in, item) < 0 || store_target(f, s->a, item) < 0) {
             Py_DECREF(item);
             st = ST_ERROR;
             break;
@@ -347,12 +346,13 @@ star_match(PyObject *exc, PyObject *type, PyObject **match, PyObject **rest)
         return 0;
     }
     if (PyErr_GivenExceptionMatches(exc, type)) {
-        if (PyObject_TypeCheck(exc, (PyTypeObject *)PyExc_BaseExceptionGroup)) {
+        if (PyObject_TypeCheck(exc,
+                               (PyTypeObject *)PyExc_BaseExceptionGroup)) {
             *match = Py_NewRef(exc);
         }
         else {
-            *match = PyObject_CallFunction(PyExc_BaseExceptionGroup, "s(O)", "",
-                                           exc);
+            *match = PyObject_CallFunction(PyExc_BaseExceptionGroup, "s(O)",
+                                           "", exc);
             if (*match == NULL) {
                 return -1;
             }
@@ -467,7 +467,8 @@ project_leaves(PyObject *e, PyObject *ids)
             PyException_SetContext(res, ctx); /* steals */
             PyObject *notes = ((PyBaseExceptionObject *)e)->notes;
             if (notes) {
-                Py_XSETREF(((PyBaseExceptionObject *)res)->notes, Py_NewRef(notes));
+                Py_XSETREF(((PyBaseExceptionObject *)res)->notes,
+                           Py_NewRef(notes));
             }
         }
     }
@@ -530,7 +531,8 @@ prep_reraise_star(PyObject *orig, PyObject *excs)
         goto done;
     }
     if (PyList_GET_SIZE(raised) > 1) {
-        result = PyObject_CallFunction(PyExc_BaseExceptionGroup, "sO", "", raised);
+        result =
+            PyObject_CallFunction(PyExc_BaseExceptionGroup, "sO", "", raised);
     }
     else {
         result = Py_NewRef(PyList_GET_ITEM(raised, 0));
@@ -570,22 +572,28 @@ eval_try_star(Frame *f, Node *s)
             for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(t); k++) {
                 PyObject *x = PyTuple_GET_ITEM(t, k);
                 bad |= !PyExceptionClass_Check(x) ? 1
-                       : PyType_IsSubtype((PyTypeObject *)x,
-                                          (PyTypeObject *)PyExc_BaseExceptionGroup) ? 2 : 0;
+                       : PyType_IsSubtype(
+                             (PyTypeObject *)x,
+                             (PyTypeObject *)PyExc_BaseExceptionGroup)
+                           ? 2
+                           : 0;
             }
         }
         else {
             bad = !PyExceptionClass_Check(t) ? 1
                   : PyType_IsSubtype((PyTypeObject *)t,
-                                     (PyTypeObject *)PyExc_BaseExceptionGroup) ? 2 : 0;
+                                     (PyTypeObject *)PyExc_BaseExceptionGroup)
+                      ? 2
+                      : 0;
         }
         if (bad) {
             Py_DECREF(t);
-            PyErr_SetString(PyExc_TypeError,
-                            bad & 2 ? "catching ExceptionGroup with except* is not "
-                                      "allowed. Use except instead."
-                                    : "catching classes that do not inherit from "
-                                      "BaseException is not allowed");
+            PyErr_SetString(
+                PyExc_TypeError,
+                bad & 2 ? "catching ExceptionGroup with except* is not "
+                          "allowed. Use except instead."
+                        : "catching classes that do not inherit from "
+                          "BaseException is not allowed");
             goto fail;
         }
         PyObject *match, *rest;
@@ -613,9 +621,10 @@ eval_try_star(Frame *f, Node *s)
             else if (hs != ST_OK) {
                 /* CPython rejects these at compile time */
                 Py_DECREF(match);
-                PyErr_SetString(PyExc_SyntaxError,
-                                "'break', 'continue' and 'return' cannot appear "
-                                "in an except* block");
+                PyErr_SetString(
+                    PyExc_SyntaxError,
+                    "'break', 'continue' and 'return' cannot appear "
+                    "in an except* block");
                 goto fail;
             }
         }
@@ -651,7 +660,8 @@ eval_raise(Frame *f, Node *s)
     if (s->a == NULL) {
         PyObject *exc = compat_get_handled();
         if (exc == NULL) {
-            PyErr_SetString(PyExc_RuntimeError, "No active exception to reraise");
+            PyErr_SetString(PyExc_RuntimeError,
+                            "No active exception to reraise");
             return ST_ERROR;
         }
         restore_exception(exc);
@@ -793,8 +803,8 @@ with_items(Frame *f, Node *s, Py_ssize_t i)
         PyObject *saved = compat_get_handled();
         compat_set_handled(exc);
         /* __exit__ gets no traceback: a host traceback leads to frames */
-        PyObject *r = PyObject_CallFunctionObjArgs(exitf, (PyObject *)Py_TYPE(exc),
-                                                   exc, Py_None, NULL);
+        PyObject *r = PyObject_CallFunctionObjArgs(
+            exitf, (PyObject *)Py_TYPE(exc), exc, Py_None, NULL);
         compat_set_handled(saved);
         Py_XDECREF(saved);
         Py_DECREF(exitf);
@@ -817,8 +827,8 @@ with_items(Frame *f, Node *s, Py_ssize_t i)
         restore_exception(exc);
         return ST_ERROR;
     }
-    PyObject *r = PyObject_CallFunctionObjArgs(exitf, Py_None, Py_None, Py_None,
-                                               NULL);
+    PyObject *r =
+        PyObject_CallFunctionObjArgs(exitf, Py_None, Py_None, Py_None, NULL);
     Py_DECREF(exitf);
     if (r == NULL) {
         if (st == ST_RETURN) {
@@ -924,8 +934,8 @@ done:
 static Status
 eval_annassign(Frame *f, Node *s)
 {
-    int at_module_or_class = f->scope->type == SC_MODULE ||
-                             f->scope->type == SC_CLASS;
+    int at_module_or_class =
+        f->scope->type == SC_MODULE || f->scope->type == SC_CLASS;
     if (s->c) {
         PyObject *v = eval_expr(f, s->c);
         if (v == NULL) {
@@ -957,7 +967,8 @@ eval_annassign(Frame *f, Node *s)
         }
         PyErr_Clear();
         d = PyDict_New();
-        if (d == NULL || PyObject_SetItem(ns, f->in->st->str_annotations, d) < 0) {
+        if (d == NULL ||
+            PyObject_SetItem(ns, f->in->st->str_annotations, d) < 0) {
             Py_XDECREF(d);
             Py_DECREF(ann);
             return ST_ERROR;
@@ -1020,8 +1031,8 @@ eval_def(Frame *f, Node *s)
     if (dl == NULL) {
         return ST_ERROR;
     }
-    PyObject *obj = s->kind == K_FunctionDef ? make_function(f, s)
-                                             : build_class(f, s);
+    PyObject *obj =
+        s->kind == K_FunctionDef ? make_function(f, s) : build_class(f, s);
     if (obj == NULL) {
         Py_DECREF(dl);
         return ST_ERROR;
@@ -1058,7 +1069,8 @@ eval_import(Frame *f, Node *s)
                 return ST_ERROR;
             }
             for (Py_ssize_t k = 1; k < PyList_GET_SIZE(parts); k++) {
-                PyObject *sub = PyObject_GetAttr(bind, PyList_GET_ITEM(parts, k));
+                PyObject *sub =
+                    PyObject_GetAttr(bind, PyList_GET_ITEM(parts, k));
                 Py_DECREF(bind);
                 bind = sub;
                 if (bind == NULL) {
@@ -1138,7 +1150,8 @@ eval_import_from(Frame *f, Node *s)
                     PyErr_Clear();
                     continue;
                 }
-                int r = PyDict_SetItem(f->locals ? f->locals : f->globals, nm, v);
+                int r =
+                    PyDict_SetItem(f->locals ? f->locals : f->globals, nm, v);
                 Py_DECREF(v);
                 if (r < 0) {
                     st = ST_ERROR;
@@ -1154,7 +1167,8 @@ eval_import_from(Frame *f, Node *s)
                 PyErr_ExceptionMatches(PyExc_AttributeError)) {
                 /* maybe a submodule not yet imported */
                 PyErr_Clear();
-                PyObject *full = PyUnicode_FromFormat("%U.%U", s->obj, al->obj);
+                PyObject *full =
+                    PyUnicode_FromFormat("%U.%U", s->obj, al->obj);
                 if (full == NULL) {
                     st = ST_ERROR;
                     break;
@@ -1277,7 +1291,8 @@ eval_stmt(Frame *f, Node *s)
     case K_AugAssign: {
         Node *t = s->a;
         if (t->kind == K_Name && t->scope_kind == NAME_FAST &&
-            t->checked_epoch == f->in->tools_epoch && f->fast[t->slot] != NULL &&
+            t->checked_epoch == f->in->tools_epoch &&
+            f->fast[t->slot] != NULL &&
             !PyUnicode_CheckExact(f->fast[t->slot])) {
             /* x op= y on a bound local (strings take the in-place path) */
             PyObject *rhs = eval_operand(f, s->b);
@@ -1390,17 +1405,50 @@ eval_stmt(Frame *f, Node *s)
         return eval_import_from(f, s);
     case K_Match:
         return eval_match(f, s);
-    case K_BoolOp: case K_NamedExpr: case K_BinOp: case K_UnaryOp:
-    case K_Lambda: case K_IfExp: case K_Dict: case K_Set: case K_ListComp:
-    case K_SetComp: case K_DictComp: case K_GeneratorExp: case K_Yield:
-    case K_YieldFrom: case K_Compare: case K_Call: case K_FormattedValue:
-    case K_JoinedStr: case K_Constant: case K_Attribute: case K_Subscript:
-    case K_Starred: case K_Name: case K_List: case K_Tuple: case K_Slice:
-    case K_MatchValue: case K_MatchSingleton: case K_MatchSequence:
-    case K_MatchMapping: case K_MatchClass: case K_MatchStar: case K_MatchAs:
-    case K_MatchOr: case K_Module: case K_ExceptHandler: case K_arguments:
-    case K_arg: case K_keyword: case K_alias: case K_withitem:
-    case K_match_case: case K_comprehension: case K__COUNT:
+    case K_BoolOp:
+    case K_NamedExpr:
+    case K_BinOp:
+    case K_UnaryOp:
+    case K_Lambda:
+    case K_IfExp:
+    case K_Dict:
+    case K_Set:
+    case K_ListComp:
+    case K_SetComp:
+    case K_DictComp:
+    case K_GeneratorExp:
+    case K_Yield:
+    case K_YieldFrom:
+    case K_Compare:
+    case K_Call:
+    case K_FormattedValue:
+    case K_JoinedStr:
+    case K_Constant:
+    case K_Attribute:
+    case K_Subscript:
+    case K_Starred:
+    case K_Name:
+    case K_List:
+    case K_Tuple:
+    case K_Slice:
+    case K_MatchValue:
+    case K_MatchSingleton:
+    case K_MatchSequence:
+    case K_MatchMapping:
+    case K_MatchClass:
+    case K_MatchStar:
+    case K_MatchAs:
+    case K_MatchOr:
+    case K_Module:
+    case K_ExceptHandler:
+    case K_arguments:
+    case K_arg:
+    case K_keyword:
+    case K_alias:
+    case K_withitem:
+    case K_match_case:
+    case K_comprehension:
+    case K__COUNT:
         break;
     }
     PyErr_Format(PyExc_SystemError, "eval_stmt: unexpected node kind %d",

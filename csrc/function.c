@@ -122,8 +122,9 @@ missing_args_error(FunctionObject *fn, PyObject *names, const char *kind)
         return;
     }
     Py_ssize_t n = PyList_GET_SIZE(names);
-    PyErr_Format(PyExc_TypeError, "%U() missing %zd required %s argument%s: %U",
-                 fn->qualname, n, kind, n == 1 ? "" : "s", s);
+    PyErr_Format(PyExc_TypeError,
+                 "%U() missing %zd required %s argument%s: %U", fn->qualname,
+                 n, kind, n == 1 ? "" : "s", s);
     Py_DECREF(s);
 }
 
@@ -150,11 +151,13 @@ too_many_positional(FunctionObject *fn, Frame *fr, Py_ssize_t given)
         plural = s->argcount != 1;
         sig = PyUnicode_FromFormat("%d", s->argcount);
     }
-    PyObject *kwsig = kwonly_given
-        ? PyUnicode_FromFormat(" positional argument%s (and %zd keyword-only argument%s)",
-                               given != 1 ? "s" : "", kwonly_given,
-                               kwonly_given != 1 ? "s" : "")
-        : PyUnicode_FromString("");
+    PyObject *kwsig =
+        kwonly_given
+            ? PyUnicode_FromFormat(
+                  " positional argument%s (and %zd keyword-only argument%s)",
+                  given != 1 ? "s" : "", kwonly_given,
+                  kwonly_given != 1 ? "s" : "")
+            : PyUnicode_FromString("");
     if (sig && kwsig) {
         PyErr_Format(PyExc_TypeError,
                      "%U() takes %U positional argument%s but %zd%U %s given",
@@ -175,8 +178,8 @@ bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
     PyObject **fast = fr->fast;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     Py_ssize_t argcount = s->argcount;
-    if (kwnames == NULL && nargs == argcount && !s->has_varargs && !s->has_varkw &&
-        s->kwonlyargcount == 0) {
+    if (kwnames == NULL && nargs == argcount && !s->has_varargs &&
+        !s->has_varkw && s->kwonlyargcount == 0) {
         /* the common case: exactly the positional arguments */
         for (Py_ssize_t i = 0; i < nargs; i++) {
             Py_INCREF(args[i]);
@@ -224,7 +227,8 @@ bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
                 break;
             }
         }
-        for (j = kwonly_start; found < 0 && j < kwonly_start + s->kwonlyargcount; j++) {
+        for (j = kwonly_start;
+             found < 0 && j < kwonly_start + s->kwonlyargcount; j++) {
             PyObject *nm = PyTuple_GET_ITEM(s->varnames, j);
             if (nm == key || PyUnicode_Compare(nm, key) == 0) {
                 found = j;
@@ -245,7 +249,8 @@ bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
             for (Py_ssize_t kk = 0; kk < nkw; kk++) {
                 PyObject *key2 = PyTuple_GET_ITEM(kwnames, kk);
                 for (j = 0; j < s->posonlyargcount; j++) {
-                    if (PyUnicode_Compare(PyTuple_GET_ITEM(s->varnames, j), key2) == 0) {
+                    if (PyUnicode_Compare(PyTuple_GET_ITEM(s->varnames, j),
+                                          key2) == 0) {
                         if (PyList_Append(posonly, key2) < 0) {
                             Py_DECREF(posonly);
                             return -1;
@@ -257,10 +262,11 @@ bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
                 PyObject *sep = PyUnicode_FromString(", ");
                 PyObject *joined = sep ? PyUnicode_Join(sep, posonly) : NULL;
                 if (joined) {
-                    PyErr_Format(PyExc_TypeError,
-                                 "%U() got some positional-only arguments passed "
-                                 "as keyword arguments: '%U'",
-                                 fn->qualname, joined);
+                    PyErr_Format(
+                        PyExc_TypeError,
+                        "%U() got some positional-only arguments passed "
+                        "as keyword arguments: '%U'",
+                        fn->qualname, joined);
                 }
                 Py_XDECREF(sep);
                 Py_XDECREF(joined);
@@ -287,7 +293,8 @@ bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
         return -1;
     }
     if (nargs < argcount) {
-        Py_ssize_t defcount = fn->defaults ? PyTuple_GET_SIZE(fn->defaults) : 0;
+        Py_ssize_t defcount =
+            fn->defaults ? PyTuple_GET_SIZE(fn->defaults) : 0;
         Py_ssize_t m = argcount - defcount;
         PyObject *missing = NULL;
         for (Py_ssize_t i = nargs; i < m; i++) {
@@ -295,7 +302,8 @@ bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
                 if (missing == NULL && (missing = PyList_New(0)) == NULL) {
                     return -1;
                 }
-                if (PyList_Append(missing, PyTuple_GET_ITEM(s->varnames, i)) < 0) {
+                if (PyList_Append(missing, PyTuple_GET_ITEM(s->varnames, i)) <
+                    0) {
                     Py_DECREF(missing);
                     return -1;
                 }
@@ -321,8 +329,9 @@ bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
                 continue;
             }
             PyObject *nm = PyTuple_GET_ITEM(s->varnames, i);
-            PyObject *d = fn->kwdefaults ? PyDict_GetItemWithError(fn->kwdefaults, nm)
-                                         : NULL;
+            PyObject *d = fn->kwdefaults
+                              ? PyDict_GetItemWithError(fn->kwdefaults, nm)
+                              : NULL;
             if (d != NULL) {
                 Py_INCREF(d);
                 fast[i] = d;
@@ -520,12 +529,14 @@ run_comprehension(Frame *f, Node *e, PyObject *iter)
             PyObject *name = PyTuple_GET_ITEM(s->freevars, i);
             int slot = -1;
             for (int j = 0; j < ps->ncells && slot < 0; j++) {
-                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->cellvars, j), name) == 0) {
+                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->cellvars, j),
+                                      name) == 0) {
                     slot = j;
                 }
             }
             for (int j = 0; j < ps->nfree && slot < 0; j++) {
-                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->freevars, j), name) == 0) {
+                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->freevars, j),
+                                      name) == 0) {
                     slot = ps->ncells + j;
                 }
             }
@@ -576,8 +587,9 @@ run_comprehension(Frame *f, Node *e, PyObject *iter)
     if (frame_init_cells(&cf, closure) < 0) {
         goto done;
     }
-    PyObject *acc = e->kind == K_ListComp ? PyList_New(0)
-                  : e->kind == K_SetComp ? PySet_New(NULL) : PyDict_New();
+    PyObject *acc = e->kind == K_ListComp  ? PyList_New(0)
+                    : e->kind == K_SetComp ? PySet_New(NULL)
+                                           : PyDict_New();
     if (acc == NULL) {
         goto done;
     }
@@ -630,8 +642,7 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
             }
             break;
         }
-        if (gate_value(cf->in, item) < 0 ||
-            store_target(cf, g->a, item) < 0) {
+        if (gate_value(cf->in, item) < 0 || store_target(cf, g->a, item) < 0) {
             Py_DECREF(item);
             rc = -1;
             break;
@@ -686,7 +697,8 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
                 rc = -1;
                 break;
             }
-            int r = e->kind == K_ListComp ? PyList_Append(acc, v) : PySet_Add(acc, v);
+            int r = e->kind == K_ListComp ? PyList_Append(acc, v)
+                                          : PySet_Add(acc, v);
             Py_DECREF(v);
             if (r < 0) {
                 rc = -1;
@@ -733,8 +745,7 @@ genexp_loop(Frame *cf, Node *e, Py_ssize_t gi)
             }
             break;
         }
-        if (gate_value(cf->in, item) < 0 ||
-            store_target(cf, g->a, item) < 0) {
+        if (gate_value(cf->in, item) < 0 || store_target(cf, g->a, item) < 0) {
             Py_DECREF(item);
             rc = -1;
             break;
@@ -929,7 +940,8 @@ static int
 function_set_name(FunctionObject *fn, PyObject *v, void *c)
 {
     if (v == NULL || !PyUnicode_Check(v)) {
-        PyErr_SetString(PyExc_TypeError, "__name__ must be set to a string object");
+        PyErr_SetString(PyExc_TypeError,
+                        "__name__ must be set to a string object");
         return -1;
     }
     Py_INCREF(v);
@@ -1027,10 +1039,12 @@ function_get_kwdefaults(FunctionObject *fn, void *c)
 
 static PyGetSetDef function_getset[] = {
     {"__dict__", (getter)function_get_dict, NULL, NULL, NULL},
-    {"__name__", (getter)function_get_name, (setter)function_set_name, NULL, NULL},
-    {"__qualname__", (getter)function_get_qualname, (setter)function_set_qualname,
-     NULL, NULL},
-    {"__doc__", (getter)function_get_doc, (setter)function_set_doc, NULL, NULL},
+    {"__name__", (getter)function_get_name, (setter)function_set_name, NULL,
+     NULL},
+    {"__qualname__", (getter)function_get_qualname,
+     (setter)function_set_qualname, NULL, NULL},
+    {"__doc__", (getter)function_get_doc, (setter)function_set_doc, NULL,
+     NULL},
     {"__module__", (getter)function_get_module, (setter)function_set_module,
      NULL, NULL},
     {"__annotations__", (getter)function_get_annotations,
@@ -1105,7 +1119,8 @@ resolve_bases(ModState *st, PyObject *bases, int *changed)
             goto fail;
         }
         if (!PyTuple_Check(r)) {
-            PyErr_SetString(PyExc_TypeError, "__mro_entries__ must return a tuple");
+            PyErr_SetString(PyExc_TypeError,
+                            "__mro_entries__ must return a tuple");
             Py_DECREF(r);
             goto fail;
         }
@@ -1154,7 +1169,8 @@ build_class(Frame *f, Node *s)
             if (b->kind == K_Starred) {
                 PyObject *t = PySequence_Tuple(v);
                 r = t ? 0 : -1;
-                for (Py_ssize_t k = 0; t && k < PyTuple_GET_SIZE(t) && r == 0; k++) {
+                for (Py_ssize_t k = 0; t && k < PyTuple_GET_SIZE(t) && r == 0;
+                     k++) {
                     r = PyList_Append(l, PyTuple_GET_ITEM(t, k));
                 }
                 Py_XDECREF(t);
@@ -1240,11 +1256,12 @@ build_class(Frame *f, Node *s)
             goto done;
         }
         if (!PyMapping_Check(ns)) {
-            PyErr_Format(PyExc_TypeError,
-                         "%.200s.__prepare__() must return a mapping, not %.200s",
-                         PyType_Check(meta) ? ((PyTypeObject *)meta)->tp_name
-                                            : "<metaclass>",
-                         Py_TYPE(ns)->tp_name);
+            PyErr_Format(
+                PyExc_TypeError,
+                "%.200s.__prepare__() must return a mapping, not %.200s",
+                PyType_Check(meta) ? ((PyTypeObject *)meta)->tp_name
+                                   : "<metaclass>",
+                Py_TYPE(ns)->tp_name);
             goto done;
         }
     }
@@ -1289,12 +1306,14 @@ build_class(Frame *f, Node *s)
             Scope *ps = f->scope;
             int slot = -1;
             for (int j = 0; j < ps->ncells && slot < 0; j++) {
-                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->cellvars, j), name) == 0) {
+                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->cellvars, j),
+                                      name) == 0) {
                     slot = j;
                 }
             }
             for (int j = 0; j < ps->nfree && slot < 0; j++) {
-                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->freevars, j), name) == 0) {
+                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->freevars, j),
+                                      name) == 0) {
                     slot = ps->ncells + j;
                 }
             }
@@ -1311,7 +1330,8 @@ build_class(Frame *f, Node *s)
         Status bst = eval_body(&cf, cs->body, cs->nbody);
         if (bst != ST_OK) {
             if (bst != ST_ERROR) {
-                PyErr_SetString(PyExc_SystemError, "bad control flow in class body");
+                PyErr_SetString(PyExc_SystemError,
+                                "bad control flow in class body");
             }
             goto done;
         }
@@ -1322,7 +1342,8 @@ build_class(Frame *f, Node *s)
                 goto done;
             }
         }
-        if (changed && PyObject_SetItem(ns, st->str_orig_bases, orig_bases) < 0) {
+        if (changed &&
+            PyObject_SetItem(ns, st->str_orig_bases, orig_bases) < 0) {
             goto done;
         }
         /* type.__new__ makes these implicit class/static methods only for
@@ -1339,7 +1360,8 @@ build_class(Frame *f, Node *s)
                 PyErr_Clear();
             }
             else if (Py_TYPE(fnv) == st->FunctionType) {
-                PyObject *w = k < 2 ? PyClassMethod_New(fnv) : PyStaticMethod_New(fnv);
+                PyObject *w =
+                    k < 2 ? PyClassMethod_New(fnv) : PyStaticMethod_New(fnv);
                 int r = w ? PyObject_SetItem(ns, key, w) : -1;
                 Py_XDECREF(w);
                 if (r < 0) {
@@ -1367,8 +1389,8 @@ build_class(Frame *f, Node *s)
             }
             else {
                 PyErr_Format(PyExc_TypeError,
-                             "__class__ set to %R defining %R as %R",
-                             cell_cls, s->obj, cls);
+                             "__class__ set to %R defining %R as %R", cell_cls,
+                             s->obj, cls);
             }
             Py_CLEAR(cls);
         }

@@ -106,22 +106,22 @@
 
 /* One C stack.  The struct lives at the top of its own mapping. */
 typedef struct GenStack {
-    char *map;            /* start of the mapping (the guard area) */
+    char *map; /* start of the mapping (the guard area) */
     size_t map_size;
-    char *low, *high;     /* usable stack: [low, high) */
-    uintptr_t *canary;    /* at high - GEN_STACK_KEEP: overwritten when a
+    char *low, *high;  /* usable stack: [low, high) */
+    uintptr_t *canary; /* at high - GEN_STACK_KEEP: overwritten when a
                              body went deeper */
 #ifdef GEN_VALGRIND
-    unsigned int vg_id;   /* VALGRIND_STACK_REGISTER */
+    unsigned int vg_id; /* VALGRIND_STACK_REGISTER */
 #endif
-    SwitchPair sw;        /* the body and its resumer */
+    SwitchPair sw; /* the body and its resumer */
 } GenStack;
 
 typedef enum {
-    GEN_CREATED,    /* body not started: no C stack yet */
-    GEN_SUSPENDED,  /* stopped at a yield */
-    GEN_RUNNING,    /* body running, or a throw/close being forwarded */
-    GEN_FINISHED,   /* returned, raised, closed or abandoned */
+    GEN_CREATED,   /* body not started: no C stack yet */
+    GEN_SUSPENDED, /* stopped at a yield */
+    GEN_RUNNING,   /* body running, or a throw/close being forwarded */
+    GEN_FINISHED,  /* returned, raised, closed or abandoned */
 } GenState;
 
 /* What the resumer asks of the body. */
@@ -134,34 +134,34 @@ typedef enum {
 
 /* How the body hands control back. */
 typedef enum {
-    OUT_YIELD,   /* `transfer`: the value yielded */
-    OUT_RETURN,  /* `transfer`: the value returned */
-    OUT_ERROR,   /* the exception is set in the thread state */
+    OUT_YIELD,  /* `transfer`: the value yielded */
+    OUT_RETURN, /* `transfer`: the value returned */
+    OUT_ERROR,  /* the exception is set in the thread state */
 } BodyOut;
 
 typedef struct GenObject {
-    PyObject_HEAD
-    FunctionObject *func;  /* strong: program, globals, interpreter */
-    ModState *st;          /* of our type's module, alive while we are */
-    PyObject *name;        /* str */
-    PyObject *qualname;    /* str */
+    PyObject_HEAD FunctionObject
+        *func;          /* strong: program, globals, interpreter */
+    ModState *st;       /* of our type's module, alive while we are */
+    PyObject *name;     /* str */
+    PyObject *qualname; /* str */
     PyObject *weakreflist;
-    Frame frame;           /* owns frame.fast (heap slots, cells after) */
+    Frame frame; /* owns frame.fast (heap slots, cells after) */
     GenState state;
     ResumeMsg msg;
     BodyOut out;
-    PyObject *transfer;    /* owned: value in flight between the sides */
-    PyObject *yieldfrom;   /* owned: subiterator while suspended in it */
-    PyObject *exc_state;   /* owned: the body's handled exception while
+    PyObject *transfer;  /* owned: value in flight between the sides */
+    PyObject *yieldfrom; /* owned: subiterator while suspended in it */
+    PyObject *exc_state; /* owned: the body's handled exception while
                               suspended, NULL when it has none */
-    int depth_delta;       /* Interp.depth the body holds while suspended */
-    int rec_delta;         /* CPython recursion the body holds */
-    GenStack *stack;       /* NULL before the first resume and at the end;
+    int depth_delta;     /* Interp.depth the body holds while suspended */
+    int rec_delta;       /* CPython recursion the body holds */
+    GenStack *stack;     /* NULL before the first resume and at the end;
                               always NULL for a generator expression */
-    int is_genexp;         /* a generator expression: no C stack of its own
+    int is_genexp;       /* a generator expression: no C stack of its own
                               (genexp_step) */
-    int gx_depth;          /* genexp: loops entered (0: not started) */
-    PyObject **gx_iters;   /* genexp: the iterator of each loop entered */
+    int gx_depth;        /* genexp: loops entered (0: not started) */
+    PyObject **gx_iters; /* genexp: the iterator of each loop entered */
     PyObject *gx_small[GX_SMALL];
 #ifdef GEN_ASAN
     const void *asan_back_bottom; /* the resumer's stack, for the switch */
@@ -500,7 +500,8 @@ gen_switch(GenObject *gen, PyThreadState *ts)
     tstate_recursion_set(ts, outer_rec - gen->rec_delta);
 #ifdef GEN_ASAN
     void *fake = NULL;
-    __sanitizer_start_switch_fiber(&fake, gs->low, (size_t)(gs->high - gs->low));
+    __sanitizer_start_switch_fiber(&fake, gs->low,
+                                   (size_t)(gs->high - gs->low));
 #endif
     switch_to_body(&gs->sw);
 #ifdef GEN_ASAN
@@ -650,7 +651,8 @@ fetch_stop_iteration_value(PyObject **pvalue)
             }
             else {
                 PyErr_NormalizeException(&t, &v, &tb);
-                if (!PyObject_TypeCheck(v, (PyTypeObject *)PyExc_StopIteration)) {
+                if (!PyObject_TypeCheck(v,
+                                        (PyTypeObject *)PyExc_StopIteration)) {
                     PyErr_Restore(t, v, tb);
                     return -1;
                 }
@@ -886,8 +888,9 @@ gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
     *presult = NULL;
     if (gen->state == GEN_CREATED && msg == MSG_SEND && arg != NULL &&
         arg != Py_None) {
-        PyErr_SetString(PyExc_TypeError,
-                        "can't send non-None value to a just-started generator");
+        PyErr_SetString(
+            PyExc_TypeError,
+            "can't send non-None value to a just-started generator");
         return PYGEN_ERROR;
     }
     if (gen->state == GEN_RUNNING) {
@@ -1030,7 +1033,8 @@ gen_yield(Frame *f, PyObject *value)
 {
     GenObject *gen = f->gen;
     if (gen == NULL || gen->state != GEN_RUNNING || gen->stack == NULL) {
-        PyErr_SetString(PyExc_SystemError, "yield outside a running generator");
+        PyErr_SetString(PyExc_SystemError,
+                        "yield outside a running generator");
         return NULL;
     }
     ResumeMsg msg;
@@ -1041,7 +1045,8 @@ gen_yield(Frame *f, PyObject *value)
     }
     if (msg != MSG_SEND) {
         Py_DECREF(sent);
-        PyErr_SetString(PyExc_SystemError, "generator resumed out of yield from");
+        PyErr_SetString(PyExc_SystemError,
+                        "generator resumed out of yield from");
         return NULL;
     }
     /* a value sent by host code enters interpreted code here */
@@ -1089,8 +1094,8 @@ subiter_send(GenObject *gen, PyObject *iter, PyObject *v, PyObject **presult)
     }
     else {
         int missing;
-        PyObject *meth = lookup_method(gen->frame.in, iter, gen->st->str_send,
-                                       &missing);
+        PyObject *meth =
+            lookup_method(gen->frame.in, iter, gen->st->str_send, &missing);
         if (meth == NULL) {
             if (missing) {
                 /* what PyObject_CallMethodOneArg reports */
@@ -1191,8 +1196,8 @@ close_subiterator(GenObject *gen, PyObject *yf)
     }
     else {
         int missing;
-        PyObject *meth = lookup_method(gen->frame.in, yf, gen->st->str_close,
-                                       &missing);
+        PyObject *meth =
+            lookup_method(gen->frame.in, yf, gen->st->str_close, &missing);
         if (meth == NULL && !missing) {
             if (gen->frame.in->abort != ABORT_NONE) {
                 return -1;
@@ -1271,8 +1276,8 @@ gen_throw_impl(GenObject *gen, PyObject *typ, PyObject *val, PyObject *tb)
         }
         else {
             int missing;
-            PyObject *meth = lookup_method(gen->frame.in, yf,
-                                           gen->st->str_throw, &missing);
+            PyObject *meth =
+                lookup_method(gen->frame.in, yf, gen->st->str_throw, &missing);
             if (meth == NULL) {
                 Py_DECREF(yf);
                 if (missing) {
@@ -1282,9 +1287,8 @@ gen_throw_impl(GenObject *gen, PyObject *typ, PyObject *val, PyObject *tb)
             }
             gen->state = GEN_RUNNING;
             /* same arity as given; a traceback is replaced by None */
-            ret = PyObject_CallFunctionObjArgs(meth, typ, val,
-                                               tb != NULL ? Py_None : NULL,
-                                               NULL);
+            ret = PyObject_CallFunctionObjArgs(
+                meth, typ, val, tb != NULL ? Py_None : NULL, NULL);
             gen->state = GEN_SUSPENDED;
             Py_DECREF(meth);
         }
@@ -1323,8 +1327,9 @@ throw_here:
     }
     else if (PyExceptionInstance_Check(typ)) {
         if (val != NULL && val != Py_None) {
-            PyErr_SetString(PyExc_TypeError,
-                            "instance exception may not have a separate value");
+            PyErr_SetString(
+                PyExc_TypeError,
+                "instance exception may not have a separate value");
             return NULL;
         }
         v = typ;
@@ -1527,7 +1532,8 @@ static int
 gen_set_name(GenObject *gen, PyObject *v, void *c)
 {
     if (v == NULL || !PyUnicode_Check(v)) {
-        PyErr_SetString(PyExc_TypeError, "__name__ must be set to a string object");
+        PyErr_SetString(PyExc_TypeError,
+                        "__name__ must be set to a string object");
         return -1;
     }
     Py_INCREF(v);
@@ -1583,18 +1589,12 @@ static PyMemberDef gen_members[] = {
 };
 
 static PyType_Slot generator_slots[] = {
-    {Py_tp_dealloc, gen_dealloc},
-    {Py_tp_traverse, gen_traverse},
-    {Py_tp_clear, gen_clear},
-    {Py_tp_finalize, gen_finalize},
-    {Py_tp_repr, gen_repr},
-    {Py_tp_iter, PyObject_SelfIter},
-    {Py_tp_iternext, gen_iternext},
-    {Py_am_send, gen_am_send},
-    {Py_tp_methods, gen_methods},
-    {Py_tp_getset, gen_getset},
-    {Py_tp_members, gen_members},
-    {0, NULL},
+    {Py_tp_dealloc, gen_dealloc},   {Py_tp_traverse, gen_traverse},
+    {Py_tp_clear, gen_clear},       {Py_tp_finalize, gen_finalize},
+    {Py_tp_repr, gen_repr},         {Py_tp_iter, PyObject_SelfIter},
+    {Py_tp_iternext, gen_iternext}, {Py_am_send, gen_am_send},
+    {Py_tp_methods, gen_methods},   {Py_tp_getset, gen_getset},
+    {Py_tp_members, gen_members},   {0, NULL},
 };
 
 PyType_Spec Generator_spec = {

@@ -32,27 +32,46 @@ typedef enum {
 
 /* Binary operators, in the order of CPython's ast classes. */
 typedef enum {
-    OP_Add, OP_Sub, OP_Mult, OP_MatMult, OP_Div, OP_Mod, OP_Pow,
-    OP_LShift, OP_RShift, OP_BitOr, OP_BitXor, OP_BitAnd, OP_FloorDiv,
+    OP_Add,
+    OP_Sub,
+    OP_Mult,
+    OP_MatMult,
+    OP_Div,
+    OP_Mod,
+    OP_Pow,
+    OP_LShift,
+    OP_RShift,
+    OP_BitOr,
+    OP_BitXor,
+    OP_BitAnd,
+    OP_FloorDiv,
     OP__BIN_COUNT
 } BinOpKind;
 
 typedef enum { UOP_Invert, UOP_Not, UOP_UAdd, UOP_USub } UnaryOpKind;
 typedef enum { BOOL_And, BOOL_Or } BoolOpKind;
 typedef enum {
-    CMP_Eq, CMP_NotEq, CMP_Lt, CMP_LtE, CMP_Gt, CMP_GtE,
-    CMP_Is, CMP_IsNot, CMP_In, CMP_NotIn
+    CMP_Eq,
+    CMP_NotEq,
+    CMP_Lt,
+    CMP_LtE,
+    CMP_Gt,
+    CMP_GtE,
+    CMP_Is,
+    CMP_IsNot,
+    CMP_In,
+    CMP_NotIn
 } CmpOpKind;
 typedef enum { CTX_Load, CTX_Store, CTX_Del } CtxKind;
 
 /* How a Name node is resolved (set by the scope pass in lower.c). */
 typedef enum {
     NAME_UNRESOLVED = 0,
-    NAME_FAST,       /* function local: frame->fast[slot] */
-    NAME_DEREF,      /* cell or free variable: frame->cells[slot] */
-    NAME_GLOBAL,     /* globals, then builtins (functions' global names) */
-    NAME_NAME,       /* module / class body: locals dict, globals, builtins */
-    NAME_CLASSDEREF  /* free variable read in a class body: ns, then cell */
+    NAME_FAST,      /* function local: frame->fast[slot] */
+    NAME_DEREF,     /* cell or free variable: frame->cells[slot] */
+    NAME_GLOBAL,    /* globals, then builtins (functions' global names) */
+    NAME_NAME,      /* module / class body: locals dict, globals, builtins */
+    NAME_CLASSDEREF /* free variable read in a class body: ns, then cell */
 } NameScope;
 
 /* ------------------------------------------------------------------- IR */
@@ -68,27 +87,27 @@ typedef struct Node {
     uint8_t op;         /* operator, ctx, conversion, ... */
     uint8_t scope_kind; /* NameScope for Name nodes */
     uint8_t flags;
-    int32_t slot;       /* fast/cell slot for Name; misc int otherwise */
+    int32_t slot; /* fast/cell slot for Name; misc int otherwise */
     int32_t lineno, col, end_lineno, end_col;
-    PyObject *obj;      /* borrowed from Program->consts: name, constant... */
+    PyObject *obj; /* borrowed from Program->consts: name, constant... */
     struct Node *a, *b, *c;
     struct Node **v, **w, **x, **y; /* child lists */
     Py_ssize_t nv, nw, nx, ny;
-    uint8_t *ops;       /* Compare: one CmpOpKind per comparator */
+    uint8_t *ops;           /* Compare: one CmpOpKind per comparator */
     uint32_t checked_epoch; /* Name store: tools epoch last checked (cache) */
     /* Name load (NAME_GLOBAL / NAME_NAME at module level): the value found
        for dict versions (globals, builtins); borrowed, valid while both
        versions are unchanged (see compat_dict_version). */
     uint64_t cache_gver, cache_bver;
     PyObject *cache_value;
-    struct Scope *scope;/* FunctionDef, Lambda, ClassDef, comprehensions */
+    struct Scope *scope; /* FunctionDef, Lambda, ClassDef, comprehensions */
 } Node;
 
 /* Node flags */
-#define NF_STAR_ARGS 0x01   /* Call: has *args or **kwargs (slow path) */
-#define NF_SIMPLE 0x02      /* AnnAssign: simple target */
-#define NF_SUPER_CALL 0x04  /* Call: `super()` candidate with no args */
-#define NF_HAS_STAR 0x08    /* Tuple/List target: has a Starred element */
+#define NF_STAR_ARGS 0x01  /* Call: has *args or **kwargs (slow path) */
+#define NF_SIMPLE 0x02     /* AnnAssign: simple target */
+#define NF_SUPER_CALL 0x04 /* Call: `super()` candidate with no args */
+#define NF_HAS_STAR 0x08   /* Tuple/List target: has a Starred element */
 
 typedef enum { SC_MODULE, SC_FUNCTION, SC_CLASS, SC_COMPREHENSION } ScopeType;
 
@@ -97,22 +116,22 @@ typedef enum { SC_MODULE, SC_FUNCTION, SC_CLASS, SC_COMPREHENSION } ScopeType;
 typedef struct Scope {
     ScopeType type;
     struct Scope *parent;
-    PyObject *name;       /* borrowed from Program consts */
-    PyObject *qualname;   /* borrowed from Program consts */
+    PyObject *name;     /* borrowed from Program consts */
+    PyObject *qualname; /* borrowed from Program consts */
     int lineno;
     /* filled during lowering */
-    PyObject *symbols;    /* dict: name -> int flags (SYM_*), owned until done */
-    PyObject *children;   /* list of capsules? no: we keep a C array */
+    PyObject *symbols;  /* dict: name -> int flags (SYM_*), owned until done */
+    PyObject *children; /* list of capsules? no: we keep a C array */
     struct Scope **kids;
     Py_ssize_t nkids, capkids;
-    Node **names;         /* Name nodes to patch after analysis */
+    Node **names; /* Name nodes to patch after analysis */
     Py_ssize_t nnames, capnames;
     /* results of analysis */
-    PyObject *varnames;   /* tuple: names of fast slots (params first) */
-    PyObject *cellvars;   /* tuple: cell slots [0, ncells) */
-    PyObject *freevars;   /* tuple: free slots [ncells, ncells + nfree) */
+    PyObject *varnames; /* tuple: names of fast slots (params first) */
+    PyObject *cellvars; /* tuple: cell slots [0, ncells) */
+    PyObject *freevars; /* tuple: free slots [ncells, ncells + nfree) */
     int nlocals, ncells, nfree;
-    int *cell2arg;        /* per cell: index of the param it shadows, or -1 */
+    int *cell2arg; /* per cell: index of the param it shadows, or -1 */
     /* function signature */
     int argcount, posonlyargcount, kwonlyargcount;
     int has_varargs, has_varkw;
@@ -122,7 +141,7 @@ typedef struct Scope {
     int uses_class_free;  /* function: slot of free __class__, or -1 */
     Node **body;          /* statements */
     Py_ssize_t nbody;
-    PyObject *docstring;  /* borrowed, or NULL */
+    PyObject *docstring; /* borrowed, or NULL */
 } Scope;
 
 /* Symbol flags used by the scope pass. */
@@ -143,17 +162,16 @@ typedef struct Scope {
  * they reference.  A Python object so that functions created by a run can
  * keep the IR alive after the run ends. */
 typedef struct {
-    PyObject_HEAD
-    PyObject *source;     /* str */
-    PyObject *lines;      /* list of source lines, for error messages */
-    PyObject *consts;     /* list: owns every PyObject the IR points to */
-    void **blocks;        /* arena blocks */
+    PyObject_HEAD PyObject *source; /* str */
+    PyObject *lines;  /* list of source lines, for error messages */
+    PyObject *consts; /* list: owns every PyObject the IR points to */
+    void **blocks;    /* arena blocks */
     Py_ssize_t nblocks, capblocks;
     char *cur;
     size_t left;
-    Scope **scopes;       /* every scope, for freeing */
+    Scope **scopes; /* every scope, for freeing */
     Py_ssize_t nscopes, capscopes;
-    Node *module;         /* K_Module: v = body */
+    Node *module; /* K_Module: v = body */
     Scope *top;
 } ProgramObject;
 
@@ -161,9 +179,9 @@ typedef struct {
 
 typedef enum {
     ABORT_NONE = 0,
-    ABORT_BUDGET,   /* a limit fired: uncatchable InterpreterError */
-    ABORT_TIMEOUT,  /* deadline: uncatchable timeout error */
-    ABORT_POLICY,   /* a policy refusal: uncatchable InterpreterError */
+    ABORT_BUDGET,  /* a limit fired: uncatchable InterpreterError */
+    ABORT_TIMEOUT, /* deadline: uncatchable timeout error */
+    ABORT_POLICY,  /* a policy refusal: uncatchable InterpreterError */
 } AbortKind;
 
 /* Number of generator C stacks kept for reuse per module (generator.c). */
@@ -174,9 +192,9 @@ struct PolicyData; /* policy.c */
 /* Per-module state (multi-phase init). */
 typedef struct {
     PyObject *ast_module;
-    PyObject *kind_of_class;   /* dict: ast class -> int kind (or -1-refused) */
-    PyObject *op_of_class;     /* dict: operator/ctx class -> int */
-    PyObject **field_names_all;  /* interned ast field names (lower.c) */
+    PyObject *kind_of_class; /* dict: ast class -> int kind (or -1-refused) */
+    PyObject *op_of_class;   /* dict: operator/ctx class -> int */
+    PyObject **field_names_all; /* interned ast field names (lower.c) */
     int n_field_names;
     PyObject *str_string_filename; /* "<string>" */
     PyObject *dangerous_callables; /* set of builtins refused at call time */
@@ -184,11 +202,11 @@ typedef struct {
     PyTypeObject *FunctionType;
     PyTypeObject *GeneratorType;
     PyTypeObject *InterpreterType;
-    PyObject *safe_builtins;   /* dict built once */
+    PyObject *safe_builtins;    /* dict built once */
     PyObject *str_dunder_class; /* "__class__" */
-    PyObject *str_dot0;        /* ".0" */
+    PyObject *str_dot0;         /* ".0" */
     PyObject *str_super;
-    PyObject *str_name;        /* "__name__" */
+    PyObject *str_name; /* "__name__" */
     PyObject *str_qualname;
     PyObject *str_module;
     PyObject *str_doc;
@@ -205,7 +223,7 @@ typedef struct {
     PyObject *str_send, *str_throw, *str_close;
     PyObject *str_write, *str_keys, *str_get, *str_dot;
     PyObject *str_dot0_suffix, *str_space, *str_newline;
-    PyObject *dangerous[24];   /* unused (see policy): kept for module.c */
+    PyObject *dangerous[24]; /* unused (see policy): kept for module.c */
     int ndangerous;
     struct PolicyData *policy; /* policy.c: owned by the module's `_policy`
                                   capsule (security tables, wrappers) */
@@ -221,35 +239,35 @@ typedef struct BigStack BigStack;
 
 typedef struct Interp {
     ModState *st;
-    PyObject *owner;          /* borrowed: the InterpreterObject */
-    PyObject *builtins;       /* dict: safe builtins + extra_builtins + tools */
-    PyObject *tools;          /* dict: protected names */
-    uint32_t tools_epoch;     /* bumped whenever `tools` changes (>= 1) */
-    PyObject *authorized;     /* list of str */
-    PyObject *print_chunks;   /* list of str */
+    PyObject *owner;        /* borrowed: the InterpreterObject */
+    PyObject *builtins;     /* dict: safe builtins + extra_builtins + tools */
+    PyObject *tools;        /* dict: protected names */
+    uint32_t tools_epoch;   /* bumped whenever `tools` changes (>= 1) */
+    PyObject *authorized;   /* list of str */
+    PyObject *print_chunks; /* list of str */
     Py_ssize_t print_len;
     PyObject *interpreter_error, *final_answer_exc, *timeout_error;
     /* budgets */
-    long long ops_left;       /* decremented per node */
+    long long ops_left; /* decremented per node */
     long long ops_limit;
     long long max_while_iterations;
-    long long max_print_len;  /* <0: unlimited */
-    double deadline;          /* monotonic seconds; 0: none */
+    long long max_print_len; /* <0: unlimited */
+    double deadline;         /* monotonic seconds; 0: none */
     double timeout;
-    int check_countdown;      /* ops until next clock check */
-    int depth, max_depth;     /* interpreted call depth */
-    char *stack_limit;        /* lowest safe address of the current C stack */
-    char *stack_lo, *stack_hi;/* extent of the stack stack_limit belongs to
+    int check_countdown;       /* ops until next clock check */
+    int depth, max_depth;      /* interpreted call depth */
+    char *stack_limit;         /* lowest safe address of the current C stack */
+    char *stack_lo, *stack_hi; /* extent of the stack stack_limit belongs to
                                  (NULL: unknown); a stack pointer outside it
                                  means interpreted code of this interpreter
                                  runs on a stack another interpreter switched
                                  to, whose bound the thread-local knows */
     unsigned long stack_thread; /* thread whose limit is cached below */
-    char *stack_thread_limit; /* cached: pthread_getattr_np reads /proc */
+    char *stack_thread_limit;   /* cached: pthread_getattr_np reads /proc */
     AbortKind abort;
     int running;
-    BigStack *bigstack;       /* bigstack.c: the stack steps run on */
-    int direct_call;          /* set by call_function just before calling an
+    BigStack *bigstack;        /* bigstack.c: the stack steps run on */
+    int direct_call;           /* set by call_function just before calling an
                                  interpreted function (its arguments were
                                  gated already); cleared by the callee */
     PyObject *current_program; /* borrowed: program of the running step */
@@ -266,7 +284,7 @@ typedef struct Interp {
 
 /* Saved state for a host -> interpreted call (see interp_enter). */
 typedef struct {
-    int started;   /* this call started a budget window */
+    int started; /* this call started a budget window */
 } InterpSave;
 
 /* Statement status: control flow never uses Python exceptions. */
@@ -285,33 +303,32 @@ struct GenObject;
 typedef struct Frame {
     Interp *in;
     Scope *scope;
-    PyObject *globals;   /* borrowed */
-    PyObject *builtins;  /* borrowed */
-    PyObject *locals;    /* borrowed: class namespace, globals at module level,
+    PyObject *globals;  /* borrowed */
+    PyObject *builtins; /* borrowed */
+    PyObject *locals;   /* borrowed: class namespace, globals at module level,
                             NULL in functions */
-    PyObject **fast;     /* owned refs, scope->nlocals entries */
-    PyObject **cells;    /* owned PyCell refs, ncells + nfree */
-    PyObject *retval;    /* owned, set with ST_RETURN */
+    PyObject **fast;    /* owned refs, scope->nlocals entries */
+    PyObject **cells;   /* owned PyCell refs, ncells + nfree */
+    PyObject *retval;   /* owned, set with ST_RETURN */
     struct GenObject *gen; /* the generator this frame runs in, or NULL */
     struct Frame *back;
-    PyObject *program;   /* borrowed: ProgramObject owning the IR */
+    PyObject *program;    /* borrowed: ProgramObject owning the IR */
     PyObject *last_value; /* module level: value of the last statement */
 } Frame;
 
 /* ---------------------------------------------------------------- objects */
 
 typedef struct {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
-    PyObject *program;     /* ProgramObject keeping the IR alive */
-    Scope *scope;          /* borrowed from program */
-    Node *def;             /* FunctionDef/Lambda node, borrowed from program */
-    PyObject *interp;      /* InterpreterObject */
+    PyObject_HEAD vectorcallfunc vectorcall;
+    PyObject *program; /* ProgramObject keeping the IR alive */
+    Scope *scope;      /* borrowed from program */
+    Node *def;         /* FunctionDef/Lambda node, borrowed from program */
+    PyObject *interp;  /* InterpreterObject */
     PyObject *globals;
     PyObject *builtins;
-    PyObject *defaults;    /* tuple or NULL */
-    PyObject *kwdefaults;  /* dict or NULL */
-    PyObject *closure;     /* tuple of cells or NULL */
+    PyObject *defaults;   /* tuple or NULL */
+    PyObject *kwdefaults; /* dict or NULL */
+    PyObject *closure;    /* tuple of cells or NULL */
     PyObject *name, *qualname, *doc, *module;
     PyObject *annotations; /* dict or NULL */
     PyObject *dict;        /* __dict__ */
@@ -319,9 +336,8 @@ typedef struct {
 } FunctionObject;
 
 typedef struct {
-    PyObject_HEAD
-    Interp in;
-    PyObject *cache;       /* dict: source -> ProgramObject */
+    PyObject_HEAD Interp in;
+    PyObject *cache; /* dict: source -> ProgramObject */
     PyObject *extra_builtins;
 } InterpreterObject;
 
@@ -369,11 +385,12 @@ PyObject *build_class(Frame *f, Node *s);
 int bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
                    size_t nargsf, PyObject *kwnames);
 void frame_clear(Frame *fr);
-PyObject *gen_yield(Frame *f, PyObject *value);        /* new ref: sent value */
+PyObject *gen_yield(Frame *f, PyObject *value); /* new ref: sent value */
 PyObject *gen_yield_from(Frame *f, PyObject *iterable); /* new ref: result */
 
 /* policy.c */
-int policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name, int store);
+int policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name,
+                           int store);
 PyObject *policy_getattr(Interp *in, PyObject *obj, PyObject *name);
 int policy_setattr(Interp *in, PyObject *obj, PyObject *name, PyObject *value);
 int policy_delattr(Interp *in, PyObject *obj, PyObject *name);
@@ -392,7 +409,8 @@ int policy_check_result_bytes(Interp *in, double bytes, const char *what);
 int policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args,
                         Py_ssize_t nargs, PyObject *kwnames);
 PyObject *policy_build_safe_builtins(PyObject *module, ModState *st);
-PyObject *policy_import(Frame *f, PyObject *name, PyObject *fromlist, int level);
+PyObject *policy_import(Frame *f, PyObject *name, PyObject *fromlist,
+                        int level);
 
 /* limits.c */
 int limits_tick_slow(Interp *in);
@@ -461,8 +479,8 @@ gate_value(Interp *in, PyObject *v)
 {
     PyTypeObject *tp = Py_TYPE(v);
     if (tp == &PyLong_Type || tp == &PyUnicode_Type || tp == &PyFloat_Type ||
-        tp == &PyTuple_Type || tp == &PyList_Type ||
-        tp == &PyBool_Type || v == Py_None) {
+        tp == &PyTuple_Type || tp == &PyList_Type || tp == &PyBool_Type ||
+        v == Py_None) {
         return 0;
     }
     return policy_check_value(in, v);

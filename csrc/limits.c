@@ -140,7 +140,8 @@ limits_abort(Interp *in, AbortKind kind, const char *fmt, ...)
     if (msg == NULL) {
         return -1;
     }
-    PyObject *cls = kind == ABORT_TIMEOUT ? in->timeout_error : in->interpreter_error;
+    PyObject *cls =
+        kind == ABORT_TIMEOUT ? in->timeout_error : in->interpreter_error;
     if (cls == NULL) {
         cls = PyExc_RuntimeError;
     }
@@ -154,12 +155,14 @@ int
 limits_reraise_abort(Interp *in)
 {
     AbortKind kind = in->abort != ABORT_NONE ? in->abort : ABORT_BUDGET;
-    PyObject *cls = kind == ABORT_TIMEOUT ? in->timeout_error : in->interpreter_error;
+    PyObject *cls =
+        kind == ABORT_TIMEOUT ? in->timeout_error : in->interpreter_error;
     if (cls == NULL) {
         cls = PyExc_RuntimeError;
     }
-    PyErr_SetString(cls, in->abort_msg[0] ? in->abort_msg
-                                          : "Execution was stopped by an earlier limit");
+    PyErr_SetString(cls, in->abort_msg[0]
+                             ? in->abort_msg
+                             : "Execution was stopped by an earlier limit");
     in->abort = kind;
     in->check_countdown = 0;
     return -1;
@@ -197,11 +200,12 @@ limits_tick_slow(Interp *in)
         return -1;
     }
     if (in->ops_left < 0) {
-        return limits_abort(in, ABORT_BUDGET,
-                            "Reached the max number of operations of %lld. "
-                            "Maybe there is an infinite loop somewhere in the "
-                            "code, or you're just asking too many calculations.",
-                            in->ops_limit);
+        return limits_abort(
+            in, ABORT_BUDGET,
+            "Reached the max number of operations of %lld. "
+            "Maybe there is an infinite loop somewhere in the "
+            "code, or you're just asking too many calculations.",
+            in->ops_limit);
     }
     if (in->check_countdown <= 0) {
         in->check_countdown = CLOCK_EVERY;
@@ -220,16 +224,18 @@ limits_tick_slow(Interp *in)
             if (PyUnicode_GET_LENGTH(ts) > 2 &&
                 PyUnicode_Tailmatch(ts, in->st->str_dot0_suffix, 0,
                                     PY_SSIZE_T_MAX, 1) == 1) {
-                shown = PyUnicode_Substring(ts, 0, PyUnicode_GET_LENGTH(ts) - 2);
+                shown =
+                    PyUnicode_Substring(ts, 0, PyUnicode_GET_LENGTH(ts) - 2);
                 Py_DECREF(ts);
                 if (shown == NULL) {
                     return -1;
                 }
             }
-            int r = limits_abort(in, ABORT_TIMEOUT,
-                                 "Code execution exceeded the maximum execution "
-                                 "time of %U seconds",
-                                 shown);
+            int r =
+                limits_abort(in, ABORT_TIMEOUT,
+                             "Code execution exceeded the maximum execution "
+                             "time of %U seconds",
+                             shown);
             Py_DECREF(shown);
             return r;
         }
@@ -319,13 +325,15 @@ int
 limits_check_binop(Interp *in, int op, PyObject *l, PyObject *r)
 {
     double max_bits = in->max_int_bits > 0 ? (double)in->max_int_bits : 1e300;
-    double max_bytes = in->max_result_bytes > 0 ? (double)in->max_result_bytes : 1e300;
+    double max_bytes =
+        in->max_result_bytes > 0 ? (double)in->max_result_bytes : 1e300;
     if (op == OP_Pow) {
         long long lb = int_bits(l);
         if (lb > 1 && PyLong_Check(r)) {
             int overflow = 0;
             long long e = PyLong_AsLongLongAndOverflow(r, &overflow);
-            if (overflow > 0 || (e > 0 && (double)(lb - 1) * (double)e > max_bits)) {
+            if (overflow > 0 ||
+                (e > 0 && (double)(lb - 1) * (double)e > max_bits)) {
                 return too_big(in, "power");
             }
         }
@@ -421,7 +429,8 @@ interp_leave(Interp *in, InterpSave *save, PyObject *res)
             PyObject *cls = in->interpreter_error ? in->interpreter_error
                                                   : PyExc_RuntimeError;
             PyErr_Format(cls, "Code execution failed due to: %s: %S",
-                         t ? ((PyTypeObject *)t)->tp_name : "?", v ? v : Py_None);
+                         t ? ((PyTypeObject *)t)->tp_name : "?",
+                         v ? v : Py_None);
             Py_XDECREF(t);
             Py_XDECREF(v);
             Py_XDECREF(tb);

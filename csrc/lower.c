@@ -17,6 +17,7 @@
 
 /* ---------------------------------------------------------------- fields */
 
+// clang-format off
 #define FIELDS(X)                                                          \
     X(body) X(value) X(targets) X(target) X(op) X(left) X(right)           \
     X(operand) X(values) X(keys) X(elts) X(ctx) X(id) X(attr) X(slice)     \
@@ -30,12 +31,13 @@
     X(pattern) X(guard) X(patterns) X(rest) X(cls) X(kwd_attrs)            \
     X(kwd_patterns) X(lineno) X(col_offset) X(end_lineno)                  \
     X(end_col_offset)
+// clang-format on
 
 enum {
 #define X(n) F_##n,
     FIELDS(X)
 #undef X
-    F__COUNT
+        F__COUNT
 };
 
 static const char *const field_cstr[] = {
@@ -56,7 +58,8 @@ typedef struct {
     int in_finally_cont; /* unused; reserved */
     PyObject **fields;
     char *stack_limit;
-    PyObject *private_cls; /* innermost class name, for private-name mangling */
+    PyObject
+        *private_cls; /* innermost class name, for private-name mangling */
 } Lower;
 
 /* CPython's private name mangling: inside a class, `__spam` (not ending in
@@ -66,7 +69,8 @@ static PyObject *
 mangle(Lower *L, PyObject *name)
 {
     Py_ssize_t n = PyUnicode_GET_LENGTH(name);
-    if (L->private_cls == NULL || n < 3 || PyUnicode_READ_CHAR(name, 0) != '_' ||
+    if (L->private_cls == NULL || n < 3 ||
+        PyUnicode_READ_CHAR(name, 0) != '_' ||
         PyUnicode_READ_CHAR(name, 1) != '_' ||
         (PyUnicode_READ_CHAR(name, n - 1) == '_' &&
          PyUnicode_READ_CHAR(name, n - 2) == '_') ||
@@ -207,8 +211,8 @@ getint(Lower *L, PyObject *o, int f, int dflt)
 static int
 kind_of(Lower *L, PyObject *o)
 {
-    PyObject *k = PyDict_GetItemWithError(L->st->kind_of_class,
-                                          (PyObject *)Py_TYPE(o));
+    PyObject *k =
+        PyDict_GetItemWithError(L->st->kind_of_class, (PyObject *)Py_TYPE(o));
     if (k == NULL) {
         if (!PyErr_Occurred()) {
             PyErr_Format(PyExc_TypeError, "unexpected ast node %s",
@@ -222,8 +226,8 @@ kind_of(Lower *L, PyObject *o)
 static int
 op_of(Lower *L, PyObject *o)
 {
-    PyObject *k = PyDict_GetItemWithError(L->st->op_of_class,
-                                          (PyObject *)Py_TYPE(o));
+    PyObject *k =
+        PyDict_GetItemWithError(L->st->op_of_class, (PyObject *)Py_TYPE(o));
     if (k == NULL) {
         if (!PyErr_Occurred()) {
             PyErr_Format(PyExc_TypeError, "unexpected ast operator %s",
@@ -254,22 +258,22 @@ node_new(Lower *L, int kind, PyObject *src)
 static PyObject *
 syntax_error(Lower *L, Node *at, const char *msg, PyObject *arg)
 {
-    PyObject *m = arg ? PyUnicode_FromFormat(msg, arg)
-                      : PyUnicode_FromString(msg);
+    PyObject *m =
+        arg ? PyUnicode_FromFormat(msg, arg) : PyUnicode_FromString(msg);
     if (m == NULL) {
         return NULL;
     }
     PyObject *text = Py_None;
     Py_INCREF(text);
-    if (at && at->lineno > 0 && at->lineno <= PyList_GET_SIZE(L->prog->lines)) {
+    if (at && at->lineno > 0 &&
+        at->lineno <= PyList_GET_SIZE(L->prog->lines)) {
         Py_SETREF(text, PyList_GET_ITEM(L->prog->lines, at->lineno - 1));
         Py_INCREF(text);
     }
-    PyObject *args = Py_BuildValue("(N(siiNii))", m, "<unknown>",
-                                   at ? at->lineno : 1,
-                                   at ? at->col + 1 : 1, text,
-                                   at ? at->end_lineno : 1,
-                                   at ? at->end_col + 1 : 1);
+    PyObject *args =
+        Py_BuildValue("(N(siiNii))", m, "<unknown>", at ? at->lineno : 1,
+                      at ? at->col + 1 : 1, text, at ? at->end_lineno : 1,
+                      at ? at->end_col + 1 : 1);
     if (args == NULL) {
         return NULL;
     }
@@ -343,8 +347,10 @@ scope_new(Lower *L, ScopeType type, PyObject *name, Node *at)
     }
     else {
         PyObject *q;
-        if (L->scope->type == SC_FUNCTION || L->scope->type == SC_COMPREHENSION) {
-            q = PyUnicode_FromFormat("%U.<locals>.%U", L->scope->qualname, name);
+        if (L->scope->type == SC_FUNCTION ||
+            L->scope->type == SC_COMPREHENSION) {
+            q = PyUnicode_FromFormat("%U.<locals>.%U", L->scope->qualname,
+                                     name);
         }
         else {
             q = PyUnicode_FromFormat("%U.%U", L->scope->qualname, name);
@@ -613,7 +619,8 @@ lower_arguments(Lower *L, PyObject *args, Scope *fs, int with_annotations)
         return NULL;
     }
     if (lower_list(L, args, F_defaults, lower_expr, &an->w, &an->nw, 0) < 0 ||
-        lower_list(L, args, F_kw_defaults, lower_expr, &an->x, &an->nx, 1) < 0) {
+        lower_list(L, args, F_kw_defaults, lower_expr, &an->x, &an->nx, 1) <
+            0) {
         return NULL;
     }
     PyObject *lists[5] = {NULL};
@@ -667,7 +674,8 @@ lower_arguments(Lower *L, PyObject *args, Scope *fs, int with_annotations)
             if (argn->obj == NULL) {
                 goto done;
             }
-            if (with_annotations && lower_opt_expr(L, a, F_annotation, &argn->a) < 0) {
+            if (with_annotations &&
+                lower_opt_expr(L, a, F_annotation, &argn->a) < 0) {
                 goto done;
             }
             if (sym_get(fs, argn->obj) & SYM_PARAM) {
@@ -760,7 +768,8 @@ lower_function(Lower *L, PyObject *o, int kind)
         if (keep_steal(L, name) == NULL) {
             return NULL;
         }
-        if (lower_list(L, o, F_decorator_list, lower_expr, &n->v, &n->nv, 0) < 0) {
+        if (lower_list(L, o, F_decorator_list, lower_expr, &n->v, &n->nv, 0) <
+            0) {
             return NULL;
         }
     }
@@ -950,9 +959,10 @@ lower_comprehension(Lower *L, PyObject *o, int kind)
         Py_DECREF(gens);
         return NULL;
     }
-    const char *nm = kind == K_ListComp ? "<listcomp>"
-                   : kind == K_SetComp ? "<setcomp>"
-                   : kind == K_DictComp ? "<dictcomp>" : "<genexpr>";
+    const char *nm = kind == K_ListComp   ? "<listcomp>"
+                     : kind == K_SetComp  ? "<setcomp>"
+                     : kind == K_DictComp ? "<dictcomp>"
+                                          : "<genexpr>";
     PyObject *name = keep_steal(L, PyUnicode_InternFromString(nm));
     if (name == NULL) {
         Py_DECREF(gens);
@@ -997,10 +1007,11 @@ lower_comprehension(Lower *L, PyObject *o, int kind)
         int ia = PyObject_IsTrue(isasync);
         Py_DECREF(isasync);
         if (ia) {
-            raise_interp_error(L->in,
-                               "async comprehension is not supported (line %d): "
-                               "this interpreter does not run asynchronous code",
-                               n->lineno);
+            raise_interp_error(
+                L->in,
+                "async comprehension is not supported (line %d): "
+                "this interpreter does not run asynchronous code",
+                n->lineno);
             goto done;
         }
         if (i == 0) {
@@ -1175,12 +1186,16 @@ lower_expr(Lower *L, PyObject *o)
             }
             if (target->type == SC_CLASS) {
                 return syntax_error(L, n,
-                    "assignment expression within a comprehension cannot be "
-                    "used in a class body", NULL), (Node *)NULL;
+                                    "assignment expression within a "
+                                    "comprehension cannot be "
+                                    "used in a class body",
+                                    NULL),
+                       (Node *)NULL;
             }
             for (Scope *c = s; c != target; c = c->parent) {
-                if (sym_add(c, tn->obj, target->type == SC_MODULE ? SYM_GLOBAL
-                                                                  : SYM_NONLOCAL) < 0) {
+                if (sym_add(c, tn->obj,
+                            target->type == SC_MODULE ? SYM_GLOBAL
+                                                      : SYM_NONLOCAL) < 0) {
                     return NULL;
                 }
             }
@@ -1273,8 +1288,8 @@ lower_expr(Lower *L, PyObject *o)
                    (Node *)NULL;
         }
         if (s->type == SC_COMPREHENSION && !s->is_generator) {
-            return syntax_error(L, n,
-                                "'yield' inside list comprehension", NULL),
+            return syntax_error(L, n, "'yield' inside list comprehension",
+                                NULL),
                    (Node *)NULL;
         }
         s->is_generator = 1;
@@ -1286,7 +1301,8 @@ lower_expr(Lower *L, PyObject *o)
     case K_Compare: {
         n = node_new(L, kind, o);
         if (n == NULL || lower_opt_expr(L, o, F_left, &n->a) < 0 ||
-            lower_list(L, o, F_comparators, lower_expr, &n->v, &n->nv, 0) < 0) {
+            lower_list(L, o, F_comparators, lower_expr, &n->v, &n->nv, 0) <
+                0) {
             return NULL;
         }
         PyObject *ops = getf(L, o, F_ops);
@@ -1433,17 +1449,48 @@ lower_expr(Lower *L, PyObject *o)
         }
         return n;
     /* not expressions */
-    case K_FunctionDef: case K_ClassDef: case K_Return: case K_Delete:
-    case K_Assign: case K_AugAssign: case K_AnnAssign: case K_For:
-    case K_While: case K_If: case K_With: case K_Match: case K_Raise:
-    case K_Try: case K_TryStar: case K_Assert: case K_Import:
-    case K_ImportFrom: case K_Global: case K_Nonlocal: case K_Expr:
-    case K_Pass: case K_Break: case K_Continue: case K_MatchValue:
-    case K_MatchSingleton: case K_MatchSequence: case K_MatchMapping:
-    case K_MatchClass: case K_MatchStar: case K_MatchAs: case K_MatchOr:
-    case K_Module: case K_ExceptHandler: case K_arguments: case K_arg:
-    case K_keyword: case K_alias: case K_withitem: case K_match_case:
-    case K_comprehension: case K__COUNT:
+    case K_FunctionDef:
+    case K_ClassDef:
+    case K_Return:
+    case K_Delete:
+    case K_Assign:
+    case K_AugAssign:
+    case K_AnnAssign:
+    case K_For:
+    case K_While:
+    case K_If:
+    case K_With:
+    case K_Match:
+    case K_Raise:
+    case K_Try:
+    case K_TryStar:
+    case K_Assert:
+    case K_Import:
+    case K_ImportFrom:
+    case K_Global:
+    case K_Nonlocal:
+    case K_Expr:
+    case K_Pass:
+    case K_Break:
+    case K_Continue:
+    case K_MatchValue:
+    case K_MatchSingleton:
+    case K_MatchSequence:
+    case K_MatchMapping:
+    case K_MatchClass:
+    case K_MatchStar:
+    case K_MatchAs:
+    case K_MatchOr:
+    case K_Module:
+    case K_ExceptHandler:
+    case K_arguments:
+    case K_arg:
+    case K_keyword:
+    case K_alias:
+    case K_withitem:
+    case K_match_case:
+    case K_comprehension:
+    case K__COUNT:
         break;
     }
     PyErr_Format(PyExc_TypeError, "expected an expression, got %s",
@@ -1494,18 +1541,23 @@ lower_pattern(Lower *L, PyObject *o)
         return n->obj ? n : NULL;
     case K_MatchSequence:
     case K_MatchOr:
-        return lower_list(L, o, F_patterns, lower_pattern, &n->v, &n->nv, 0) < 0
-                   ? NULL : n;
+        return lower_list(L, o, F_patterns, lower_pattern, &n->v, &n->nv, 0) <
+                       0
+                   ? NULL
+                   : n;
     case K_MatchMapping:
         if (lower_list(L, o, F_keys, lower_expr, &n->v, &n->nv, 0) < 0 ||
-            lower_list(L, o, F_patterns, lower_pattern, &n->w, &n->nw, 0) < 0) {
+            lower_list(L, o, F_patterns, lower_pattern, &n->w, &n->nw, 0) <
+                0) {
             return NULL;
         }
         return lower_capture(L, o, F_rest, n, &n->c);
     case K_MatchClass: {
         if (lower_opt_expr(L, o, F_cls, &n->a) < 0 ||
-            lower_list(L, o, F_patterns, lower_pattern, &n->v, &n->nv, 0) < 0 ||
-            lower_list(L, o, F_kwd_patterns, lower_pattern, &n->w, &n->nw, 0) < 0) {
+            lower_list(L, o, F_patterns, lower_pattern, &n->v, &n->nv, 0) <
+                0 ||
+            lower_list(L, o, F_kwd_patterns, lower_pattern, &n->w, &n->nw, 0) <
+                0) {
             return NULL;
         }
         PyObject *attrs = getf(L, o, F_kwd_attrs);
@@ -1621,15 +1673,15 @@ lower_alias(Lower *L, PyObject *o, int from)
     }
     if (from && PyUnicode_CompareWithASCIIString(n->obj, "*") == 0) {
         if (L->scope->type != SC_MODULE) {
-            return syntax_error(L, n,
-                                "import * only allowed at module level", NULL),
+            return syntax_error(L, n, "import * only allowed at module level",
+                                NULL),
                    (Node *)NULL;
         }
         return n;
     }
     PyObject *first;
-    Py_ssize_t dot = PyUnicode_FindChar(n->obj, '.', 0,
-                                        PyUnicode_GET_LENGTH(n->obj), 1);
+    Py_ssize_t dot =
+        PyUnicode_FindChar(n->obj, '.', 0, PyUnicode_GET_LENGTH(n->obj), 1);
     if (dot == -2) {
         return NULL;
     }
@@ -1726,7 +1778,8 @@ lower_stmt(Lower *L, PyObject *o)
             return NULL;
         }
         /* an augmented Name target is both used and bound */
-        if (n->a->kind == K_Name && sym_add(L->scope, n->a->obj, SYM_USED) < 0) {
+        if (n->a->kind == K_Name &&
+            sym_add(L->scope, n->a->obj, SYM_USED) < 0) {
             return NULL;
         }
         return n;
@@ -1806,7 +1859,8 @@ lower_stmt(Lower *L, PyObject *o)
         /* v = body, w = handlers, x = orelse, y = finalbody */
         n = node_new(L, kind, o);
         if (n == NULL || lower_body(L, o, F_body, &n->v, &n->nv) < 0 ||
-            lower_list(L, o, F_handlers, lower_handler, &n->w, &n->nw, 0) < 0 ||
+            lower_list(L, o, F_handlers, lower_handler, &n->w, &n->nw, 0) <
+                0 ||
             lower_body(L, o, F_orelse, &n->x, &n->nx) < 0 ||
             lower_body(L, o, F_finalbody, &n->y, &n->ny) < 0) {
             return NULL;
@@ -1821,8 +1875,8 @@ lower_stmt(Lower *L, PyObject *o)
         return n;
     case K_Import:
         n = node_new(L, kind, o);
-        if (n == NULL ||
-            lower_list(L, o, F_names, lower_alias_import, &n->v, &n->nv, 0) < 0) {
+        if (n == NULL || lower_list(L, o, F_names, lower_alias_import, &n->v,
+                                    &n->nv, 0) < 0) {
             return NULL;
         }
         return n;
@@ -1841,8 +1895,8 @@ lower_stmt(Lower *L, PyObject *o)
         }
         n->obj = keep_steal(L, mod);
         n->slot = getint(L, o, F_level, 0);
-        if (n->obj == NULL ||
-            lower_list(L, o, F_names, lower_alias_from, &n->v, &n->nv, 0) < 0) {
+        if (n->obj == NULL || lower_list(L, o, F_names, lower_alias_from,
+                                         &n->v, &n->nv, 0) < 0) {
             return NULL;
         }
         return n;
@@ -1856,7 +1910,8 @@ lower_stmt(Lower *L, PyObject *o)
         if (kind == K_Nonlocal && L->scope->type == SC_MODULE) {
             return syntax_error(L, n,
                                 "nonlocal declaration not allowed at module "
-                                "level", NULL),
+                                "level",
+                                NULL),
                    (Node *)NULL;
         }
         PyObject *names = getf(L, o, F_names);
@@ -1872,18 +1927,24 @@ lower_stmt(Lower *L, PyObject *o)
             long prev = sym_get(L->scope, nm);
             if (prev & (SYM_USED | SYM_BOUND)) {
                 Py_DECREF(names);
-                return syntax_error(L, n,
-                    kind == K_Global
-                        ? ((prev & SYM_BOUND) && !(prev & SYM_USED)
-                               ? "name '%U' is assigned to before global declaration"
-                               : "name '%U' is used prior to global declaration")
-                        : ((prev & SYM_BOUND) && !(prev & SYM_USED)
-                               ? "name '%U' is assigned to before nonlocal declaration"
-                               : "name '%U' is used prior to nonlocal declaration"),
-                    nm), (Node *)NULL;
+                return syntax_error(
+                           L, n,
+                           kind == K_Global
+                               ? ((prev & SYM_BOUND) && !(prev & SYM_USED)
+                                      ? "name '%U' is assigned to before "
+                                        "global declaration"
+                                      : "name '%U' is used prior to global "
+                                        "declaration")
+                               : ((prev & SYM_BOUND) && !(prev & SYM_USED)
+                                      ? "name '%U' is assigned to before "
+                                        "nonlocal declaration"
+                                      : "name '%U' is used prior to nonlocal "
+                                        "declaration"),
+                           nm),
+                       (Node *)NULL;
             }
-            if (sym_add(L->scope, nm, kind == K_Global ? SYM_GLOBAL
-                                                       : SYM_NONLOCAL) < 0) {
+            if (sym_add(L->scope, nm,
+                        kind == K_Global ? SYM_GLOBAL : SYM_NONLOCAL) < 0) {
                 Py_DECREF(names);
                 return NULL;
             }
@@ -1904,23 +1965,57 @@ lower_stmt(Lower *L, PyObject *o)
         n = node_new(L, kind, o);
         if (n && L->loop_depth == 0) {
             return syntax_error(L, n,
-                                kind == K_Break ? "'break' outside loop"
-                                                : "'continue' not properly in loop",
+                                kind == K_Break
+                                    ? "'break' outside loop"
+                                    : "'continue' not properly in loop",
                                 NULL),
                    (Node *)NULL;
         }
         return n;
-    case K_BoolOp: case K_NamedExpr: case K_BinOp: case K_UnaryOp:
-    case K_Lambda: case K_IfExp: case K_Dict: case K_Set: case K_ListComp:
-    case K_SetComp: case K_DictComp: case K_GeneratorExp: case K_Yield:
-    case K_YieldFrom: case K_Compare: case K_Call: case K_FormattedValue:
-    case K_JoinedStr: case K_Constant: case K_Attribute: case K_Subscript:
-    case K_Starred: case K_Name: case K_List: case K_Tuple: case K_Slice:
-    case K_MatchValue: case K_MatchSingleton: case K_MatchSequence:
-    case K_MatchMapping: case K_MatchClass: case K_MatchStar: case K_MatchAs:
-    case K_MatchOr: case K_Module: case K_ExceptHandler: case K_arguments:
-    case K_arg: case K_keyword: case K_alias: case K_withitem:
-    case K_match_case: case K_comprehension: case K__COUNT:
+    case K_BoolOp:
+    case K_NamedExpr:
+    case K_BinOp:
+    case K_UnaryOp:
+    case K_Lambda:
+    case K_IfExp:
+    case K_Dict:
+    case K_Set:
+    case K_ListComp:
+    case K_SetComp:
+    case K_DictComp:
+    case K_GeneratorExp:
+    case K_Yield:
+    case K_YieldFrom:
+    case K_Compare:
+    case K_Call:
+    case K_FormattedValue:
+    case K_JoinedStr:
+    case K_Constant:
+    case K_Attribute:
+    case K_Subscript:
+    case K_Starred:
+    case K_Name:
+    case K_List:
+    case K_Tuple:
+    case K_Slice:
+    case K_MatchValue:
+    case K_MatchSingleton:
+    case K_MatchSequence:
+    case K_MatchMapping:
+    case K_MatchClass:
+    case K_MatchStar:
+    case K_MatchAs:
+    case K_MatchOr:
+    case K_Module:
+    case K_ExceptHandler:
+    case K_arguments:
+    case K_arg:
+    case K_keyword:
+    case K_alias:
+    case K_withitem:
+    case K_match_case:
+    case K_comprehension:
+    case K__COUNT:
         break;
     }
     PyErr_Format(PyExc_TypeError, "expected a statement, got %s",
@@ -1960,7 +2055,8 @@ static int
 sym_set_result(Scope *s, PyObject *name, long res)
 {
     long v = sym_get(s, name);
-    v &= ~(SYM_R_LOCAL | SYM_R_CELL | SYM_R_FREE | SYM_R_GLOBAL | SYM_R_IMPLICIT);
+    v &= ~(SYM_R_LOCAL | SYM_R_CELL | SYM_R_FREE | SYM_R_GLOBAL |
+           SYM_R_IMPLICIT);
     PyObject *nv = PyLong_FromLong(v | res);
     if (nv == NULL) {
         return -1;
@@ -1971,7 +2067,8 @@ sym_set_result(Scope *s, PyObject *name, long res)
 }
 
 static int
-analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global, PyObject *free_out)
+analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
+        PyObject *free_out)
 {
     PyObject *local = PySet_New(NULL);
     PyObject *newbound = PySet_New(NULL);
@@ -2001,7 +2098,8 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global, PyObject *free_ou
         long res;
         if (fl & SYM_GLOBAL) {
             if (fl & SYM_PARAM) {
-                syntax_error(L, NULL, "name '%U' is parameter and global", name);
+                syntax_error(L, NULL, "name '%U' is parameter and global",
+                             name);
                 goto done;
             }
             res = SYM_R_GLOBAL;
@@ -2014,7 +2112,8 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global, PyObject *free_ou
         }
         else if (fl & SYM_NONLOCAL) {
             if (!set_contains(bd, name)) {
-                syntax_error(L, NULL, "no binding for nonlocal '%U' found", name);
+                syntax_error(L, NULL, "no binding for nonlocal '%U' found",
+                             name);
                 goto done;
             }
             res = SYM_R_FREE;
@@ -2234,8 +2333,8 @@ assign_slots(Lower *L, Scope *s)
         for (int i = 0; i < s->ncells; i++) {
             PyObject *name = PyTuple_GET_ITEM(s->cellvars, i);
             long fl = sym_get(s, name);
-            s->cell2arg[i] = (fl & SYM_PARAM) ? tuple_index(s->varnames, name)
-                                              : -1;
+            s->cell2arg[i] =
+                (fl & SYM_PARAM) ? tuple_index(s->varnames, name) : -1;
         }
     }
     if (s->type == SC_CLASS && s->needs_class_cell) {
@@ -2251,7 +2350,8 @@ assign_slots(Lower *L, Scope *s)
         long fl = sym_get(s, n->obj);
         if (s->type == SC_MODULE) {
             n->scope_kind = (fl & SYM_R_GLOBAL) && !(fl & SYM_R_IMPLICIT)
-                                ? NAME_GLOBAL : NAME_NAME;
+                                ? NAME_GLOBAL
+                                : NAME_NAME;
             continue;
         }
         if (s->type == SC_CLASS) {
@@ -2399,8 +2499,8 @@ lower_program(ModState *st, Interp *in, PyObject *source)
     L.prog = p;
     L.stack_limit = stack_limit_for_lowering(in);
     if (L.stack_limit == NULL) {
-        L.stack_limit = (char *)((uintptr_t)__builtin_frame_address(0) -
-                                 (512 * 1024));
+        L.stack_limit =
+            (char *)((uintptr_t)__builtin_frame_address(0) - (512 * 1024));
     }
     Node *mod = node_new(&L, K_Module, NULL);
     if (mod == NULL) {
@@ -2491,20 +2591,20 @@ lower_init_state(PyObject *module, ModState *st)
         return -1;
     }
     int rc = -1;
-#define ADD_KIND(nm, value, lst)                                           \
-    do {                                                                   \
-        PyObject *cls = PyObject_GetAttrString(st->ast_module, #nm);       \
-        PyObject *v = PyLong_FromLong(value);                              \
-        PyObject *s = PyUnicode_FromString(#nm);                           \
-        int bad = !cls || !v || !s ||                                      \
-                  PyDict_SetItem(st->kind_of_class, cls, v) < 0 ||         \
-                  PyList_Append(lst, s) < 0;                               \
-        Py_XDECREF(cls);                                                   \
-        Py_XDECREF(v);                                                     \
-        Py_XDECREF(s);                                                     \
-        if (bad) {                                                         \
-            goto done;                                                     \
-        }                                                                  \
+#define ADD_KIND(nm, value, lst)                                     \
+    do {                                                             \
+        PyObject *cls = PyObject_GetAttrString(st->ast_module, #nm); \
+        PyObject *v = PyLong_FromLong(value);                        \
+        PyObject *s = PyUnicode_FromString(#nm);                     \
+        int bad = !cls || !v || !s ||                                \
+                  PyDict_SetItem(st->kind_of_class, cls, v) < 0 ||   \
+                  PyList_Append(lst, s) < 0;                         \
+        Py_XDECREF(cls);                                             \
+        Py_XDECREF(v);                                               \
+        Py_XDECREF(s);                                               \
+        if (bad) {                                                   \
+            goto done;                                               \
+        }                                                            \
     } while (0)
 #define STMT(n) ADD_KIND(n, K_##n, kinds);
 #define EXPR(n) ADD_KIND(n, K_##n, kinds);
@@ -2513,27 +2613,34 @@ lower_init_state(PyObject *module, ModState *st)
 #include "nodes.def"
     {
         int ri = 0;
-#define REFUSED(n, w) ADD_KIND(n, -2 - ri, refused); ri++;
+#define REFUSED(n, w)              \
+    ADD_KIND(n, -2 - ri, refused); \
+    ri++;
 #include "nodes.def"
         (void)ri;
     }
 #undef ADD_KIND
     {
         static const char *const opnames[] = {
-            "Add", "Sub", "Mult", "MatMult", "Div", "Mod", "Pow", "LShift",
-            "RShift", "BitOr", "BitXor", "BitAnd", "FloorDiv", NULL};
-        static const char *const unames[] = {"Invert", "Not", "UAdd", "USub", NULL};
-        static const char *const bnames[] = {"And", "Or", NULL};
-        static const char *const cnames[] = {"Eq", "NotEq", "Lt", "LtE", "Gt",
-                                             "GtE", "Is", "IsNot", "In", "NotIn",
+            "Add",    "Sub",    "Mult",     "MatMult", "Div",
+            "Mod",    "Pow",    "LShift",   "RShift",  "BitOr",
+            "BitXor", "BitAnd", "FloorDiv", NULL};
+        static const char *const unames[] = {"Invert", "Not", "UAdd", "USub",
                                              NULL};
+        static const char *const bnames[] = {"And", "Or", NULL};
+        static const char *const cnames[] = {"Eq", "NotEq", "Lt", "LtE",
+                                             "Gt", "GtE",   "Is", "IsNot",
+                                             "In", "NotIn", NULL};
         static const char *const xnames[] = {"Load", "Store", "Del", NULL};
-        const char *const *tables[] = {opnames, unames, bnames, cnames, xnames};
+        const char *const *tables[] = {opnames, unames, bnames, cnames,
+                                       xnames};
         for (int t = 0; t < 5; t++) {
             for (int i = 0; tables[t][i]; i++) {
-                PyObject *cls = PyObject_GetAttrString(st->ast_module, tables[t][i]);
+                PyObject *cls =
+                    PyObject_GetAttrString(st->ast_module, tables[t][i]);
                 PyObject *v = PyLong_FromLong(i);
-                int bad = !cls || !v || PyDict_SetItem(st->op_of_class, cls, v) < 0;
+                int bad =
+                    !cls || !v || PyDict_SetItem(st->op_of_class, cls, v) < 0;
                 Py_XDECREF(cls);
                 Py_XDECREF(v);
                 if (bad) {

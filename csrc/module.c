@@ -103,12 +103,14 @@ builtin_print(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
         end = NULL;
     }
     if (sep && !PyUnicode_Check(sep)) {
-        PyErr_Format(PyExc_TypeError, "sep must be None or a string, not %.200s",
+        PyErr_Format(PyExc_TypeError,
+                     "sep must be None or a string, not %.200s",
                      Py_TYPE(sep)->tp_name);
         return NULL;
     }
     if (end && !PyUnicode_Check(end)) {
-        PyErr_Format(PyExc_TypeError, "end must be None or a string, not %.200s",
+        PyErr_Format(PyExc_TypeError,
+                     "end must be None or a string, not %.200s",
                      Py_TYPE(end)->tp_name);
         return NULL;
     }
@@ -118,7 +120,9 @@ builtin_print(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
     }
     for (Py_ssize_t i = 0; i < nargs; i++) {
         PyObject *s = PyObject_Str(args[i]);
-        if (s == NULL || (i > 0 && PyList_Append(parts, sep ? sep : in->st->str_space) < 0) ||
+        if (s == NULL ||
+            (i > 0 &&
+             PyList_Append(parts, sep ? sep : in->st->str_space) < 0) ||
             PyList_Append(parts, s) < 0) {
             Py_XDECREF(s);
             Py_DECREF(parts);
@@ -159,9 +163,10 @@ builtin_print(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
         return NULL;
     }
     if (in->max_print_len >= 0 && in->print_len > in->max_print_len) {
-        return limits_abort(in, ABORT_BUDGET,
-                            "Print outputs exceeded the limit of %lld characters",
-                            in->max_print_len),
+        return limits_abort(
+                   in, ABORT_BUDGET,
+                   "Print outputs exceeded the limit of %lld characters",
+                   in->max_print_len),
                NULL;
     }
     Py_RETURN_NONE;
@@ -172,7 +177,8 @@ static PyObject *
 exact_name(PyObject *name, const char *fn)
 {
     if (!PyUnicode_Check(name)) {
-        PyErr_Format(PyExc_TypeError, "attribute name must be string, not '%.200s'",
+        PyErr_Format(PyExc_TypeError,
+                     "attribute name must be string, not '%.200s'",
                      Py_TYPE(name)->tp_name);
         return NULL;
     }
@@ -180,7 +186,8 @@ exact_name(PyObject *name, const char *fn)
         Py_INCREF(name);
         return name;
     }
-    return PyUnicode_FromKindAndData(PyUnicode_KIND(name), PyUnicode_DATA(name),
+    return PyUnicode_FromKindAndData(PyUnicode_KIND(name),
+                                     PyUnicode_DATA(name),
                                      PyUnicode_GET_LENGTH(name));
 }
 
@@ -188,8 +195,8 @@ static PyObject *
 builtin_getattr(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs < 2 || nargs > 3) {
-        PyErr_Format(PyExc_TypeError, "getattr expected at least 2 arguments, got %zd",
-                     nargs);
+        PyErr_Format(PyExc_TypeError,
+                     "getattr expected at least 2 arguments, got %zd", nargs);
         return NULL;
     }
     Interp *in = interp_of(self);
@@ -212,7 +219,8 @@ static PyObject *
 builtin_hasattr(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 2) {
-        PyErr_Format(PyExc_TypeError, "hasattr expected 2 arguments, got %zd", nargs);
+        PyErr_Format(PyExc_TypeError, "hasattr expected 2 arguments, got %zd",
+                     nargs);
         return NULL;
     }
     Interp *in = interp_of(self);
@@ -223,7 +231,8 @@ builtin_hasattr(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     PyObject *v = policy_getattr(in, args[0], name);
     Py_DECREF(name);
     if (v == NULL) {
-        if (in->abort == ABORT_NONE && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+        if (in->abort == ABORT_NONE &&
+            PyErr_ExceptionMatches(PyExc_AttributeError)) {
             PyErr_Clear();
             Py_RETURN_FALSE;
         }
@@ -237,7 +246,8 @@ static PyObject *
 builtin_setattr(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3) {
-        PyErr_Format(PyExc_TypeError, "setattr expected 3 arguments, got %zd", nargs);
+        PyErr_Format(PyExc_TypeError, "setattr expected 3 arguments, got %zd",
+                     nargs);
         return NULL;
     }
     PyObject *name = exact_name(args[1], "setattr");
@@ -256,7 +266,8 @@ static PyObject *
 builtin_delattr(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 2) {
-        PyErr_Format(PyExc_TypeError, "delattr expected 2 arguments, got %zd", nargs);
+        PyErr_Format(PyExc_TypeError, "delattr expected 2 arguments, got %zd",
+                     nargs);
         return NULL;
     }
     PyObject *name = exact_name(args[1], "delattr");
@@ -305,7 +316,8 @@ interpreter_rebuild_builtins(InterpreterObject *self)
         Py_DECREF(b);
         return -1;
     }
-    ((GuardState *)PyModule_GetState(gm))->interp = Py_NewRef((PyObject *)self);
+    ((GuardState *)PyModule_GetState(gm))->interp =
+        Py_NewRef((PyObject *)self);
     for (PyMethodDef *m = guarded_builtins; m->ml_name; m++) {
         PyObject *fn = PyCFunction_NewEx(m, gm, NULL);
         if (fn == NULL || PyDict_SetItemString(b, m->ml_name, fn) < 0) {
@@ -375,10 +387,12 @@ interpreter_init(InterpreterObject *self, PyObject *args, PyObject *kwds)
     if (in->tools == NULL && (in->tools = PyDict_New()) == NULL) {
         return -1;
     }
-    if (self->extra_builtins == NULL && (self->extra_builtins = PyDict_New()) == NULL) {
+    if (self->extra_builtins == NULL &&
+        (self->extra_builtins = PyDict_New()) == NULL) {
         return -1;
     }
-    if (in->print_chunks == NULL && (in->print_chunks = PyList_New(0)) == NULL) {
+    if (in->print_chunks == NULL &&
+        (in->print_chunks = PyList_New(0)) == NULL) {
         return -1;
     }
     if (self->cache == NULL && (self->cache = PyDict_New()) == NULL) {
@@ -462,7 +476,8 @@ source_segment(ProgramObject *p, Node *s)
         if (stop < start) {
             stop = start;
         }
-        PyObject *seg = PyUnicode_DecodeUTF8(b + start, stop - start, "replace");
+        PyObject *seg =
+            PyUnicode_DecodeUTF8(b + start, stop - start, "replace");
         if (seg == NULL || PyList_Append(parts, seg) < 0) {
             Py_XDECREF(seg);
             Py_DECREF(parts);
@@ -526,10 +541,10 @@ raise_parse_error(Interp *in, PyObject *source)
         Py_DECREF(pad);
     }
     if (caret && str) {
-        msg = PyUnicode_FromFormat("Code parsing failed on line %S due to: %s: %U\n%S%U",
-                                   lineno ? lineno : Py_None,
-                                   ((PyTypeObject *)t)->tp_name, str,
-                                   text ? text : Py_None, caret);
+        msg = PyUnicode_FromFormat(
+            "Code parsing failed on line %S due to: %s: %U\n%S%U",
+            lineno ? lineno : Py_None, ((PyTypeObject *)t)->tp_name, str,
+            text ? text : Py_None, caret);
     }
     if (msg != NULL) {
         PyObject *e = PyObject_CallOneArg(in->interpreter_error, msg);
@@ -605,7 +620,7 @@ typedef struct {
     Interp *in;
     ProgramObject *p;
     Frame *fr;
-    PyObject *output;   /* owned */
+    PyObject *output; /* owned */
     int is_final;
     int ok;
 } RunCtx;
@@ -656,7 +671,8 @@ run_module_body(void *arg)
             return;
         }
         if (st != ST_OK) {
-            PyErr_SetString(PyExc_SystemError, "bad control flow at module level");
+            PyErr_SetString(PyExc_SystemError,
+                            "bad control flow at module level");
             return;
         }
         if (frp->last_value != NULL && i == mod->nv - 1) {
@@ -682,19 +698,25 @@ run_module_body(void *arg)
 static PyObject *
 interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"code", "state", "max_operations",
-                             "max_while_iterations", "timeout", "max_print_len",
-                             "max_depth", "max_int_bits", "max_result_bytes",
+    static char *kwlist[] = {"code",
+                             "state",
+                             "max_operations",
+                             "max_while_iterations",
+                             "timeout",
+                             "max_print_len",
+                             "max_depth",
+                             "max_int_bits",
+                             "max_result_bytes",
                              NULL};
     PyObject *code, *state, *timeout = Py_None, *maxprint = Py_None;
     long long max_ops = 10000000, max_while = 1000000;
     /* security budgets (limits.c, docs/security.md); 0: the default */
     int max_depth = 0;
     long long max_int_bits = 0, max_result_bytes = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UO!|$LLOOiLL", kwlist, &code,
-                                     &PyDict_Type, &state, &max_ops, &max_while,
-                                     &timeout, &maxprint, &max_depth,
-                                     &max_int_bits, &max_result_bytes)) {
+    if (!PyArg_ParseTupleAndKeywords(
+            args, kwds, "UO!|$LLOOiLL", kwlist, &code, &PyDict_Type, &state,
+            &max_ops, &max_while, &timeout, &maxprint, &max_depth,
+            &max_int_bits, &max_result_bytes)) {
         return NULL;
     }
     Interp *in = &self->in;
@@ -704,7 +726,8 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
         return NULL;
     }
     if (in->builtins == NULL || in->tools == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "Interpreter.__init__ was not called");
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Interpreter.__init__ was not called");
         return NULL;
     }
     /* budgets */
@@ -737,7 +760,8 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     in->print_len = 0;
     limits_start(in);
     /* lower, through the cache */
-    ProgramObject *p = (ProgramObject *)PyDict_GetItemWithError(self->cache, code);
+    ProgramObject *p =
+        (ProgramObject *)PyDict_GetItemWithError(self->cache, code);
     if (p != NULL) {
         Py_INCREF(p);
     }
@@ -761,11 +785,11 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
                 if (str == NULL) {
                     PyErr_Clear();
                 }
-                raise_interp_error(in,
-                                   "Code parsing failed due to: %s: %S (the code "
-                                   "is nested too deeply or too large)",
-                                   ((PyTypeObject *)t)->tp_name,
-                                   str ? str : Py_None);
+                raise_interp_error(
+                    in,
+                    "Code parsing failed due to: %s: %S (the code "
+                    "is nested too deeply or too large)",
+                    ((PyTypeObject *)t)->tp_name, str ? str : Py_None);
                 Py_XDECREF(str);
                 Py_XDECREF(t);
                 Py_XDECREF(v);
@@ -891,8 +915,10 @@ interpreter_get_ops(InterpreterObject *self, void *c)
 
 static PyGetSetDef interpreter_getset[] = {
     {"tools", (getter)interpreter_get_tools, (setter)interpreter_set_tools,
-     "Protected names (tools): looked up after state; cannot be rebound.", NULL},
-    {"extra_builtins", (getter)interpreter_get_extra, (setter)interpreter_set_extra,
+     "Protected names (tools): looked up after state; cannot be rebound.",
+     NULL},
+    {"extra_builtins", (getter)interpreter_get_extra,
+     (setter)interpreter_set_extra,
      "Extra names visible like builtins; code may shadow them.", NULL},
     {"authorized_imports", (getter)interpreter_get_authorized, NULL,
      "The authorized import list (a copy).", NULL},
@@ -946,7 +972,8 @@ core_exec(PyObject *m)
 {
     ModState *st = PyModule_GetState(m);
     if (intern(&st->str_dunder_class, "__class__") < 0 ||
-        intern(&st->str_dot0, ".0") < 0 || intern(&st->str_super, "super") < 0 ||
+        intern(&st->str_dot0, ".0") < 0 ||
+        intern(&st->str_super, "super") < 0 ||
         intern(&st->str_name, "__name__") < 0 ||
         intern(&st->str_qualname, "__qualname__") < 0 ||
         intern(&st->str_module, "__module__") < 0 ||
@@ -962,23 +989,29 @@ core_exec(PyObject *m)
         intern(&st->str_all, "__all__") < 0 ||
         intern(&st->str_enter, "__enter__") < 0 ||
         intern(&st->str_exit, "__exit__") < 0 ||
-        intern(&st->str_send, "send") < 0 || intern(&st->str_throw, "throw") < 0 ||
-        intern(&st->str_close, "close") < 0 || intern(&st->str_write, "write") < 0 ||
+        intern(&st->str_send, "send") < 0 ||
+        intern(&st->str_throw, "throw") < 0 ||
+        intern(&st->str_close, "close") < 0 ||
+        intern(&st->str_write, "write") < 0 ||
         intern(&st->str_keys, "keys") < 0 || intern(&st->str_get, "get") < 0 ||
         intern(&st->str_dot, ".") < 0 ||
         intern(&st->str_string_filename, "<unknown>") < 0 ||
         intern(&st->str_dot0_suffix, ".0") < 0 ||
-        intern(&st->str_space, " ") < 0 || intern(&st->str_newline, "\n") < 0) {
+        intern(&st->str_space, " ") < 0 ||
+        intern(&st->str_newline, "\n") < 0) {
         return -1;
     }
     if (lower_init_state(m, st) < 0) {
         return -1;
     }
-    st->ProgramType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Program_spec, NULL);
-    st->FunctionType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Function_spec, NULL);
-    st->GeneratorType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Generator_spec, NULL);
-    st->InterpreterType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &interpreter_spec,
-                                                                   NULL);
+    st->ProgramType =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &Program_spec, NULL);
+    st->FunctionType =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &Function_spec, NULL);
+    st->GeneratorType =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &Generator_spec, NULL);
+    st->InterpreterType =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &interpreter_spec, NULL);
     if (!st->ProgramType || !st->FunctionType || !st->GeneratorType ||
         !st->InterpreterType) {
         return -1;

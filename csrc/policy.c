@@ -42,17 +42,17 @@ typedef enum {
     PK_NONE = 0,
     /* blocking calls, bounded by the deadline */
     PK_SLEEP,
-    PK_QUEUE_GET,   /* queue.Queue.get(block=True, timeout=None) */
-    PK_QUEUE_PUT,   /* queue.Queue.put(item, block=True, timeout=None) */
-    PK_QUEUE_JOIN,  /* queue.Queue.join() */
-    PK_SQUEUE_GET,  /* queue.SimpleQueue.get(block=True, timeout=None) */
+    PK_QUEUE_GET,  /* queue.Queue.get(block=True, timeout=None) */
+    PK_QUEUE_PUT,  /* queue.Queue.put(item, block=True, timeout=None) */
+    PK_QUEUE_JOIN, /* queue.Queue.join() */
+    PK_SQUEUE_GET, /* queue.SimpleQueue.get(block=True, timeout=None) */
     /* str.format and str.format_map (bound to a str, or the descriptor) */
     PK_FORMAT,
     PK_FORMAT_MAP,
     /* size pre-checks */
     PK_POW,
-    PK_BYTES,       /* bytes(n), bytearray(n); else an iterable consumer */
-    PK_STR_PAD,     /* str.ljust/rjust/center/zfill(width) */
+    PK_BYTES,   /* bytes(n), bytearray(n); else an iterable consumer */
+    PK_STR_PAD, /* str.ljust/rjust/center/zfill(width) */
     PK_STR_EXPANDTABS,
     PK_STR_REPLACE,
     PK_STR_TRANSLATE,
@@ -63,23 +63,23 @@ typedef enum {
     PK_RANDBYTES,
     /* consumers of iterables: which positional arguments are iterated, and
        whether the result holds every item (MAT: item-count budget) */
-    PK_MAT_FIRST,   /* list(it), tuple, sorted, cycle, permutations, ... */
-    PK_MAT_HASHED,  /* set(it), frozenset, dict.fromkeys: bigger items */
-    PK_MAT_ALL,     /* itertools.product(*its), set.update(*its) */
-    PK_MAT_DICT,    /* dict(it), Counter(it): only iterators (a mapping is
+    PK_MAT_FIRST,  /* list(it), tuple, sorted, cycle, permutations, ... */
+    PK_MAT_HASHED, /* set(it), frozenset, dict.fromkeys: bigger items */
+    PK_MAT_ALL,    /* itertools.product(*its), set.update(*its) */
+    PK_MAT_DICT,   /* dict(it), Counter(it): only iterators (a mapping is
                        not iterated) */
-    PK_SEQ_EXTEND,  /* list.extend(it), deque.extend, bytearray.extend */
-    PK_JOIN,        /* sep.join(it): items and total length */
-    PK_DEQUE,       /* deque(it[, maxlen]) */
-    PK_SUM,         /* sum(it[, start]): a list start concatenates */
-    PK_RED_FIRST,   /* any, all, enumerate, islice, ... */
-    PK_RED_ALL,     /* zip(*its), chain, zip_longest, compress */
-    PK_RED_REST,    /* map(f, *its), filter(f, it), starmap, dropwhile, ... */
-    PK_MINMAX,      /* min(it) / max(it): only with one positional argument */
+    PK_SEQ_EXTEND, /* list.extend(it), deque.extend, bytearray.extend */
+    PK_JOIN,       /* sep.join(it): items and total length */
+    PK_DEQUE,      /* deque(it[, maxlen]) */
+    PK_SUM,        /* sum(it[, start]): a list start concatenates */
+    PK_RED_FIRST,  /* any, all, enumerate, islice, ... */
+    PK_RED_ALL,    /* zip(*its), chain, zip_longest, compress */
+    PK_RED_REST,   /* map(f, *its), filter(f, it), starmap, dropwhile, ... */
+    PK_MINMAX,     /* min(it) / max(it): only with one positional argument */
     PK_FORMAT_BUILTIN, /* format(value, spec): the spec's width */
-    PK_CHOICES,     /* random.choices(..., k=n) */
-    PK_PRODUCT,     /* itertools.product(*its, repeat=n) */
-    PK_ACCUMULATE,  /* itertools.accumulate(it, func): func must not be a
+    PK_CHOICES,        /* random.choices(..., k=n) */
+    PK_PRODUCT,        /* itertools.product(*its, repeat=n) */
+    PK_ACCUMULATE,     /* itertools.accumulate(it, func): func must not be a
                        host type (it would nest its outputs without bound) */
 } PolicyKind;
 
@@ -91,15 +91,15 @@ typedef struct {
 } PEntry;
 
 typedef struct PolicyData {
-    PyObject *refs;            /* list: owns every object referenced below */
-    PEntry tab[PTAB_SIZE];     /* callable identity -> PolicyKind */
-    uintptr_t *dangerous;      /* sorted addresses of dangerous objects */
+    PyObject *refs;        /* list: owns every object referenced below */
+    PEntry tab[PTAB_SIZE]; /* callable identity -> PolicyKind */
+    uintptr_t *dangerous;  /* sorted addresses of dangerous objects */
     Py_ssize_t ndangerous;
     PyTypeObject *dangerous_types[8];
     int ndangerous_types;
-    PyObject *sync_types;      /* tuple of types refused as values */
-    PyObject *internal_names;  /* frozenset: refused attribute names */
-    PyObject *dunder_allow;    /* frozenset: dunders that may be read */
+    PyObject *sync_types;     /* tuple of types refused as values */
+    PyObject *internal_names; /* frozenset: refused attribute names */
+    PyObject *dunder_allow;   /* frozenset: dunders that may be read */
     PyObject *formatter_parser, *field_name_split; /* _string functions */
     PyObject *queue_empty, *queue_full;
     PyObject *s_format, *s_format_map, *s_obj, *s_init, *s_module, *s_main,
@@ -132,7 +132,8 @@ ptab_add(PolicyData *pd, uintptr_t key, int kind)
     if (key == 0) {
         return;
     }
-    for (size_t i = ptab_slot(key), n = 0; n < PTAB_SIZE; i = (i + 1) & (PTAB_SIZE - 1), n++) {
+    for (size_t i = ptab_slot(key), n = 0; n < PTAB_SIZE;
+         i = (i + 1) & (PTAB_SIZE - 1), n++) {
         if (pd->tab[i].key == 0 || pd->tab[i].key == key) {
             pd->tab[i].key = key;
             pd->tab[i].kind = kind;
@@ -197,10 +198,12 @@ str_eq(PyObject *a, PyObject *b)
         return 1;
     }
     Py_ssize_t n = PyUnicode_GET_LENGTH(a);
-    if (n != PyUnicode_GET_LENGTH(b) || PyUnicode_KIND(a) != PyUnicode_KIND(b)) {
+    if (n != PyUnicode_GET_LENGTH(b) ||
+        PyUnicode_KIND(a) != PyUnicode_KIND(b)) {
         return 0;
     }
-    return memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * PyUnicode_KIND(a)) == 0;
+    return memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b),
+                  (size_t)n * PyUnicode_KIND(a)) == 0;
 }
 
 static int
@@ -333,7 +336,8 @@ module_status(Interp *in, PyObject *m, PyObject **pname)
     }
     /* a module known under an authorized name it does not carry
        (os.path is posixpath) */
-    for (Py_ssize_t i = 0; in->authorized && i < PyList_GET_SIZE(in->authorized); i++) {
+    for (Py_ssize_t i = 0;
+         in->authorized && i < PyList_GET_SIZE(in->authorized); i++) {
         PyObject *e = PyList_GET_ITEM(in->authorized, i);
         if (!PyUnicode_Check(e) || first_star_part(e) >= 0) {
             continue;
@@ -478,7 +482,8 @@ is_sandbox_class(PolicyData *pd, PyTypeObject *tp)
     PyObject *ht_qualname = ((PyHeapTypeObject *)tp)->ht_qualname;
     int host = 0;
     PyObject *dot = PyUnicode_FromOrdinal('.');
-    PyObject *parts = ht_qualname && dot ? PyUnicode_Split(ht_qualname, dot, -1) : NULL;
+    PyObject *parts =
+        ht_qualname && dot ? PyUnicode_Split(ht_qualname, dot, -1) : NULL;
     Py_XDECREF(dot);
     PyObject *cur = main;
     Py_INCREF(cur);
@@ -533,23 +538,27 @@ policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name, int store)
     /* 1. the name alone */
     if (c0 == '_' && is_dunder(name)) {
         if (store || !set_has(pd->dunder_allow, name)) {
-            raise_interp_error(in, "Forbidden access to dunder attribute: %U", name);
+            raise_interp_error(in, "Forbidden access to dunder attribute: %U",
+                               name);
             return -1;
         }
         if (obj != NULL && str_eq(name, pd->s_init) &&
             (PyModule_Check(obj) || is_tool(in, obj))) {
             /* module.__init__ renames a module shared with the host */
-            raise_interp_error(in, "Forbidden access to dunder attribute: %U", name);
+            raise_interp_error(in, "Forbidden access to dunder attribute: %U",
+                               name);
             return -1;
         }
     }
     else if (c0 == 'c' && n > 3 && PyUnicode_READ_CHAR(name, 1) == 'o' &&
              PyUnicode_READ_CHAR(name, 2) == '_') {
-        raise_interp_error(in, "Forbidden access to internal attribute: %U", name);
+        raise_interp_error(in, "Forbidden access to internal attribute: %U",
+                           name);
         return -1;
     }
     else if (set_has(pd->internal_names, name)) {
-        raise_interp_error(in, "Forbidden access to internal attribute: %U", name);
+        raise_interp_error(in, "Forbidden access to internal attribute: %U",
+                           name);
         return -1;
     }
     if (obj == NULL) {
@@ -567,15 +576,17 @@ policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name, int store)
             r = -1;
         }
         else if (c0 == '_' && !is_dunder(name)) {
-            raise_interp_error(in, "Forbidden access to private module attribute: %U",
-                               name);
+            raise_interp_error(
+                in, "Forbidden access to private module attribute: %U", name);
             r = -1;
         }
         else if (store) {
             /* no monkey-patching of modules shared with the host */
-            raise_interp_error(in, store > 0 ? "Forbidden assignment to module attribute: %U"
-                                             : "Forbidden deletion of module attribute: %U",
-                               name);
+            raise_interp_error(
+                in,
+                store > 0 ? "Forbidden assignment to module attribute: %U"
+                          : "Forbidden deletion of module attribute: %U",
+                name);
             r = -1;
         }
         else if (ms == MOD_PARENT && !is_dunder(name)) {
@@ -584,10 +595,11 @@ policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name, int store)
                 r = -1;
             }
             else if (!smol_authorized(in->authorized, full)) {
-                raise_interp_error(in,
-                                   "Forbidden access to %U: module %U is only "
-                                   "authorized as the parent of authorized imports",
-                                   full, mname);
+                raise_interp_error(
+                    in,
+                    "Forbidden access to %U: module %U is only "
+                    "authorized as the parent of authorized imports",
+                    full, mname);
                 r = -1;
             }
             Py_XDECREF(full);
@@ -596,8 +608,8 @@ policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name, int store)
         return r;
     }
     if (tp == &PyFrame_Type || tp == &PyTraceBack_Type || tp == &PyCode_Type) {
-        raise_interp_error(in, "Forbidden access to internal object of type %s",
-                           tp->tp_name);
+        raise_interp_error(
+            in, "Forbidden access to internal object of type %s", tp->tp_name);
         return -1;
     }
     if (!store && str_eq(name, pd->s_obj) &&
@@ -605,21 +617,24 @@ policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name, int store)
          PyMemoryView_Check(obj))) {
         /* AttributeError.obj / memoryview.obj: whatever host object the
            error or the buffer came from */
-        raise_interp_error(in, "Forbidden access to internal attribute: %U", name);
+        raise_interp_error(in, "Forbidden access to internal attribute: %U",
+                           name);
         return -1;
     }
     if (store) {
         if (is_tool(in, obj)) {
-            raise_interp_error(in, "Forbidden %s of an attribute of a tool: %U",
+            raise_interp_error(in,
+                               "Forbidden %s of an attribute of a tool: %U",
                                store > 0 ? "assignment" : "deletion", name);
             return -1;
         }
         if (PyType_Check(obj) && !is_sandbox_class(pd, (PyTypeObject *)obj)) {
-            raise_interp_error(in,
-                               "Forbidden %s of attribute %U of class %s, which "
-                               "was not defined by the code",
-                               store > 0 ? "assignment" : "deletion", name,
-                               ((PyTypeObject *)obj)->tp_name);
+            raise_interp_error(
+                in,
+                "Forbidden %s of attribute %U of class %s, which "
+                "was not defined by the code",
+                store > 0 ? "assignment" : "deletion", name,
+                ((PyTypeObject *)obj)->tp_name);
             return -1;
         }
     }
@@ -656,7 +671,8 @@ scan_format(Interp *in, PyObject *fmt, int depth, int *has_attr)
         PyObject *spec = PyTuple_GET_ITEM(item, 2);
         if (field != Py_None) {
             PyObject *split = PyObject_CallOneArg(pd->field_name_split, field);
-            PyObject *rest = split ? PyObject_GetIter(PyTuple_GET_ITEM(split, 1)) : NULL;
+            PyObject *rest =
+                split ? PyObject_GetIter(PyTuple_GET_ITEM(split, 1)) : NULL;
             Py_XDECREF(split);
             if (rest == NULL) {
                 goto malformed;
@@ -665,7 +681,8 @@ scan_format(Interp *in, PyObject *fmt, int depth, int *has_attr)
             while ((step = PyIter_Next(rest)) != NULL) {
                 if (PyTuple_GET_ITEM(step, 0) == Py_True) {
                     *has_attr = 1;
-                    if (policy_check_attr_name(in, NULL, PyTuple_GET_ITEM(step, 1), 0) < 0) {
+                    if (policy_check_attr_name(
+                            in, NULL, PyTuple_GET_ITEM(step, 1), 0) < 0) {
                         Py_DECREF(step);
                         Py_DECREF(rest);
                         Py_DECREF(item);
@@ -704,8 +721,8 @@ malformed:
 }
 
 typedef struct {
-    Py_ssize_t next;  /* next automatic field number */
-    int state;        /* 0 not decided, 1 automatic, 2 manual */
+    Py_ssize_t next; /* next automatic field number */
+    int state;       /* 0 not decided, 1 automatic, 2 manual */
 } AutoNumber;
 
 /* str.format / str.format_map for formats that traverse attributes: the
@@ -713,8 +730,8 @@ typedef struct {
  * attribute step through policy_getattr.  `args` is NULL for format_map,
  * `kw` the keyword dict or the mapping (or NULL).  Appends to `out`. */
 static int
-render_format(Interp *in, PyObject *fmt, PyObject *args, PyObject *kw, int depth,
-              AutoNumber *an, PyObject *out)
+render_format(Interp *in, PyObject *fmt, PyObject *args, PyObject *kw,
+              int depth, AutoNumber *an, PyObject *out)
 {
     PolicyData *pd = pdata(in);
     if (depth <= 0) {
@@ -734,7 +751,8 @@ render_format(Interp *in, PyObject *fmt, PyObject *args, PyObject *kw, int depth
         PyObject *field = PyTuple_GET_ITEM(item, 1);
         PyObject *spec = PyTuple_GET_ITEM(item, 2);
         PyObject *conv = PyTuple_GET_ITEM(item, 3);
-        PyObject *obj = NULL, *split = NULL, *rest = NULL, *fspec = NULL, *s = NULL;
+        PyObject *obj = NULL, *split = NULL, *rest = NULL, *fspec = NULL,
+                 *s = NULL;
         rc = -1;
         if (PyUnicode_GET_LENGTH(literal) && PyList_Append(out, literal) < 0) {
             goto next;
@@ -755,15 +773,17 @@ render_format(Interp *in, PyObject *fmt, PyObject *args, PyObject *kw, int depth
                 an->state = empty ? 1 : 2;
             }
             if (an->state == 2 && empty) {
-                PyErr_SetString(PyExc_ValueError,
-                                "cannot switch from manual field specification to "
-                                "automatic field numbering");
+                PyErr_SetString(
+                    PyExc_ValueError,
+                    "cannot switch from manual field specification to "
+                    "automatic field numbering");
                 goto next;
             }
             if (an->state == 1 && !empty) {
-                PyErr_SetString(PyExc_ValueError,
-                                "cannot switch from automatic field numbering to "
-                                "manual field specification");
+                PyErr_SetString(
+                    PyExc_ValueError,
+                    "cannot switch from automatic field numbering to "
+                    "manual field specification");
                 goto next;
             }
         }
@@ -785,10 +805,11 @@ render_format(Interp *in, PyObject *fmt, PyObject *args, PyObject *kw, int depth
                 goto next;
             }
             if (idx < 0 || idx >= PyTuple_GET_SIZE(args)) {
-                PyErr_Format(PyExc_IndexError,
-                             "Replacement index %zd out of range for positional "
-                             "args tuple",
-                             idx);
+                PyErr_Format(
+                    PyExc_IndexError,
+                    "Replacement index %zd out of range for positional "
+                    "args tuple",
+                    idx);
                 goto next;
             }
             obj = Py_NewRef(PyTuple_GET_ITEM(args, idx));
@@ -817,17 +838,18 @@ render_format(Interp *in, PyObject *fmt, PyObject *args, PyObject *kw, int depth
         }
         if (conv != Py_None) {
             Py_UCS4 c = PyUnicode_READ_CHAR(conv, 0);
-            PyObject *cv = c == 'r' ? PyObject_Repr(obj)
-                         : c == 's' ? PyObject_Str(obj)
-                         : c == 'a' ? PyObject_ASCII(obj)
-                                    : NULL;
+            PyObject *cv = c == 'r'   ? PyObject_Repr(obj)
+                           : c == 's' ? PyObject_Str(obj)
+                           : c == 'a' ? PyObject_ASCII(obj)
+                                      : NULL;
             if (cv == NULL && c != 'r' && c != 's' && c != 'a') {
                 if (c > 32 && c < 127) {
-                    PyErr_Format(PyExc_ValueError, "Unknown conversion specifier %c",
-                                 (char)c);
+                    PyErr_Format(PyExc_ValueError,
+                                 "Unknown conversion specifier %c", (char)c);
                 }
                 else {
-                    PyErr_Format(PyExc_ValueError, "Unknown conversion specifier \\x%x",
+                    PyErr_Format(PyExc_ValueError,
+                                 "Unknown conversion specifier \\x%x",
                                  (unsigned int)c);
                 }
             }
@@ -836,7 +858,8 @@ render_format(Interp *in, PyObject *fmt, PyObject *args, PyObject *kw, int depth
                 goto next;
             }
         }
-        if (PyUnicode_FindChar(spec, '{', 0, PyUnicode_GET_LENGTH(spec), 1) >= 0) {
+        if (PyUnicode_FindChar(spec, '{', 0, PyUnicode_GET_LENGTH(spec), 1) >=
+            0) {
             PyObject *parts = PyList_New(0);
             if (parts == NULL) {
                 goto next;
@@ -886,12 +909,14 @@ guarded_format(Interp *in, PyObject *fmt, int is_map, PyObject *const *args,
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     if (is_map) {
         if (nkw) {
-            PyErr_SetString(PyExc_TypeError, "str.format_map() takes no keyword arguments");
+            PyErr_SetString(PyExc_TypeError,
+                            "str.format_map() takes no keyword arguments");
             return NULL;
         }
         if (nargs != 1) {
             PyErr_Format(PyExc_TypeError,
-                         "format_map() takes exactly one argument (%zd given)", nargs);
+                         "format_map() takes exactly one argument (%zd given)",
+                         nargs);
             return NULL;
         }
         kw = Py_NewRef(args[0]);
@@ -907,7 +932,8 @@ guarded_format(Interp *in, PyObject *fmt, int is_map, PyObject *const *args,
         if (nkw) {
             kw = PyDict_New();
             for (Py_ssize_t i = 0; kw && i < nkw; i++) {
-                if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0) {
+                if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i),
+                                   args[nargs + i]) < 0) {
                     Py_CLEAR(kw);
                 }
             }
@@ -935,14 +961,16 @@ done:
 
 /* Wrappers are builtin functions whose self is a tuple
  * (interpreter, original callable, kind, extra). */
-static PyObject *wrapper_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames);
+static PyObject *wrapper_call(PyObject *self, PyObject *const *args,
+                              Py_ssize_t nargs, PyObject *kwnames);
 static int format_estimate(Interp *in, PyObject *fmt, PyObject *const *args,
                            Py_ssize_t nargs, PyObject *kwnames);
 
-#define WRAPPER_DEF(name, doc)                                                     \
-    {name, (PyCFunction)(void (*)(void))wrapper_call, METH_FASTCALL | METH_KEYWORDS, \
-     doc}
+#define WRAPPER_DEF(name, doc)                           \
+    {                                                    \
+        name, (PyCFunction)(void (*)(void))wrapper_call, \
+            METH_FASTCALL | METH_KEYWORDS, doc           \
+    }
 
 static PyMethodDef wrapper_defs[] = {
     WRAPPER_DEF("sleep", "time.sleep, bounded by the step's deadline."),
@@ -950,7 +978,8 @@ static PyMethodDef wrapper_defs[] = {
     WRAPPER_DEF("put", "Queue.put, bounded by the step's deadline."),
     WRAPPER_DEF("join", "Queue.join, bounded by the step's deadline."),
     WRAPPER_DEF("format", "str.format, with the sandbox's attribute policy."),
-    WRAPPER_DEF("format_map", "str.format_map, with the sandbox's attribute policy."),
+    WRAPPER_DEF("format_map",
+                "str.format_map, with the sandbox's attribute policy."),
 };
 
 static PyMethodDef *
@@ -979,7 +1008,8 @@ wrapper_def(int kind)
 static PyObject *
 make_wrapper(Interp *in, int kind, PyObject *orig, PyObject *extra)
 {
-    PyObject *self = Py_BuildValue("(OOiO)", in->owner, orig, kind, extra ? extra : Py_None);
+    PyObject *self = Py_BuildValue("(OOiO)", in->owner, orig, kind,
+                                   extra ? extra : Py_None);
     if (self == NULL) {
         return NULL;
     }
@@ -999,27 +1029,29 @@ raise_deadline(Interp *in)
 {
     double t = in->timeout;
     if (t == floor(t) && t < 1e15) {
-        return limits_abort(in, ABORT_TIMEOUT,
-                            "Code execution exceeded the maximum execution time of "
-                            "%lld seconds",
-                            (long long)t);
+        return limits_abort(
+            in, ABORT_TIMEOUT,
+            "Code execution exceeded the maximum execution time of "
+            "%lld seconds",
+            (long long)t);
     }
     PyObject *ts = PyFloat_FromDouble(t);
     if (ts == NULL) {
         return -1;
     }
-    int r = limits_abort(in, ABORT_TIMEOUT,
-                         "Code execution exceeded the maximum execution time of %R "
-                         "seconds",
-                         ts);
+    int r = limits_abort(
+        in, ABORT_TIMEOUT,
+        "Code execution exceeded the maximum execution time of %R "
+        "seconds",
+        ts);
     Py_DECREF(ts);
     return r;
 }
 
 /* time.sleep(secs): sleeps at most until the deadline, then ends the step. */
 static PyObject *
-bounded_sleep(Interp *in, PyObject *orig, PyObject *const *args, Py_ssize_t nargs,
-              PyObject *kwnames)
+bounded_sleep(Interp *in, PyObject *orig, PyObject *const *args,
+              Py_ssize_t nargs, PyObject *kwnames)
 {
     if (!deadline_active(in) || nargs != 1 || kwnames != NULL) {
         return PyObject_Vectorcall(orig, args, nargs, kwnames);
@@ -1047,8 +1079,8 @@ bounded_sleep(Interp *in, PyObject *orig, PyObject *const *args, Py_ssize_t narg
 /* Queue.get / Queue.put / SimpleQueue.get with block=True: wait at most
  * until the deadline, then end the step. */
 static PyObject *
-bounded_wait(Interp *in, int kind, PyObject *orig, PyObject *const *args, Py_ssize_t nargs,
-             PyObject *kwnames)
+bounded_wait(Interp *in, int kind, PyObject *orig, PyObject *const *args,
+             Py_ssize_t nargs, PyObject *kwnames)
 {
     PolicyData *pd = pdata(in);
     PyObject *self = NULL;
@@ -1106,7 +1138,8 @@ bounded_wait(Interp *in, int kind, PyObject *orig, PyObject *const *args, Py_ssi
     PyObject *res = PyObject_Vectorcall(orig, nargsv, nprefix + 2, NULL);
     Py_DECREF(rt);
     if (res == NULL &&
-        PyErr_ExceptionMatches(kind == PK_QUEUE_PUT ? pd->queue_full : pd->queue_empty) &&
+        PyErr_ExceptionMatches(kind == PK_QUEUE_PUT ? pd->queue_full
+                                                    : pd->queue_empty) &&
         limits_now() >= in->deadline) {
         PyErr_Clear();
         raise_deadline(in);
@@ -1116,13 +1149,14 @@ bounded_wait(Interp *in, int kind, PyObject *orig, PyObject *const *args, Py_ssi
 
 /* Queue.join(): wait for unfinished tasks at most until the deadline. */
 static PyObject *
-bounded_join(Interp *in, PyObject *orig, PyObject *const *args, Py_ssize_t nargs,
-             PyObject *kwnames)
+bounded_join(Interp *in, PyObject *orig, PyObject *const *args,
+             Py_ssize_t nargs, PyObject *kwnames)
 {
     PolicyData *pd = pdata(in);
     PyObject *self = NULL;
     (void)key_of(orig, &self);
-    if (!deadline_active(in) || kwnames != NULL || nargs != (self == NULL ? 1 : 0)) {
+    if (!deadline_active(in) || kwnames != NULL ||
+        nargs != (self == NULL ? 1 : 0)) {
         return PyObject_Vectorcall(orig, args, nargs, kwnames);
     }
     PyObject *q = self ? self : args[0];
@@ -1151,7 +1185,8 @@ bounded_join(Interp *in, PyObject *orig, PyObject *const *args, Py_ssize_t nargs
             break;
         }
         PyObject *rt = PyFloat_FromDouble(remaining);
-        PyObject *w = rt ? PyObject_CallMethodOneArg(cond, pd->s_wait, rt) : NULL;
+        PyObject *w =
+            rt ? PyObject_CallMethodOneArg(cond, pd->s_wait, rt) : NULL;
         Py_XDECREF(rt);
         if (w == NULL) {
             status = -1;
@@ -1161,7 +1196,8 @@ bounded_join(Interp *in, PyObject *orig, PyObject *const *args, Py_ssize_t nargs
     }
     PyObject *et, *ev, *etb;
     PyErr_Fetch(&et, &ev, &etb);
-    r = PyObject_CallMethodObjArgs(cond, pd->s_exit, Py_None, Py_None, Py_None, NULL);
+    r = PyObject_CallMethodObjArgs(cond, pd->s_exit, Py_None, Py_None, Py_None,
+                                   NULL);
     Py_XDECREF(r);
     if (et != NULL) {
         PyErr_Restore(et, ev, etb);
@@ -1178,7 +1214,8 @@ bounded_join(Interp *in, PyObject *orig, PyObject *const *args, Py_ssize_t nargs
 }
 
 static PyObject *
-wrapper_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+wrapper_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+             PyObject *kwnames)
 {
     Interp *in = &((InterpreterObject *)PyTuple_GET_ITEM(self, 0))->in;
     PyObject *orig = PyTuple_GET_ITEM(self, 1);
@@ -1201,7 +1238,8 @@ wrapper_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
             if (format_estimate(in, extra, args, nargs, kwnames) < 0) {
                 return NULL;
             }
-            return guarded_format(in, extra, kind == PK_FORMAT_MAP, args, nargs, kwnames);
+            return guarded_format(in, extra, kind == PK_FORMAT_MAP, args,
+                                  nargs, kwnames);
         }
         /* the unbound descriptor: str.format(fmt, ...) */
         if (nargs >= 1 && PyUnicode_Check(args[0])) {
@@ -1209,12 +1247,13 @@ wrapper_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
             if (scan_format(in, args[0], 2, &has_attr) < 0) {
                 return NULL;
             }
-            if (format_estimate(in, args[0], args + 1, nargs - 1, kwnames) < 0) {
+            if (format_estimate(in, args[0], args + 1, nargs - 1, kwnames) <
+                0) {
                 return NULL;
             }
             if (has_attr) {
-                return guarded_format(in, args[0], kind == PK_FORMAT_MAP, args + 1,
-                                      nargs - 1, kwnames);
+                return guarded_format(in, args[0], kind == PK_FORMAT_MAP,
+                                      args + 1, nargs - 1, kwnames);
             }
         }
         return PyObject_Vectorcall(orig, args, nargs, kwnames);
@@ -1229,8 +1268,9 @@ static PyObject *
 substitute(Interp *in, PyObject *v)
 {
     PyTypeObject *tp = Py_TYPE(v);
-    if (tp != &PyCFunction_Type && tp != &PyCMethod_Type && tp != &PyMethodDescr_Type &&
-        tp != &PyMethod_Type && tp != &PyFunction_Type) {
+    if (tp != &PyCFunction_Type && tp != &PyCMethod_Type &&
+        tp != &PyMethodDescr_Type && tp != &PyMethod_Type &&
+        tp != &PyFunction_Type) {
         return v;
     }
     PyObject *self;
@@ -1324,8 +1364,9 @@ policy_check_import(Interp *in, PyObject *modname)
     if (PyUnicode_Check(modname) && smol_authorized(in->authorized, modname)) {
         return 0;
     }
-    return refuse_import(in, "Import of %U is not allowed. Authorized imports are: %U",
-                         modname);
+    return refuse_import(
+        in, "Import of %U is not allowed. Authorized imports are: %U",
+        modname);
 }
 
 /* `from m import *` must not rebind a tool: refuse before binding. */
@@ -1362,10 +1403,11 @@ check_star_import(Interp *in, PyObject *mod)
         int c = PyDict_Contains(in->tools, nm);
         if (c != 0) {
             if (c > 0) {
-                raise_interp_error(in,
-                                   "Cannot assign to name '%U': doing this would "
-                                   "erase the existing tool!",
-                                   nm);
+                raise_interp_error(
+                    in,
+                    "Cannot assign to name '%U': doing this would "
+                    "erase the existing tool!",
+                    nm);
             }
             r = -1;
             break;
@@ -1380,27 +1422,31 @@ policy_import(Frame *f, PyObject *name, PyObject *fromlist, int level)
 {
     Interp *in = f->in;
     if (level > 0) {
-        PyErr_SetString(PyExc_ImportError,
-                        "attempted relative import with no known parent package");
+        PyErr_SetString(
+            PyExc_ImportError,
+            "attempted relative import with no known parent package");
         return NULL;
     }
     if (!PyUnicode_Check(name) || !smol_authorized(in->authorized, name)) {
         /* smolagents words `from m import x` refusals differently */
-        refuse_import(in,
-                      fromlist != NULL
-                          ? "Import from %U is not allowed. Authorized imports are: %U"
-                          : "Import of %U is not allowed. Authorized imports are: %U",
-                      name);
+        refuse_import(
+            in,
+            fromlist != NULL
+                ? "Import from %U is not allowed. Authorized imports are: %U"
+                : "Import of %U is not allowed. Authorized imports are: %U",
+            name);
         return NULL;
     }
-    PyObject *mod = PyImport_ImportModuleLevelObject(name, NULL, NULL, fromlist, 0);
+    PyObject *mod =
+        PyImport_ImportModuleLevelObject(name, NULL, NULL, fromlist, 0);
     if (mod == NULL) {
         return NULL;
     }
     if (fromlist != NULL && PyTuple_Check(fromlist)) {
         for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fromlist); i++) {
             PyObject *x = PyTuple_GET_ITEM(fromlist, i);
-            if (PyUnicode_Check(x) && str_eq_ascii(x, "*") && check_star_import(in, mod) < 0) {
+            if (PyUnicode_Check(x) && str_eq_ascii(x, "*") &&
+                check_star_import(in, mod) < 0) {
                 Py_DECREF(mod);
                 return NULL;
             }
@@ -1417,11 +1463,12 @@ policy_check_call(Interp *in, PyObject *callable)
     PolicyData *pd = pdata(in);
     if (is_dangerous(pd, callable) && !is_tool(in, callable)) {
         PyObject *nm = callable_name(callable);
-        raise_interp_error(in,
-                           "Forbidden function evaluation: '%S' is not among the "
-                           "explicitly allowed tools or defined/imported in the "
-                           "preceding code",
-                           nm ? nm : Py_None);
+        raise_interp_error(
+            in,
+            "Forbidden function evaluation: '%S' is not among the "
+            "explicitly allowed tools or defined/imported in the "
+            "preceding code",
+            nm ? nm : Py_None);
         Py_XDECREF(nm);
         return -1;
     }
@@ -1433,59 +1480,67 @@ policy_check_value(Interp *in, PyObject *v)
 {
     PyTypeObject *tp = Py_TYPE(v);
     if (tp == &PyLong_Type || tp == &PyUnicode_Type || tp == &PyFloat_Type ||
-        tp == &PyTuple_Type || tp == &PyList_Type || tp == &PyBool_Type || v == Py_None) {
+        tp == &PyTuple_Type || tp == &PyList_Type || tp == &PyBool_Type ||
+        v == Py_None) {
         return 0;
     }
     PolicyData *pd = pdata(in);
     if (tp == &PyFrame_Type || tp == &PyTraceBack_Type || tp == &PyCode_Type ||
         tp == in->st->InterpreterType || tp == in->st->ProgramType) {
-        raise_interp_error(in, "Forbidden access to internal object of type %s",
-                           tp->tp_name);
+        raise_interp_error(
+            in, "Forbidden access to internal object of type %s", tp->tp_name);
         return -1;
     }
     if (PyModule_Check(v)) {
         PyObject *name = NULL;
         ModStatus ms = module_status(in, v, &name);
         if (ms == MOD_DENIED) {
-            raise_interp_error(in, "Forbidden access to module: %S", name ? name : Py_None);
+            raise_interp_error(in, "Forbidden access to module: %S",
+                               name ? name : Py_None);
         }
         Py_XDECREF(name);
         return ms == MOD_DENIED ? -1 : 0;
     }
     if (PyDict_Check(v)) {
         if (is_namespace_dict(pd, v)) {
-            raise_interp_error(in, "Forbidden access to the namespace (globals) of a "
-                                   "module");
+            raise_interp_error(
+                in, "Forbidden access to the namespace (globals) of a "
+                    "module");
             return -1;
         }
         return 0;
     }
     if (PySlice_Check(v)) {
         PySliceObject *sl = (PySliceObject *)v;
-        if (PySlice_Check(sl->start) || PySlice_Check(sl->stop) || PySlice_Check(sl->step)) {
+        if (PySlice_Check(sl->start) || PySlice_Check(sl->stop) ||
+            PySlice_Check(sl->step)) {
             /* slice(slice(...)) chains crash CPython when deallocated (no
                trashcan): a slice never holds a slice here */
-            raise_interp_error(in, "Forbidden value: a slice whose bounds are slices");
+            raise_interp_error(
+                in, "Forbidden value: a slice whose bounds are slices");
             return -1;
         }
         return 0;
     }
     if (is_dangerous(pd, v) && !is_tool(in, v)) {
         PyObject *nm = callable_name(v);
-        raise_interp_error(in, "Forbidden access to function: %S", nm ? nm : Py_None);
+        raise_interp_error(in, "Forbidden access to function: %S",
+                           nm ? nm : Py_None);
         Py_XDECREF(nm);
         return -1;
     }
-    if (tp == &PyMethod_Type || tp == &PyFunction_Type || tp == &PyCFunction_Type ||
-        tp == in->st->FunctionType) {
+    if (tp == &PyMethod_Type || tp == &PyFunction_Type ||
+        tp == &PyCFunction_Type || tp == in->st->FunctionType) {
         return 0; /* callables: not synchronization primitives */
     }
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(pd->sync_types); i++) {
-        if (PyObject_TypeCheck(v, (PyTypeObject *)PyTuple_GET_ITEM(pd->sync_types, i))) {
-            raise_interp_error(in,
-                               "Forbidden access to a synchronization primitive (%s): "
-                               "waiting on it could outlive the step's deadline",
-                               tp->tp_name);
+        if (PyObject_TypeCheck(
+                v, (PyTypeObject *)PyTuple_GET_ITEM(pd->sync_types, i))) {
+            raise_interp_error(
+                in,
+                "Forbidden access to a synchronization primitive (%s): "
+                "waiting on it could outlive the step's deadline",
+                tp->tp_name);
             return -1;
         }
     }
@@ -1498,10 +1553,9 @@ policy_check_value(Interp *in, PyObject *v)
  * list, "".join, itertools...): checks the deadline as it goes and, when the
  * consumer keeps every item, the size budget. */
 typedef struct {
-    PyObject_HEAD
-    PyObject *it;           /* the wrapped iterator */
-    PyObject *owner;        /* InterpreterObject */
-    Py_ssize_t count, limit; /* items so far; limit < 0: none */
+    PyObject_HEAD PyObject *it; /* the wrapped iterator */
+    PyObject *owner;            /* InterpreterObject */
+    Py_ssize_t count, limit;    /* items so far; limit < 0: none */
     long long size, size_limit; /* bytes of sequence items (join, sum) */
 } BudgetIterObject;
 
@@ -1529,8 +1583,7 @@ budget_iter_dealloc(BudgetIterObject *self)
        iterators (enumerate(enumerate(...)) has no trashcan of its own) */
     PyTypeObject *tp = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
-    Py_TRASHCAN_BEGIN(self, budget_iter_dealloc)
-    budget_iter_clear(self);
+    Py_TRASHCAN_BEGIN(self, budget_iter_dealloc) budget_iter_clear(self);
     tp->tp_free(self);
     Py_DECREF(tp);
     Py_TRASHCAN_END
@@ -1626,9 +1679,9 @@ static PyType_Spec budget_iter_spec = {
 
 /* How a consumer uses one iterable argument. */
 typedef struct {
-    int item_bytes;  /* > 0: the consumer keeps every item (size budget) */
-    int count_size;  /* add up the sizes of sequence items (join, sum) */
-    int iter_only;   /* wrap only iterators: the consumer treats other
+    int item_bytes; /* > 0: the consumer keeps every item (size budget) */
+    int count_size; /* add up the sizes of sequence items (join, sum) */
+    int iter_only;  /* wrap only iterators: the consumer treats other
                         iterables specially (mappings, __bytes__...) */
 } IterUse;
 
@@ -1640,8 +1693,9 @@ static int
 is_materialized(PyTypeObject *tp)
 {
     return tp == &PyList_Type || tp == &PyTuple_Type || tp == &PyDict_Type ||
-           tp == &PySet_Type || tp == &PyFrozenSet_Type || tp == &PyUnicode_Type ||
-           tp == &PyBytes_Type || tp == &PyByteArray_Type;
+           tp == &PySet_Type || tp == &PyFrozenSet_Type ||
+           tp == &PyUnicode_Type || tp == &PyBytes_Type ||
+           tp == &PyByteArray_Type;
 }
 
 /* Prepare one iterable argument of a consumer.  May replace *parg with a
@@ -1654,7 +1708,8 @@ prepare_iterable(Interp *in, PyObject **parg, IterUse use)
     PyTypeObject *tp = Py_TYPE(a);
     long long max = in->max_result_bytes;
     if (is_materialized(tp)) {
-        if (use.count_size && (tp == &PyList_Type || tp == &PyTuple_Type) && max > 0) {
+        if (use.count_size && (tp == &PyList_Type || tp == &PyTuple_Type) &&
+            max > 0) {
             /* "".join(list), sum(list_of_lists, []): the size is known */
             long long total = 0;
             for (Py_ssize_t i = 0; i < Py_SIZE(a); i++) {
@@ -1677,7 +1732,8 @@ prepare_iterable(Interp *in, PyObject **parg, IterUse use)
             PyErr_Clear();
             n = PY_SSIZE_T_MAX;
         }
-        if (use.item_bytes > 0 && max > 0 && (double)n * use.item_bytes > (double)max) {
+        if (use.item_bytes > 0 && max > 0 &&
+            (double)n * use.item_bytes > (double)max) {
             return too_big(in, "call");
         }
         if (n <= SMALL_RANGE) {
@@ -1710,7 +1766,8 @@ prepare_iterable(Interp *in, PyObject **parg, IterUse use)
     else {
         return 0; /* bounded host containers (dict views, ...) */
     }
-    BudgetIterObject *w = PyObject_GC_New(BudgetIterObject, pd->budget_iter_type);
+    BudgetIterObject *w =
+        PyObject_GC_New(BudgetIterObject, pd->budget_iter_type);
     if (w == NULL) {
         Py_DECREF(it);
         return -1;
@@ -1718,7 +1775,9 @@ prepare_iterable(Interp *in, PyObject **parg, IterUse use)
     w->it = it;
     w->owner = Py_NewRef(in->owner);
     w->count = 0;
-    w->limit = use.item_bytes > 0 && max > 0 ? (Py_ssize_t)(max / use.item_bytes) : -1;
+    w->limit = use.item_bytes > 0 && max > 0
+                   ? (Py_ssize_t)(max / use.item_bytes)
+                   : -1;
     w->size = 0;
     w->size_limit = use.count_size && max > 0 ? max : -1;
     PyObject_GC_Track(w);
@@ -1843,8 +1902,8 @@ format_width(PyObject *fmt, int in_field, PyObject *const *args, Py_ssize_t n,
  * "{:>1000000000}" pads; estimated from the fields, the widths and the
  * largest string argument.  0 / -1. */
 static int
-format_estimate(Interp *in, PyObject *fmt, PyObject *const *args, Py_ssize_t nargs,
-                PyObject *kwnames)
+format_estimate(Interp *in, PyObject *fmt, PyObject *const *args,
+                Py_ssize_t nargs, PyObject *kwnames)
 {
     if (in->max_result_bytes <= 0 || !PyUnicode_Check(fmt)) {
         return 0;
@@ -1857,7 +1916,9 @@ format_estimate(Interp *in, PyObject *fmt, PyObject *const *args, Py_ssize_t nar
     }
     Py_ssize_t fields;
     double width = format_width(fmt, 0, args, nargs + nk, &fields);
-    return check_bytes(in, (double)seq_bytes(fmt) + (double)fields * ((double)big + 4.0 * width),
+    return check_bytes(in,
+                       (double)seq_bytes(fmt) +
+                           (double)fields * ((double)big + 4.0 * width),
                        "format");
 }
 
@@ -1914,7 +1975,8 @@ policy_check_percent(Interp *in, PyObject *fmt, PyObject *args)
     else {
         return 0;
     }
-#define CH(i) (bytes ? (Py_UCS4)(unsigned char)bytes[i] : PyUnicode_READ(kind, data, i))
+#define CH(i) \
+    (bytes ? (Py_UCS4)(unsigned char)bytes[i] : PyUnicode_READ(kind, data, i))
     double widest = 0;
     Py_ssize_t directives = 0, next = 0;
     for (Py_ssize_t i = 0; i < len; i++) {
@@ -1968,8 +2030,11 @@ policy_check_percent(Interp *in, PyObject *fmt, PyObject *args)
             big = b > big ? b : big;
         }
     }
-    return check_bytes(in, (double)len + (double)directives *
-                           ((double)(big > 0 ? big : 0) + 4.0 * widest), "format");
+    return check_bytes(in,
+                       (double)len +
+                           (double)directives *
+                               ((double)(big > 0 ? big : 0) + 4.0 * widest),
+                       "format");
 }
 
 /* A result about to be materialized (star displays): `bytes` estimated.
@@ -1991,8 +2056,8 @@ policy_call_is_plain(Interp *in, PyObject *callable)
 }
 
 int
-policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args, Py_ssize_t nargs,
-                    PyObject *kwnames)
+policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args,
+                    Py_ssize_t nargs, PyObject *kwnames)
 {
     PolicyData *pd = pdata(in);
     PyObject *func = *pfunc;
@@ -2012,7 +2077,8 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args, Py_ssize_t na
     case PK_FORMAT:
     case PK_FORMAT_MAP: {
         if (Py_TYPE(func) == &PyCFunction_Type &&
-            PyCFunction_GET_FUNCTION(func) == (PyCFunction)(void (*)(void))wrapper_call) {
+            PyCFunction_GET_FUNCTION(func) ==
+                (PyCFunction)(void (*)(void))wrapper_call) {
             return 0;
         }
         if ((kind == PK_FORMAT || kind == PK_FORMAT_MAP) && self != NULL &&
@@ -2040,8 +2106,9 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args, Py_ssize_t na
         Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
         for (Py_ssize_t i = 0; i < nk; i++) {
             if (str_eq_ascii(PyTuple_GET_ITEM(kwnames, i), "k")) {
-                return check_bytes(in, as_double_arg(args[nargs + i]) * SEQ_ITEM_BYTES,
-                                   "call");
+                return check_bytes(
+                    in, as_double_arg(args[nargs + i]) * SEQ_ITEM_BYTES,
+                    "call");
             }
         }
         return 0;
@@ -2060,7 +2127,9 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args, Py_ssize_t na
                     }
                     total += (double)n;
                 }
-                if (check_bytes(in, total * as_double_arg(args[nargs + i]) * SEQ_ITEM_BYTES,
+                if (check_bytes(in,
+                                total * as_double_arg(args[nargs + i]) *
+                                    SEQ_ITEM_BYTES,
                                 "call") < 0) {
                     return -1;
                 }
@@ -2105,7 +2174,8 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args, Py_ssize_t na
             PyObject *key, *val;
             Py_ssize_t pos = 0;
             while (PyDict_Next(args[0], &pos, &key, &val)) {
-                if (PyUnicode_Check(val) && PyUnicode_GET_LENGTH(val) * 4.0 > longest) {
+                if (PyUnicode_Check(val) &&
+                    PyUnicode_GET_LENGTH(val) * 4.0 > longest) {
                     longest = (double)PyUnicode_GET_LENGTH(val) * 4.0;
                 }
             }
@@ -2122,23 +2192,27 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args, Py_ssize_t na
         }
         if (ts && as_double_arg(ts) > 0 && text_shape(self, &len, &k) == 0) {
             /* at most every character is a tab */
-            Py_ssize_t tabs = PyUnicode_Check(self)
-                                  ? PyUnicode_Count(self, pd->s_tab, 0, PY_SSIZE_T_MAX)
-                                  : (Py_ssize_t)len;
+            Py_ssize_t tabs =
+                PyUnicode_Check(self)
+                    ? PyUnicode_Count(self, pd->s_tab, 0, PY_SSIZE_T_MAX)
+                    : (Py_ssize_t)len;
             if (tabs < 0) {
                 PyErr_Clear();
                 return 0;
             }
-            return check_bytes(in, (len + (double)tabs * as_double_arg(ts)) * k,
+            return check_bytes(in,
+                               (len + (double)tabs * as_double_arg(ts)) * k,
                                "expandtabs");
         }
         return 0;
     }
     case PK_STR_REPLACE:
-        if (self && (PyBytes_Check(self) || PyByteArray_Check(self)) && nargs >= 2) {
+        if (self && (PyBytes_Check(self) || PyByteArray_Check(self)) &&
+            nargs >= 2) {
             /* bytes: bound the growth by the worst case */
             double len = (double)Py_SIZE(self);
-            Py_ssize_t lo = PyObject_Length(args[0]), ln = PyObject_Length(args[1]);
+            Py_ssize_t lo = PyObject_Length(args[0]),
+                       ln = PyObject_Length(args[1]);
             if (lo < 0 || ln < 0) {
                 PyErr_Clear();
                 return 0;
@@ -2149,14 +2223,16 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args, Py_ssize_t na
             double occ = lo == 0 ? len + 1 : len / (double)lo;
             return check_bytes(in, len + occ * (double)(ln - lo), "replace");
         }
-        if (self && PyUnicode_Check(self) && nargs >= 2 && PyUnicode_Check(args[0]) &&
-            PyUnicode_Check(args[1])) {
-            Py_ssize_t lo = PyUnicode_GET_LENGTH(args[0]), ln = PyUnicode_GET_LENGTH(args[1]);
+        if (self && PyUnicode_Check(self) && nargs >= 2 &&
+            PyUnicode_Check(args[0]) && PyUnicode_Check(args[1])) {
+            Py_ssize_t lo = PyUnicode_GET_LENGTH(args[0]),
+                       ln = PyUnicode_GET_LENGTH(args[1]);
             if (ln <= lo) {
                 return 0;
             }
-            Py_ssize_t occ = lo == 0 ? PyUnicode_GET_LENGTH(self) + 1
-                                     : PyUnicode_Count(self, args[0], 0, PY_SSIZE_T_MAX);
+            Py_ssize_t occ =
+                lo == 0 ? PyUnicode_GET_LENGTH(self) + 1
+                        : PyUnicode_Count(self, args[0], 0, PY_SSIZE_T_MAX);
             if (occ < 0) {
                 PyErr_Clear();
                 return 0;
@@ -2167,11 +2243,13 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args, Py_ssize_t na
                     occ = (Py_ssize_t)c;
                 }
             }
-            int k = PyUnicode_KIND(self) > PyUnicode_KIND(args[1]) ? PyUnicode_KIND(self)
-                                                                   : PyUnicode_KIND(args[1]);
+            int k = PyUnicode_KIND(self) > PyUnicode_KIND(args[1])
+                        ? PyUnicode_KIND(self)
+                        : PyUnicode_KIND(args[1]);
             return check_bytes(in,
                                ((double)PyUnicode_GET_LENGTH(self) +
-                                (double)occ * (double)(ln - lo)) * k,
+                                (double)occ * (double)(ln - lo)) *
+                                   k,
                                "replace");
         }
         return 0;
@@ -2179,7 +2257,8 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args, Py_ssize_t na
         if (nargs == 1) {
             double n = as_double_arg(args[0]);
             if (n > 2) {
-                return check_int_bits(in, n * (log2(n) - 1.4426950408889634), "factorial");
+                return check_int_bits(in, n * (log2(n) - 1.4426950408889634),
+                                      "factorial");
             }
         }
         return 0;
@@ -2196,7 +2275,8 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args, Py_ssize_t na
     case PK_PERM:
         if (nargs >= 1) {
             double n = as_double_arg(args[0]);
-            double k = nargs >= 2 && args[1] != Py_None ? as_double_arg(args[1]) : n;
+            double k =
+                nargs >= 2 && args[1] != Py_None ? as_double_arg(args[1]) : n;
             if (n > 2 && k > 0) {
                 return check_int_bits(in, k * log2(n), "perm");
             }
@@ -2222,9 +2302,10 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args, Py_ssize_t na
     }
     case PK_SEQ_EXTEND:
         if (nargs == 1 && self != NULL) {
-            long long a = PyByteArray_Check(self) ? PyByteArray_GET_SIZE(self)
-                                                  : (long long)PyObject_Length(self) *
-                                                        (long long)sizeof(PyObject *);
+            long long a = PyByteArray_Check(self)
+                              ? PyByteArray_GET_SIZE(self)
+                              : (long long)PyObject_Length(self) *
+                                    (long long)sizeof(PyObject *);
             long long b = seq_bytes(args[0]);
             if (a < 0) {
                 PyErr_Clear();
@@ -2238,8 +2319,10 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args, Py_ssize_t na
         }
         return 0;
     case PK_DEQUE: {
-        int bounded = nargs >= 2 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0);
-        return nargs >= 1 ? prepare_iterable(in, &args[0], bounded ? USE_REDUCE : USE_SEQ)
+        int bounded =
+            nargs >= 2 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0);
+        return nargs >= 1 ? prepare_iterable(in, &args[0],
+                                             bounded ? USE_REDUCE : USE_SEQ)
                           : 0;
     }
     case PK_JOIN: {
@@ -2258,7 +2341,8 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args, Py_ssize_t na
     case PK_MAT_ALL:
     case PK_RED_ALL:
         for (Py_ssize_t i = 0; i < nargs; i++) {
-            if (prepare_iterable(in, &args[i], kind == PK_MAT_ALL ? USE_SEQ : USE_REDUCE) <
+            if (prepare_iterable(in, &args[i],
+                                 kind == PK_MAT_ALL ? USE_SEQ : USE_REDUCE) <
                 0) {
                 return -1;
             }
@@ -2280,8 +2364,9 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args, Py_ssize_t na
             !(((PyTypeObject *)fn)->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
             /* accumulate(repeat(x), zip) nests zip(zip(zip(...))) in C:
                next() or deallocation then recurses past the C stack */
-            raise_interp_error(in, "Forbidden call: itertools.accumulate with the "
-                                   "type %s as func builds unbounded nesting",
+            raise_interp_error(in,
+                               "Forbidden call: itertools.accumulate with the "
+                               "type %s as func builds unbounded nesting",
                                ((PyTypeObject *)fn)->tp_name);
             return -1;
         }
@@ -2303,7 +2388,8 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args, Py_ssize_t na
 static void
 policy_data_free(PyObject *capsule)
 {
-    PolicyData *pd = PyCapsule_GetPointer(capsule, "smolagents_native._policy");
+    PolicyData *pd =
+        PyCapsule_GetPointer(capsule, "smolagents_native._policy");
     if (pd == NULL) {
         PyErr_Clear();
         return;
@@ -2380,7 +2466,8 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
         PyErr_NoMemory();
         return -1;
     }
-    PyObject *cap = PyCapsule_New(pd, "smolagents_native._policy", policy_data_free);
+    PyObject *cap =
+        PyCapsule_New(pd, "smolagents_native._policy", policy_data_free);
     if (cap == NULL) {
         PyMem_Free(pd);
         return -1;
@@ -2394,9 +2481,9 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
     if (pd->refs == NULL) {
         return -1;
     }
-#define INTERN(field, s)                                                   \
+#define INTERN(field, s)                                                 \
     if ((pd->field = keep(pd, PyUnicode_InternFromString(s))) == NULL) { \
-        return -1;                                                         \
+        return -1;                                                       \
     }
     INTERN(s_format, "format");
     INTERN(s_format_map, "format_map");
@@ -2419,16 +2506,44 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
 #undef INTERN
     /* names */
     static const char *const dunder_allow[] = {
-        "__init__", "__name__", "__qualname__", "__doc__", "__class__", "__module__", NULL,
+        "__init__",  "__name__",   "__qualname__", "__doc__",
+        "__class__", "__module__", NULL,
     };
     static const char *const internal_names[] = {
-        "gi_frame", "gi_code", "gi_yieldfrom", "gi_running", "gi_suspended",
-        "cr_frame", "cr_code", "cr_await", "cr_origin", "cr_running", "cr_suspended",
-        "ag_frame", "ag_code", "ag_await", "ag_running",
-        "f_back", "f_globals", "f_locals", "f_builtins", "f_code", "f_trace",
-        "f_trace_lines", "f_trace_opcodes", "f_lasti",
-        "tb_frame", "tb_next", "tb_lasti", "tb_lineno",
-        "mro", "func_globals", "func_code", "func_closure", "im_func", "im_self",
+        "gi_frame",
+        "gi_code",
+        "gi_yieldfrom",
+        "gi_running",
+        "gi_suspended",
+        "cr_frame",
+        "cr_code",
+        "cr_await",
+        "cr_origin",
+        "cr_running",
+        "cr_suspended",
+        "ag_frame",
+        "ag_code",
+        "ag_await",
+        "ag_running",
+        "f_back",
+        "f_globals",
+        "f_locals",
+        "f_builtins",
+        "f_code",
+        "f_trace",
+        "f_trace_lines",
+        "f_trace_opcodes",
+        "f_lasti",
+        "tb_frame",
+        "tb_next",
+        "tb_lasti",
+        "tb_lineno",
+        "mro",
+        "func_globals",
+        "func_code",
+        "func_closure",
+        "im_func",
+        "im_self",
         NULL,
     };
     PyObject *sets[2] = {NULL, NULL};
@@ -2451,8 +2566,10 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
     pd->dunder_allow = sets[0];
     pd->internal_names = sets[1];
     /* str.format's parser */
-    if ((pd->formatter_parser = lookup(pd, "_string", "formatter_parser")) == NULL ||
-        (pd->field_name_split = lookup(pd, "_string", "formatter_field_name_split")) == NULL) {
+    if ((pd->formatter_parser = lookup(pd, "_string", "formatter_parser")) ==
+            NULL ||
+        (pd->field_name_split =
+             lookup(pd, "_string", "formatter_field_name_split")) == NULL) {
         PyErr_SetString(PyExc_ImportError, "_string is required");
         return -1;
     }
@@ -2462,12 +2579,29 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
         return -1;
     }
     static const char *const dangerous_builtins[] = {
-        "eval", "exec", "compile", "open", "input", "breakpoint", "globals", "locals",
-        "vars", "help", "exit", "quit", "copyright", "credits", "license", "__import__",
-        "__build_class__", "memoryview", NULL,
+        "eval",
+        "exec",
+        "compile",
+        "open",
+        "input",
+        "breakpoint",
+        "globals",
+        "locals",
+        "vars",
+        "help",
+        "exit",
+        "quit",
+        "copyright",
+        "credits",
+        "license",
+        "__import__",
+        "__build_class__",
+        "memoryview",
+        NULL,
     };
     for (int i = 0; dangerous_builtins[i]; i++) {
-        PyObject *v = PyDict_GetItemString(builtins_dict, dangerous_builtins[i]);
+        PyObject *v =
+            PyDict_GetItemString(builtins_dict, dangerous_builtins[i]);
         if (v != NULL && PyList_Append(dl, v) < 0) {
             Py_DECREF(dl);
             return -1;
@@ -2476,20 +2610,47 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
     static const char *const dangerous_mod[][2] = {
         /* smolagents' DANGEROUS_FUNCTIONS, and what else runs or ends
            processes when `os` is authorized */
-        {"os", "system"}, {"os", "popen"}, {"posix", "system"},
-        {"os", "execl"}, {"os", "execle"}, {"os", "execlp"}, {"os", "execlpe"},
-        {"os", "execv"}, {"os", "execve"}, {"os", "execvp"}, {"os", "execvpe"},
-        {"os", "spawnl"}, {"os", "spawnle"}, {"os", "spawnlp"}, {"os", "spawnlpe"},
-        {"os", "spawnv"}, {"os", "spawnve"}, {"os", "spawnvp"}, {"os", "spawnvpe"},
-        {"os", "posix_spawn"}, {"os", "posix_spawnp"}, {"os", "fork"},
-        {"os", "forkpty"}, {"os", "kill"}, {"os", "killpg"}, {"os", "_exit"},
+        {"os", "system"},
+        {"os", "popen"},
+        {"posix", "system"},
+        {"os", "execl"},
+        {"os", "execle"},
+        {"os", "execlp"},
+        {"os", "execlpe"},
+        {"os", "execv"},
+        {"os", "execve"},
+        {"os", "execvp"},
+        {"os", "execvpe"},
+        {"os", "spawnl"},
+        {"os", "spawnle"},
+        {"os", "spawnlp"},
+        {"os", "spawnlpe"},
+        {"os", "spawnv"},
+        {"os", "spawnve"},
+        {"os", "spawnvp"},
+        {"os", "spawnvpe"},
+        {"os", "posix_spawn"},
+        {"os", "posix_spawnp"},
+        {"os", "fork"},
+        {"os", "forkpty"},
+        {"os", "kill"},
+        {"os", "killpg"},
+        {"os", "_exit"},
         {"os", "abort"},
         /* hooks that hand frames to their callbacks, or crash the process,
            when `sys` / `gc` / `threading` are authorized */
-        {"sys", "settrace"}, {"sys", "setprofile"}, {"sys", "setrecursionlimit"},
-        {"sys", "addaudithook"}, {"sys", "_getframe"}, {"sys", "exc_info"},
-        {"sys", "exception"}, {"gc", "get_objects"}, {"gc", "get_referrers"},
-        {"gc", "get_referents"}, {"threading", "settrace"}, {"threading", "setprofile"},
+        {"sys", "settrace"},
+        {"sys", "setprofile"},
+        {"sys", "setrecursionlimit"},
+        {"sys", "addaudithook"},
+        {"sys", "_getframe"},
+        {"sys", "exc_info"},
+        {"sys", "exception"},
+        {"gc", "get_objects"},
+        {"gc", "get_referrers"},
+        {"gc", "get_referents"},
+        {"threading", "settrace"},
+        {"threading", "setprofile"},
         {NULL, NULL},
     };
     for (int i = 0; dangerous_mod[i][0]; i++) {
@@ -2504,7 +2665,8 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
         return -1;
     }
     pd->ndangerous = PyList_GET_SIZE(dl);
-    pd->dangerous = PyMem_Calloc(pd->ndangerous ? pd->ndangerous : 1, sizeof(uintptr_t));
+    pd->dangerous =
+        PyMem_Calloc(pd->ndangerous ? pd->ndangerous : 1, sizeof(uintptr_t));
     if (pd->dangerous == NULL) {
         Py_DECREF(dl);
         PyErr_NoMemory();
@@ -2529,9 +2691,10 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
         return -1;
     }
     static const char *const sync_names[][2] = {
-        {"_thread", "LockType"}, {"_thread", "RLock"}, {"threading", "Condition"},
-        {"threading", "Semaphore"}, {"threading", "Event"}, {"threading", "Barrier"},
-        {"threading", "_RLock"}, {NULL, NULL},
+        {"_thread", "LockType"},    {"_thread", "RLock"},
+        {"threading", "Condition"}, {"threading", "Semaphore"},
+        {"threading", "Event"},     {"threading", "Barrier"},
+        {"threading", "_RLock"},    {NULL, NULL},
     };
     for (int i = 0; sync_names[i][0]; i++) {
         PyObject *t = lookup(pd, sync_names[i][0], sync_names[i][1]);
@@ -2569,11 +2732,13 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
     add_kind(pd, "builtins", "str.replace", PK_STR_REPLACE);
     add_kind(pd, "builtins", "str.translate", PK_STR_TRANSLATE);
     static const char *const bytes_types[] = {"bytes", "bytearray", NULL};
-    static const char *const bytes_pad[] = {"ljust", "rjust", "center", "zfill", NULL};
+    static const char *const bytes_pad[] = {"ljust", "rjust", "center",
+                                            "zfill", NULL};
     for (int t = 0; bytes_types[t]; t++) {
         char path[64];
         for (int i = 0; bytes_pad[i]; i++) {
-            snprintf(path, sizeof(path), "%s.%s", bytes_types[t], bytes_pad[i]);
+            snprintf(path, sizeof(path), "%s.%s", bytes_types[t],
+                     bytes_pad[i]);
             add_kind(pd, "builtins", path, PK_STR_PAD);
         }
         snprintf(path, sizeof(path), "%s.expandtabs", bytes_types[t]);
@@ -2619,16 +2784,34 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
     /* statistics functions iterate their data in Python: budget-aware
        iterators let them notice the deadline and the size budget */
     static const char *const stats[] = {
-        "mean", "fmean", "geometric_mean", "harmonic_mean", "median", "median_low",
-        "median_high", "median_grouped", "mode", "multimode", "pstdev", "pvariance",
-        "stdev", "variance", "quantiles", "correlation", "covariance",
-        "linear_regression", NULL,
+        "mean",
+        "fmean",
+        "geometric_mean",
+        "harmonic_mean",
+        "median",
+        "median_low",
+        "median_high",
+        "median_grouped",
+        "mode",
+        "multimode",
+        "pstdev",
+        "pvariance",
+        "stdev",
+        "variance",
+        "quantiles",
+        "correlation",
+        "covariance",
+        "linear_regression",
+        NULL,
     };
     for (int i = 0; stats[i]; i++) {
         add_kind(pd, "statistics", stats[i], PK_MAT_ALL);
     }
     static const char *const it_mat_first[] = {
-        "permutations", "combinations", "combinations_with_replacement", NULL,
+        "permutations",
+        "combinations",
+        "combinations_with_replacement",
+        NULL,
     };
     for (int i = 0; it_mat_first[i]; i++) {
         add_kind(pd, "itertools", it_mat_first[i], PK_MAT_FIRST);
@@ -2650,7 +2833,8 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
         add_kind(pd, "itertools", it_red_rest[i], PK_RED_REST);
     }
     PyErr_Clear();
-    pd->budget_iter_type = (PyTypeObject *)keep(pd, PyType_FromSpec(&budget_iter_spec));
+    pd->budget_iter_type =
+        (PyTypeObject *)keep(pd, PyType_FromSpec(&budget_iter_spec));
     if (pd->budget_iter_type == NULL) {
         return -1;
     }
@@ -2666,11 +2850,35 @@ PyObject *
 policy_build_safe_builtins(PyObject *module, ModState *st)
 {
     static const char *const removed[] = {
-        "eval", "exec", "compile", "open", "input", "breakpoint", "globals",
-        "locals", "vars", "help", "exit", "quit", "copyright", "credits",
-        "license", "__import__", "__build_class__", "__loader__", "__spec__",
-        "__package__", "__doc__", "__debug__", "getattr", "setattr", "hasattr",
-        "delattr", "print", "memoryview", NULL,
+        "eval",
+        "exec",
+        "compile",
+        "open",
+        "input",
+        "breakpoint",
+        "globals",
+        "locals",
+        "vars",
+        "help",
+        "exit",
+        "quit",
+        "copyright",
+        "credits",
+        "license",
+        "__import__",
+        "__build_class__",
+        "__loader__",
+        "__spec__",
+        "__package__",
+        "__doc__",
+        "__debug__",
+        "getattr",
+        "setattr",
+        "hasattr",
+        "delattr",
+        "print",
+        "memoryview",
+        NULL,
     };
     PyObject *b = PyImport_ImportModule("builtins");
     if (b == NULL) {

@@ -37,8 +37,7 @@
 #include <stdlib.h>
 
 /* Independent of Python (tests/switch_harness.c builds it alone). */
-static void __attribute__((noreturn))
-switch_fatal(const char *msg)
+static void __attribute__((noreturn)) switch_fatal(const char *msg)
 {
     fprintf(stderr, "Fatal error: generator: %s\n", msg);
     abort();
@@ -57,6 +56,7 @@ switch_fatal(const char *msg)
 /* The control registers are loaded only when they differ from the current
  * ones (they nearly never do): LDMXCSR and FLDCW cost more than the
  * comparisons. */
+// clang-format off
 __asm__(
     ".text\n"
     ".p2align 4\n"
@@ -143,6 +143,7 @@ __asm__(
     "ud2\n\t"
     ".cfi_endproc\n"
     ".size smolagents_native_switch_boot, .-smolagents_native_switch_boot\n");
+// clang-format on
 
 void smolagents_native_switch_boot(void) __attribute__((visibility("hidden")));
 
@@ -161,12 +162,12 @@ asm_make(char *high, SwitchEntry entry, void *arg)
     *--sp = 0;
     *--sp = 0;
     *--sp = (uint64_t)(uintptr_t)smolagents_native_switch_boot;
-    *--sp = 0;                           /* rbp: end of the frame chain */
-    *--sp = 0;                           /* rbx */
-    *--sp = (uint64_t)(uintptr_t)arg;    /* r12 */
-    *--sp = (uint64_t)(uintptr_t)entry;  /* r13 */
-    *--sp = 0;                           /* r14 */
-    *--sp = 0;                           /* r15 */
+    *--sp = 0;                          /* rbp: end of the frame chain */
+    *--sp = 0;                          /* rbx */
+    *--sp = (uint64_t)(uintptr_t)arg;   /* r12 */
+    *--sp = (uint64_t)(uintptr_t)entry; /* r13 */
+    *--sp = 0;                          /* r14 */
+    *--sp = 0;                          /* r15 */
     *--sp = (uint64_t)mxcsr | ((uint64_t)fpucw << 32);
     return sp;
 }
@@ -196,6 +197,7 @@ shadow_stack_active(void)
 #endif
 
 /* FPCR is written only when it differs (writing it may be slow). */
+// clang-format off
 __asm__(
     ".text\n"
     ".p2align 4\n"
@@ -259,6 +261,7 @@ __asm__(
     "brk #1\n\t"
     ".cfi_endproc\n"
     ".size smolagents_native_switch_boot, .-smolagents_native_switch_boot\n");
+// clang-format on
 
 void smolagents_native_switch_boot(void) __attribute__((visibility("hidden")));
 
@@ -273,9 +276,9 @@ asm_make(char *high, SwitchEntry entry, void *arg)
     for (int i = 0; i < 22; i++) {
         sp[i] = 0;
     }
-    sp[0] = (uint64_t)(uintptr_t)arg;    /* x19 */
-    sp[1] = (uint64_t)(uintptr_t)entry;  /* x20 */
-    sp[10] = 0;                          /* x29: end of the frame chain */
+    sp[0] = (uint64_t)(uintptr_t)arg;   /* x19 */
+    sp[1] = (uint64_t)(uintptr_t)entry; /* x20 */
+    sp[10] = 0;                         /* x29: end of the frame chain */
     sp[11] = (uint64_t)(uintptr_t)smolagents_native_switch_boot; /* x30 */
     sp[20] = fpcr;
     return sp;
