@@ -1,8 +1,14 @@
 """smolagents_native: a drop-in replacement for smolagents' LocalPythonExecutor.
 
 Same API and messages as smolagents; CPython's semantics and speed; a policy enforced in C.
+`patch_smolagents()` makes smolagents itself use it. The agent loop (`CodeAgent`, `RunResult`,
+`StepRecord`) and the model clients (`ScriptedModel`, `OpenAICompatibleModel`, `ModelError`)
+are imported on first use.
 """
 
+from typing import Any
+
+from .compat import patch_smolagents, unpatch_smolagents
 from .errors import ExecutionTimeoutError, FinalAnswerException, InterpreterError
 from .executor import (
     BASE_BUILTIN_MODULES,
@@ -31,12 +37,53 @@ __all__ = [
     "MAX_EXECUTION_TIME_SECONDS",
     "MAX_OPERATIONS",
     "MAX_WHILE_ITERATIONS",
+    "CodeAgent",
     "CodeOutput",
     "ExecutionTimeoutError",
     "FinalAnswerException",
     "InterpreterError",
     "LocalPythonExecutor",
+    "ModelError",
+    "OpenAICompatibleModel",
     "PrintContainer",
     "PythonExecutor",
+    "RunResult",
+    "ScriptedModel",
+    "StepRecord",
     "evaluate_python_code",
+    "load_ipython_extension",
+    "patch_smolagents",
+    "unpatch_smolagents",
 ]
+
+# Exported names that live in modules imported on first use: name -> submodule.
+_LAZY = {
+    "CodeAgent": "agent",
+    "RunResult": "agent",
+    "StepRecord": "agent",
+    "ScriptedModel": "models",
+    "OpenAICompatibleModel": "models",
+    "ModelError": "models",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+def load_ipython_extension(ip):
+    """`%load_ext smolagents_native` registers the %%sandbox cell magic."""
+    from .notebook import load_ipython_extension as _load
+
+    _load(ip)

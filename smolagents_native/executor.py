@@ -8,10 +8,16 @@ touches the code being run happens in C.
 from __future__ import annotations
 
 import builtins
+import contextvars
+import logging
 import math
+import re
+import threading
+import types
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import wraps
 from importlib.util import find_spec
 from typing import Any
 
@@ -29,6 +35,7 @@ except Exception:
     _smol = None
 
 __all__ = [
+    "ALLOWED_DUNDER_METHODS",
     "BASE_BUILTIN_MODULES",
     "BASE_PYTHON_TOOLS",
     "DANGEROUS_FUNCTIONS",
@@ -38,10 +45,17 @@ __all__ = [
     "MAX_OPERATIONS",
     "MAX_WHILE_ITERATIONS",
     "CodeOutput",
+    "ExecutionTimeoutError",
+    "FinalAnswerException",
+    "InterpreterError",
     "LocalPythonExecutor",
     "PrintContainer",
     "PythonExecutor",
+    "check_import_authorized",
     "evaluate_python_code",
+    "fix_final_answer_code",
+    "get_safe_module",
+    "timeout",
     "truncate_content",
 ]
 
@@ -67,6 +81,10 @@ DEFAULT_MAX_LEN_OUTPUT = 50000
 MAX_OPERATIONS = 10000000
 MAX_WHILE_ITERATIONS = 1000000
 MAX_EXECUTION_TIME_SECONDS = 30
+# smolagents' list of dunder methods the code may call. Kept for API compatibility only: the C
+# policy has its own, fixed allowlist of dunder attributes (docs/security.md, section 2), and
+# does not read this list.
+ALLOWED_DUNDER_METHODS = ["__init__", "__str__", "__repr__"]
 # Budgets of the sandbox beyond smolagents' (docs/security.md). A step that exceeds one ends
 # with InterpreterError. `None` for MAX_RECURSION_DEPTH: the host's recursion limit minus 20.
 MAX_PRINT_OUTPUTS_CHARS = 10_000_000  # everything print() may write in one step
@@ -161,10 +179,15 @@ BASE_PYTHON_TOOLS: dict[str, Callable] = {
 
 # Values that stand for "the base tool `name`": ours, and smolagents' (its `print` and
 # `getattr` are wrappers), so a static_tools dict built from either is recognised.
+_SMOL_BASE_TOOLS: dict[str, Any] = getattr(_smol, "BASE_PYTHON_TOOLS", {}) if _smol else {}
 _BASE_VALUES: dict[str, tuple[Any, ...]] = {
-    name: (value,) + ((_smol.BASE_PYTHON_TOOLS[name],) if _smol is not None
-                      and name in getattr(_smol, "BASE_PYTHON_TOOLS", {}) else ())
+    name: (value, _SMOL_BASE_TOOLS[name]) if name in _SMOL_BASE_TOOLS else (value,)
     for name, value in BASE_PYTHON_TOOLS.items()
+}
+# The same, as ids (the values stay alive in the dicts above): an identity test that never
+# calls a tool's __eq__.
+_BASE_IDS: dict[str, frozenset[int]] = {
+    name: frozenset(map(id, values)) for name, values in _BASE_VALUES.items()
 }
 _PY_BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -178,6 +201,144 @@ def truncate_content(content: str, max_length: int = MAX_LENGTH_TRUNCATE_CONTENT
         + f"\n..._This content has been truncated to stay below {max_length} characters_...\n"
         + content[-max_length // 2 :]
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers of smolagents' module contract. The executor itself does not need them (the C core
+# checks imports and deadlines, and gives code the real modules through its attribute policy);
+# they are here, with smolagents' behaviour, for code that imports them.
+
+_logger = logging.getLogger(__name__)
+
+
+def check_import_authorized(import_to_check: str, authorized_imports: list[str]) -> bool:
+    """True if the dotted module name `import_to_check` is authorized by `authorized_imports`.
+
+    smolagents' rule (the C core applies the same one): an entry authorizes the module it names
+    and every parent of it (`"a.b"` authorizes `a` and `a.b`); a `"*"` part authorizes anything
+    at that level and below (`"a.*"`: `a` and all its submodules; `"*"`: everything).
+    """
+    parts = import_to_check.split(".")
+    for entry in authorized_imports:
+        entry_parts = entry.split(".")
+        for i, part in enumerate(parts):
+            if i >= len(entry_parts) or entry_parts[i] != part:
+                if i < len(entry_parts) and entry_parts[i] == "*":
+                    return True
+                break
+        else:  # every part matched: the module is the entry, or one of its parents
+            return True
+    return False
+
+
+# A reference to the name `final_answer` itself: not an attribute (`obj.final_answer`), not a
+# longer name (`my_final_answer`, `final_answer_2`).
+_FINAL_ANSWER_NAME = r"(?<![\w.])final_answer\b"
+
+
+def fix_final_answer_code(code: str) -> str:
+    """Rename a variable called `final_answer` to `final_answer_variable`, keeping calls.
+
+    Models sometimes write `final_answer = x; final_answer(final_answer)`, which would rebind
+    the `final_answer` tool. As in smolagents, the code is changed only when it both calls
+    `final_answer(` and assigns to the bare name; then every use of the name that is not a
+    call is renamed.
+    """
+    if "final_answer(" not in code or not re.search(_FINAL_ANSWER_NAME + r"\s*=", code):
+        return code
+    return re.sub(_FINAL_ANSWER_NAME + r"(?!\s*\()", "final_answer_variable", code)
+
+
+def timeout(timeout_seconds: int) -> Callable[[Callable], Callable]:
+    """Decorator: call the function in a worker thread and raise ExecutionTimeoutError if it
+    has not returned within `timeout_seconds` (smolagents' helper, usable from any thread).
+
+    Python cannot stop the worker: after a timeout it finishes in the background (a daemon
+    thread). The executor does not use this: its deadline is checked inside the interpreter,
+    which really stops the code.
+    """
+
+    def decorator(func: Callable) -> Callable:
+        @wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            outcome: dict[str, Any] = {}
+            done = threading.Event()
+            context = contextvars.copy_context()
+
+            def work() -> None:
+                try:
+                    outcome["value"] = context.run(func, *args, **kwargs)
+                except BaseException as exc:  # re-raised in the caller's thread
+                    outcome["error"] = exc
+                finally:
+                    done.set()
+
+            threading.Thread(target=work, name="smolagents_native-timeout", daemon=True).start()
+            if not done.wait(timeout_seconds):
+                raise ExecutionTimeoutError(
+                    f"Code execution exceeded the maximum execution time of {timeout_seconds} "
+                    "seconds"
+                )
+            if "error" in outcome:
+                error = outcome.pop("error")
+                try:
+                    raise error
+                finally:
+                    del error
+            return outcome["value"]
+
+        return wrapper
+
+    return decorator
+
+
+def get_safe_module(
+    raw_module: Any, authorized_imports: Any, visited: set[int] | None = None
+) -> Any:
+    """Return a copy of `raw_module` (smolagents' helper); any other object is returned as is.
+
+    The copy is a new module of the same name holding the same attribute values; submodules
+    are copied likewise (once each, cycles kept), and attributes whose lookup raises
+    ImportError or AttributeError (lazy loaders) are left out. `authorized_imports` is accepted
+    for compatibility and not used, as in smolagents. Our executor never hands such copies to
+    code: the C policy filters attribute access on the real module (docs/compatibility.md).
+    """
+    if not isinstance(raw_module, types.ModuleType):
+        return raw_module
+    if visited is None:
+        visited = set()
+    if id(raw_module) in visited:
+        return raw_module
+    visited.add(id(raw_module))
+    copy = types.ModuleType(raw_module.__name__)
+    for name in dir(raw_module):
+        try:
+            value = getattr(raw_module, name)
+        except (ImportError, AttributeError) as exc:
+            _logger.info(
+                "Skipping import error while copying %s.%s: %s - %s",
+                raw_module.__name__, name, type(exc).__name__, exc,
+            )
+            continue
+        if isinstance(value, types.ModuleType):
+            value = get_safe_module(value, authorized_imports, visited=visited)
+        setattr(copy, name, value)
+    return copy
+
+
+# smolagents' internal AST evaluators, which its test-suite imports from this module: shims
+# in `smolagents_native.compat`, loaded on first use.
+_COMPAT_SHIMS = frozenset(
+    {"evaluate_boolop", "evaluate_condition", "evaluate_delete", "evaluate_subscript"}
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _COMPAT_SHIMS:
+        from . import compat
+
+        return getattr(compat, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -222,6 +383,16 @@ if _smol is not None and hasattr(_smol, "CodeOutput"):
         logs: str
         is_final_answer: bool
 
+        def _repr_html_(self) -> str:
+            from .notebook import code_output_html
+
+            return code_output_html(self)
+
+        def _repr_markdown_(self) -> str:
+            from .notebook import code_output_markdown
+
+            return code_output_markdown(self)
+
     PythonExecutor = _smol.PythonExecutor
 
 else:
@@ -233,6 +404,16 @@ else:
         output: Any
         logs: str
         is_final_answer: bool
+
+        def _repr_html_(self) -> str:
+            from .notebook import code_output_html
+
+            return code_output_html(self)
+
+        def _repr_markdown_(self) -> str:
+            from .notebook import code_output_markdown
+
+            return code_output_markdown(self)
 
     class PythonExecutor(ABC):  # type: ignore[no-redef]
         """Interface of a code executor, as in smolagents."""
@@ -275,8 +456,8 @@ def _split_tools(
         extra.update(custom_tools)
     if static_tools:
         for name, value in static_tools.items():
-            base = _BASE_VALUES.get(name)
-            if base is not None and any(value is b for b in base):
+            base = _BASE_IDS.get(name)
+            if base is not None and id(value) in base:
                 if name not in _PY_BUILTIN_NAMES:
                     extra[name] = value
                 continue
@@ -295,26 +476,73 @@ def _new_interpreter(authorized_imports: list[str]) -> Any:
     )
 
 
+# Idle interpreters for evaluate_python_code, by authorized imports: creating one costs far
+# more than a small step, and reusing one keeps its lowering cache. An interpreter is taken
+# out while it runs (list.pop / append are atomic), so threads and re-entrant calls each get
+# their own. Bounded: a few per key, a few keys.
+_IDLE_INTERPRETERS: dict[tuple[str, ...], list[Any]] = {}
+_IDLE_PER_KEY = 4
+_IDLE_KEYS = 16
+
+
+def _acquire_interpreter(key: tuple[str, ...]) -> Any:
+    idle = _IDLE_INTERPRETERS.get(key)
+    if idle:
+        try:
+            return idle.pop()
+        except IndexError:  # another thread took the last one
+            pass
+    return _new_interpreter(list(key))
+
+
+def _release_interpreter(key: tuple[str, ...], interp: Any) -> None:
+    # Drop the caller's tools so an idle interpreter keeps nothing of theirs alive.
+    interp.tools = {}
+    interp.extra_builtins = {}
+    idle = _IDLE_INTERPRETERS.get(key)
+    if idle is None:
+        if len(_IDLE_INTERPRETERS) >= _IDLE_KEYS:
+            return
+        idle = _IDLE_INTERPRETERS.setdefault(key, [])
+    if len(idle) < _IDLE_PER_KEY:
+        idle.append(interp)
+
+
+def _budgets(
+    timeout_seconds: float | None,
+    max_operations: int | None = None,
+    max_while_iterations: int | None = None,
+) -> dict[str, Any]:
+    """Keyword arguments of `Interpreter.run` for the budgets. One given as None is read from
+    this module's global (MAX_OPERATIONS, MAX_WHILE_ITERATIONS, ...) now, so patching the
+    global takes effect on the next step."""
+    return {
+        "max_operations": MAX_OPERATIONS if max_operations is None else max_operations,
+        "max_while_iterations": (
+            MAX_WHILE_ITERATIONS if max_while_iterations is None else max_while_iterations
+        ),
+        "timeout": timeout_seconds,
+        "max_print_len": MAX_PRINT_OUTPUTS_CHARS,
+        "max_depth": MAX_RECURSION_DEPTH or 0,
+        "max_int_bits": MAX_INT_BITS,
+        "max_result_bytes": MAX_RESULT_BYTES,
+    }
+
+
 def _run_step(
     interp: Any,
     code: str,
     state: dict[str, Any],
     max_print_outputs_length: int | None,
     timeout_seconds: float | None,
+    max_operations: int | None = None,
+    max_while_iterations: int | None = None,
 ) -> tuple[Any, bool]:
     """Run `code` once and write `_print_outputs` / `_operations_count` into `state`, whether
-    the step succeeds or fails."""
+    the step succeeds or fails. Budgets as in `_budgets`."""
     try:
         return interp.run(
-            code,
-            state,
-            max_operations=MAX_OPERATIONS,
-            max_while_iterations=MAX_WHILE_ITERATIONS,
-            timeout=timeout_seconds,
-            max_print_len=MAX_PRINT_OUTPUTS_CHARS,
-            max_depth=MAX_RECURSION_DEPTH or 0,
-            max_int_bits=MAX_INT_BITS,
-            max_result_bytes=MAX_RESULT_BYTES,
+            code, state, **_budgets(timeout_seconds, max_operations, max_while_iterations)
         )
     except ExecutionTimeoutError:
         raise ExecutionTimeoutError(
@@ -350,9 +578,13 @@ def evaluate_python_code(
     """
     if state is None:
         state = {}
-    interp = _new_interpreter(authorized_imports)
-    interp.tools, interp.extra_builtins = _split_tools(static_tools, custom_tools)
-    return _run_step(interp, code, state, max_print_outputs_length, timeout_seconds)
+    key = tuple(authorized_imports)
+    interp = _acquire_interpreter(key)
+    try:
+        interp.tools, interp.extra_builtins = _split_tools(static_tools, custom_tools)
+        return _run_step(interp, code, state, max_print_outputs_length, timeout_seconds)
+    finally:
+        _release_interpreter(key, interp)
 
 
 class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
@@ -365,6 +597,10 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             (default `DEFAULT_MAX_LEN_OUTPUT`).
         additional_functions: extra callables offered to the code, protected like tools.
         timeout_seconds: wall-clock limit per step (`None`: no limit).
+        max_operations: operation budget per step. Not in smolagents; `None` (the default)
+            reads this module's `MAX_OPERATIONS` at each call, as smolagents reads its own.
+        max_while_iterations: budget of iterations per `while` loop; `None` reads
+            `MAX_WHILE_ITERATIONS` at each call.
     """
 
     def __init__(
@@ -373,6 +609,8 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         max_print_outputs_length: int | None = None,
         additional_functions: dict[str, Callable] | None = None,
         timeout_seconds: int | None = MAX_EXECUTION_TIME_SECONDS,
+        max_operations: int | None = None,
+        max_while_iterations: int | None = None,
     ):
         self.custom_tools: dict[str, Callable] = {}
         self.state: dict[str, Any] = {"__name__": "__main__"}
@@ -388,6 +626,8 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         self.static_tools: dict[str, Callable] | None = None
         self.additional_functions = additional_functions or {}
         self.timeout_seconds = timeout_seconds
+        self.max_operations = max_operations
+        self.max_while_iterations = max_while_iterations
         self._interp = _new_interpreter(self.authorized_imports)
         self._interp_imports = list(self.authorized_imports)
         # Snapshot of (static_tools, custom_tools) last given to the core.
@@ -426,6 +666,8 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             self.state,
             self.max_print_outputs_length,
             self.timeout_seconds,
+            self.max_operations,
+            self.max_while_iterations,
         )
         logs = str(self.state["_print_outputs"])
         return CodeOutput(output=output, logs=logs, is_final_answer=is_final_answer)
