@@ -1093,6 +1093,31 @@ eval_import(Frame *f, Node *s)
     return ST_OK;
 }
 
+/* CPython's ImportError for `from m import name` when m has no such name:
+ * "cannot import name 'x' from 'm' (location)", with .name and .path. */
+static void
+import_name_error(PyObject *mod, PyObject *modname, PyObject *name)
+{
+    PyObject *path = PyObject_GetAttrString(mod, "__file__");
+    if (path == NULL) {
+        PyErr_Clear();
+    }
+    PyObject *msg = PyUnicode_FromFormat(
+        "cannot import name '%U' from '%U' (%S)", name, modname,
+        path != NULL && path != Py_None ? path : NULL);
+    if (path == NULL || path == Py_None) {
+        Py_XDECREF(msg);
+        msg = PyUnicode_FromFormat(
+            "cannot import name '%U' from '%U' (unknown location)", name,
+            modname);
+    }
+    if (msg != NULL) {
+        PyErr_SetImportError(msg, modname, path != NULL ? path : Py_None);
+        Py_DECREF(msg);
+    }
+    Py_XDECREF(path);
+}
+
 static Status
 eval_import_from(Frame *f, Node *s)
 {
@@ -1173,15 +1198,18 @@ eval_import_from(Frame *f, Node *s)
                     st = ST_ERROR;
                     break;
                 }
-                PyObject *sub = policy_import(f, full, NULL, 0);
+                /* only an authorized submodule is tried; otherwise the
+                   name is simply missing, as CPython reports it */
+                PyObject *sub = policy_import_authorized(f->in, full)
+                                    ? policy_import(f, full, NULL, 0)
+                                    : NULL;
                 Py_DECREF(full);
                 if (sub == NULL) {
                     if (f->in->abort == ABORT_NONE &&
-                        PyErr_ExceptionMatches(PyExc_ImportError)) {
+                        (!PyErr_Occurred() ||
+                         PyErr_ExceptionMatches(PyExc_ImportError))) {
                         PyErr_Clear();
-                        PyErr_Format(PyExc_ImportError,
-                                     "cannot import name '%U' from '%U'",
-                                     al->obj, s->obj);
+                        import_name_error(mod, s->obj, al->obj);
                     }
                     st = ST_ERROR;
                     break;
@@ -1271,7 +1299,14 @@ eval_stmt(Frame *f, Node *s)
         if (v == NULL) {
             return ST_ERROR;
         }
-        Py_XSETREF(f->last_value, v);
+        /* the step's output (module.c): like smolagents, a statement whose
+           value is None does not replace an earlier one in if/for bodies */
+        if (v != Py_None) {
+            Py_XSETREF(f->last_value, v);
+        }
+        else {
+            Py_DECREF(v);
+        }
         return ST_OK;
     }
     case K_Assign: {

@@ -1037,7 +1037,43 @@ function_get_kwdefaults(FunctionObject *fn, void *c)
     return d;
 }
 
+/* __source__, as smolagents sets it on the functions code defines:
+ * ast.unparse of the definition.  Computed on demand from the program's
+ * source (the policy refuses this dunder to interpreted code; it is for the
+ * host). */
+static PyObject *
+function_get_source(FunctionObject *fn, void *c)
+{
+    if (fn->program == NULL || fn->def == NULL) {
+        Py_RETURN_NONE;
+    }
+    PyObject *seg = source_segment((ProgramObject *)fn->program, fn->def);
+    if (seg == NULL) {
+        return NULL;
+    }
+    PyObject *ast = PyImport_ImportModule("ast");
+    PyObject *textwrap = ast ? PyImport_ImportModule("textwrap") : NULL;
+    PyObject *res = NULL;
+    if (textwrap != NULL) {
+        PyObject *ded = PyObject_CallMethod(textwrap, "dedent", "O", seg);
+        PyObject *tree = ded ? PyObject_CallMethod(ast, "parse", "O", ded) : NULL;
+        res = tree ? PyObject_CallMethod(ast, "unparse", "O", tree) : NULL;
+        Py_XDECREF(ded);
+        Py_XDECREF(tree);
+    }
+    if (res == NULL) {
+        /* not parseable alone (a lambda inside an expression): raw text */
+        PyErr_Clear();
+        res = Py_NewRef(seg);
+    }
+    Py_XDECREF(ast);
+    Py_XDECREF(textwrap);
+    Py_DECREF(seg);
+    return res;
+}
+
 static PyGetSetDef function_getset[] = {
+    {"__source__", (getter)function_get_source, NULL, NULL, NULL},
     {"__dict__", (getter)function_get_dict, NULL, NULL, NULL},
     {"__name__", (getter)function_get_name, (setter)function_set_name, NULL,
      NULL},

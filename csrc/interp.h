@@ -397,6 +397,7 @@ int policy_delattr(Interp *in, PyObject *obj, PyObject *name);
 /* Value gate: 0 if `v` may enter interpreted code, -1 with error otherwise. */
 int policy_check_value(Interp *in, PyObject *v);
 int policy_check_import(Interp *in, PyObject *modname);
+int policy_import_authorized(Interp *in, PyObject *modname);
 int policy_check_call(Interp *in, PyObject *callable);
 int policy_check_format_spec(Interp *in, PyObject *spec);
 int policy_call_is_plain(Interp *in, PyObject *callable);
@@ -511,6 +512,8 @@ int bigstack_run(Interp *in, void (*fn)(void *), void *arg);
 void bigstack_free(BigStack *bs);
 
 /* module.c */
+/* The source text of a node's span (ast.get_source_segment).  New ref. */
+PyObject *source_segment(ProgramObject *p, Node *s);
 ModState *get_modstate_from_type(PyTypeObject *tp);
 
 /* Evaluate an operand, inlining the two commonest leaves (a constant, a

@@ -446,7 +446,7 @@ interpreter_dealloc(InterpreterObject *self)
 
 /* The source text of a statement (ast.get_source_segment semantics: column
  * offsets are UTF-8 byte offsets). */
-static PyObject *
+PyObject *
 source_segment(ProgramObject *p, Node *s)
 {
     Py_ssize_t nl = PyList_GET_SIZE(p->lines);
@@ -625,6 +625,29 @@ typedef struct {
     int ok;
 } RunCtx;
 
+/* The step's output, as smolagents defines it from the last top-level
+ * statement: its value for expression statements and assignments (the
+ * last value that is not None for if/for), the new object for def and
+ * class, None otherwise.  New reference, or NULL with an exception. */
+static PyObject *
+step_output(Frame *fr, Node *last)
+{
+    int k = last->kind;
+    if (k == K_Expr || k == K_Assign || k == K_AugAssign || k == K_AnnAssign ||
+        k == K_If || k == K_For) {
+        return Py_NewRef(fr->last_value != NULL ? fr->last_value : Py_None);
+    }
+    if (k == K_FunctionDef || k == K_ClassDef) {
+        PyObject *v = load_name(fr, last->c);
+        if (v == NULL) {
+            PyErr_Clear();
+            v = Py_NewRef(Py_None);
+        }
+        return v;
+    }
+    return Py_NewRef(Py_None);
+}
+
 static void
 run_module_body(void *arg)
 {
@@ -675,13 +698,11 @@ run_module_body(void *arg)
                             "bad control flow at module level");
             return;
         }
-        if (frp->last_value != NULL && i == mod->nv - 1) {
-            Py_INCREF(frp->last_value);
-            Py_SETREF(rc->output, frp->last_value);
-        }
-        else if (i == mod->nv - 1) {
-            Py_INCREF(Py_None);
-            Py_SETREF(rc->output, Py_None);
+        if (i == mod->nv - 1) {
+            Py_SETREF(rc->output, step_output(frp, mod->v[i]));
+            if (rc->output == NULL) {
+                return;
+            }
         }
     }
     if (in->abort != ABORT_NONE && last_stmt != NULL) {

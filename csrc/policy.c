@@ -576,8 +576,24 @@ policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name, int store)
             r = -1;
         }
         else if (c0 == '_' && !is_dunder(name)) {
-            raise_interp_error(
-                in, "Forbidden access to private module attribute: %U", name);
+            /* smolagents names the module when a private attribute is one
+               (`random._os`): peek, without handing anything out */
+            PyObject *v = store ? NULL : PyObject_GetAttr(obj, name);
+            PyObject *vname = v != NULL && PyModule_Check(v)
+                                  ? PyModule_GetNameObject(v)
+                                  : NULL;
+            PyErr_Clear();
+            if (vname != NULL) {
+                raise_interp_error(in, "Forbidden access to module: %U",
+                                   vname);
+            }
+            else {
+                raise_interp_error(
+                    in, "Forbidden access to private module attribute: %U",
+                    name);
+            }
+            Py_XDECREF(vname);
+            Py_XDECREF(v);
             r = -1;
         }
         else if (store) {
@@ -1356,6 +1372,15 @@ refuse_import(Interp *in, const char *fmt, PyObject *modname)
     raise_interp_error(in, fmt, modname, lst);
     Py_DECREF(lst);
     return -1;
+}
+
+/* 1 when an import of `modname` would be allowed (no error raised). */
+int
+policy_import_authorized(Interp *in, PyObject *modname)
+{
+    int r = PyUnicode_Check(modname) && smol_authorized(in->authorized, modname);
+    PyErr_Clear();
+    return r;
 }
 
 int

@@ -193,9 +193,7 @@ def test_output_matches_smolagents(code):
 
 
 @pytest.mark.parametrize("code", OUTPUT_PENDING)
-@pytest.mark.xfail(reason="C core: smolagents' output rule for compound statements (report)",
-                   strict=False)
-def test_output_pending_core_fix(code):
+def test_output_of_compound_statements(code):
     assert _step(ours.LocalPythonExecutor, code) == _step(SMOL_EXECUTOR, code)
 
 

@@ -27,7 +27,7 @@ SCRIPT = REPO / "scripts" / "run_upstream_tests.py"
 # no fuzzy names, a stricter policy) cap the ratio near 0.91 even once the C-core items marked
 # "core" are done; this floor catches regressions meanwhile. Override with the environment
 # variable SMOLAGENTS_NATIVE_UPSTREAM_MIN_RATIO.
-MIN_RATIO = float(os.environ.get("SMOLAGENTS_NATIVE_UPSTREAM_MIN_RATIO", "0.88"))
+MIN_RATIO = float(os.environ.get("SMOLAGENTS_NATIVE_UPSTREAM_MIN_RATIO", "0.89"))
 
 # Upstream tests that fail on purpose or for a known, reported reason: test id -> reason. A key
 # matches that test and all its parametrized cases; a key containing "[" matches the cases it
@@ -41,18 +41,6 @@ KNOWN_FAILURES = {
     "TestEvaluatePythonCode::test_evaluate_subscript": "core: _operations_count counts differ",
     "TestEvaluatePythonCode::test_evaluate_for": "core: _operations_count counts differ",
     "TestEvaluatePythonCode::test_operations_count": "core: _operations_count counts differ",
-    # Interpreted functions have no __source__ yet.
-    "TestEvaluatePythonCode::test_function_def_recovers_source_code": "core: __source__",
-    "TestLocalPythonExecutor::test_function_def_recovers_source_code": "core: __source__",
-    # A private module attribute holding an unauthorized module: refused, other message.
-    "TestLocalPythonExecutorSecurity::test_vulnerability_via_submodules[import queue; "
-    "queue.threading._os.system(':')-additional_authorized_imports1": "core: message",
-    "TestLocalPythonExecutorSecurity::test_vulnerability_via_submodules[import random; "
-    "random._os.system(':')": "core: message",
-    "TestLocalPythonExecutorSecurity::test_vulnerability_via_submodules[import queue; "
-    "queue.threading._sys.modules['os'].system(':')-additional_authorized_imports10":
-        "core: message",
-    # CPython semantics.
     "TestEvaluatePythonCode::test_variable_args": "cpython: self takes the first argument",
     "TestEvaluatePythonCode::test_exceptions": "cpython: missing argument is a TypeError",
     "TestEvaluatePythonCode::test_generatorexp": "cpython: generators are the core's type",

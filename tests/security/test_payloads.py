@@ -157,8 +157,8 @@ PAYLOADS = [
     P("exception_objects", "try:\n    raise_with_module()\nexcept ValueError as e:\n    a, b = e.args\n    a.getcwd()",
       match=MODULE),
     # --- modules reached as attributes of authorized modules
-    P("module_attr", "import random\nrandom._os", match="private module attribute"),
-    P("module_attr", "import statistics\nstatistics.random._os", match="private module attribute"),
+    P("module_attr", "import random\nrandom._os", match="Forbidden access to module: os"),
+    P("module_attr", "import statistics\nstatistics.random._os", match="Forbidden access to module: os"),
     P("module_attr", "import collections\ncollections.abc", match=MODULE),
     P("module_attr", "import re\nre.enum", match=MODULE),
     P("module_attr", "import statistics\nstatistics.sys.modules", match=MODULE),
