@@ -1422,20 +1422,7 @@ make_function(Frame *f, Node *def)
         Scope *ps = f->scope;
         for (int i = 0; i < s->nfree; i++) {
             PyObject *name = PyTuple_GET_ITEM(s->freevars, i);
-            int slot = -1;
-            for (int j = 0; j < ps->ncells; j++) {
-                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->cellvars, j),
-                                      name) == 0) {
-                    slot = j;
-                    break;
-                }
-            }
-            for (int j = 0; slot < 0 && j < ps->nfree; j++) {
-                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->freevars, j),
-                                      name) == 0) {
-                    slot = ps->ncells + j;
-                }
-            }
+            int slot = scope_cell_slot(ps, name);
             if (slot < 0 || f->cells == NULL) {
                 PyErr_Format(PyExc_SystemError,
                              "no cell for free variable '%U'", name);
@@ -1732,47 +1719,12 @@ eval_expr(Frame *f, Node *e)
     case K_YieldFrom:
         return eval_yield_from(f, e);
     case K_Starred:
-    case K_FunctionDef:
-    case K_ClassDef:
-    case K_Return:
-    case K_Delete:
-    case K_Assign:
-    case K_AugAssign:
-    case K_AnnAssign:
-    case K_For:
-    case K_While:
-    case K_If:
-    case K_With:
-    case K_Match:
-    case K_Raise:
-    case K_Try:
-    case K_TryStar:
-    case K_Assert:
-    case K_Import:
-    case K_ImportFrom:
-    case K_Global:
-    case K_Nonlocal:
-    case K_Expr:
-    case K_Pass:
-    case K_Break:
-    case K_Continue:
-    case K_MatchValue:
-    case K_MatchSingleton:
-    case K_MatchSequence:
-    case K_MatchMapping:
-    case K_MatchClass:
-    case K_MatchStar:
-    case K_MatchAs:
-    case K_MatchOr:
-    case K_Module:
-    case K_ExceptHandler:
-    case K_arguments:
-    case K_arg:
-    case K_keyword:
-    case K_alias:
-    case K_withitem:
-    case K_match_case:
-    case K_comprehension:
+        /* every kind of the other categories (nodes.def): a kind
+       added there must be handled above or listed here */
+#define STMT(n) case K_##n:
+#define PAT(n) case K_##n:
+#define AUX(n) case K_##n:
+#include "nodes.def"
     case K__COUNT:
         break;
     }

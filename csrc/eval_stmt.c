@@ -1440,49 +1440,12 @@ eval_stmt(Frame *f, Node *s)
         return eval_import_from(f, s);
     case K_Match:
         return eval_match(f, s);
-    case K_BoolOp:
-    case K_NamedExpr:
-    case K_BinOp:
-    case K_UnaryOp:
-    case K_Lambda:
-    case K_IfExp:
-    case K_Dict:
-    case K_Set:
-    case K_ListComp:
-    case K_SetComp:
-    case K_DictComp:
-    case K_GeneratorExp:
-    case K_Yield:
-    case K_YieldFrom:
-    case K_Compare:
-    case K_Call:
-    case K_FormattedValue:
-    case K_JoinedStr:
-    case K_Constant:
-    case K_Attribute:
-    case K_Subscript:
-    case K_Starred:
-    case K_Name:
-    case K_List:
-    case K_Tuple:
-    case K_Slice:
-    case K_MatchValue:
-    case K_MatchSingleton:
-    case K_MatchSequence:
-    case K_MatchMapping:
-    case K_MatchClass:
-    case K_MatchStar:
-    case K_MatchAs:
-    case K_MatchOr:
-    case K_Module:
-    case K_ExceptHandler:
-    case K_arguments:
-    case K_arg:
-    case K_keyword:
-    case K_alias:
-    case K_withitem:
-    case K_match_case:
-    case K_comprehension:
+        /* every kind of the other categories (nodes.def): a kind
+       added there must be handled above or listed here */
+#define EXPR(n) case K_##n:
+#define PAT(n) case K_##n:
+#define AUX(n) case K_##n:
+#include "nodes.def"
     case K__COUNT:
         break;
     }

@@ -19,6 +19,25 @@ PyObject *generator_new(FunctionObject *fn, Frame *fr);
 
 /* ------------------------------------------------------------- frames */
 
+/* Slot in a frame of scope `ps` (its cells array) of the cell or free
+ * variable `name`, or -1.  Used to build closures: a nested scope's free
+ * variable is the enclosing frame's cell of the same name. */
+int
+scope_cell_slot(Scope *ps, PyObject *name)
+{
+    for (int j = 0; j < ps->ncells; j++) {
+        if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->cellvars, j), name) == 0) {
+            return j;
+        }
+    }
+    for (int j = 0; j < ps->nfree; j++) {
+        if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->freevars, j), name) == 0) {
+            return ps->ncells + j;
+        }
+    }
+    return -1;
+}
+
 void
 frame_clear(Frame *fr)
 {
@@ -527,19 +546,7 @@ run_comprehension(Frame *f, Node *e, PyObject *iter)
         Scope *ps = f->scope;
         for (int i = 0; i < s->nfree; i++) {
             PyObject *name = PyTuple_GET_ITEM(s->freevars, i);
-            int slot = -1;
-            for (int j = 0; j < ps->ncells && slot < 0; j++) {
-                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->cellvars, j),
-                                      name) == 0) {
-                    slot = j;
-                }
-            }
-            for (int j = 0; j < ps->nfree && slot < 0; j++) {
-                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->freevars, j),
-                                      name) == 0) {
-                    slot = ps->ncells + j;
-                }
-            }
+            int slot = scope_cell_slot(ps, name);
             if (slot < 0 || f->cells == NULL) {
                 Py_DECREF(closure);
                 PyErr_Format(PyExc_SystemError, "no cell for '%U'", name);
@@ -710,100 +717,13 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
     return rc;
 }
 
-/* Generator-expression body: the same loop, yielding instead of collecting.
- * Called by generator.c with the generator's frame. */
-static int
-genexp_loop(Frame *cf, Node *e, Py_ssize_t gi)
-{
-    Node *g = e->v[gi];
-    PyObject *it;
-    if (gi == 0) {
-        it = cf->fast[0];
-        Py_INCREF(it);
-    }
-    else {
-        PyObject *src = eval_expr(cf, g->b);
-        if (src == NULL) {
-            return -1;
-        }
-        it = PyObject_GetIter(src);
-        Py_DECREF(src);
-        if (it == NULL) {
-            return -1;
-        }
-    }
-    int rc = 0;
-    for (;;) {
-        if (charge(cf->in) < 0) {
-            rc = -1;
-            break;
-        }
-        PyObject *item = PyIter_Next(it);
-        if (item == NULL) {
-            if (PyErr_Occurred()) {
-                rc = -1;
-            }
-            break;
-        }
-        if (gate_value(cf->in, item) < 0 || store_target(cf, g->a, item) < 0) {
-            Py_DECREF(item);
-            rc = -1;
-            break;
-        }
-        Py_DECREF(item);
-        int keep = 1;
-        for (Py_ssize_t k = 0; k < g->nv && keep; k++) {
-            PyObject *c = eval_expr(cf, g->v[k]);
-            if (c == NULL) {
-                rc = -1;
-                break;
-            }
-            keep = PyObject_IsTrue(c);
-            Py_DECREF(c);
-            if (keep < 0) {
-                rc = -1;
-            }
-        }
-        if (rc < 0) {
-            break;
-        }
-        if (!keep) {
-            continue;
-        }
-        if (gi + 1 < e->nv) {
-            if (genexp_loop(cf, e, gi + 1) < 0) {
-                rc = -1;
-                break;
-            }
-            continue;
-        }
-        PyObject *v = eval_expr(cf, e->a);
-        if (v == NULL) {
-            rc = -1;
-            break;
-        }
-        PyObject *sent = gen_yield(cf, v);
-        Py_DECREF(v);
-        if (sent == NULL) {
-            rc = -1;
-            break;
-        }
-        Py_DECREF(sent);
-    }
-    Py_DECREF(it);
-    return rc;
-}
-
-/* Body of a generator: a function body, or a generator expression. */
+/* Body of a generator function (generator.c runs it on the generator's C
+ * stack; generator expressions are stepped by generator.c itself).  New
+ * reference (the return value) or NULL. */
 PyObject *
 generator_run_body(Frame *fr, Node *def)
 {
-    if (def->kind == K_GeneratorExp) {
-        if (genexp_loop(fr, def, 0) < 0) {
-            return NULL;
-        }
-        Py_RETURN_NONE;
-    }
+    (void)def;
     return run_frame(fr);
 }
 
@@ -1056,7 +976,8 @@ function_get_source(FunctionObject *fn, void *c)
     PyObject *res = NULL;
     if (textwrap != NULL) {
         PyObject *ded = PyObject_CallMethod(textwrap, "dedent", "O", seg);
-        PyObject *tree = ded ? PyObject_CallMethod(ast, "parse", "O", ded) : NULL;
+        PyObject *tree =
+            ded ? PyObject_CallMethod(ast, "parse", "O", ded) : NULL;
         res = tree ? PyObject_CallMethod(ast, "unparse", "O", tree) : NULL;
         Py_XDECREF(ded);
         Py_XDECREF(tree);
@@ -1340,19 +1261,7 @@ build_class(Frame *f, Node *s)
         for (int i = 0; i < cs->nfree; i++) {
             PyObject *name = PyTuple_GET_ITEM(cs->freevars, i);
             Scope *ps = f->scope;
-            int slot = -1;
-            for (int j = 0; j < ps->ncells && slot < 0; j++) {
-                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->cellvars, j),
-                                      name) == 0) {
-                    slot = j;
-                }
-            }
-            for (int j = 0; j < ps->nfree && slot < 0; j++) {
-                if (PyUnicode_Compare(PyTuple_GET_ITEM(ps->freevars, j),
-                                      name) == 0) {
-                    slot = ps->ncells + j;
-                }
-            }
+            int slot = scope_cell_slot(ps, name);
             if (slot < 0 || f->cells == NULL) {
                 PyErr_Format(PyExc_SystemError, "no cell for '%U'", name);
                 goto done;

@@ -681,7 +681,7 @@ fetch_stop_iteration_value(PyObject **pvalue)
  * state is the iterator of each loop entered and its frame's slots, and
  * nothing of it needs to stay on a C stack.  So it runs from the resumer's
  * side, one value per resume, with no stack switch: genexp_step() is the
- * loop of function.c's genexp_loop (same evaluation order, same charges,
+ * loop of function.c's comp_loop, yielding (same evaluation order, same charges,
  * same gate on items and on values sent in) turned inside out.  Its
  * expressions run on the resumer's C stack, under the resumer's stack
  * bound, as everything does in CPython. */

@@ -385,6 +385,7 @@ PyObject *build_class(Frame *f, Node *s);
 int bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
                    size_t nargsf, PyObject *kwnames);
 void frame_clear(Frame *fr);
+int scope_cell_slot(Scope *ps, PyObject *name);
 PyObject *gen_yield(Frame *f, PyObject *value); /* new ref: sent value */
 PyObject *gen_yield_from(Frame *f, PyObject *iterable); /* new ref: result */
 

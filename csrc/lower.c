@@ -1448,48 +1448,13 @@ lower_expr(Lower *L, PyObject *o)
             return NULL;
         }
         return n;
-    /* not expressions */
-    case K_FunctionDef:
-    case K_ClassDef:
-    case K_Return:
-    case K_Delete:
-    case K_Assign:
-    case K_AugAssign:
-    case K_AnnAssign:
-    case K_For:
-    case K_While:
-    case K_If:
-    case K_With:
-    case K_Match:
-    case K_Raise:
-    case K_Try:
-    case K_TryStar:
-    case K_Assert:
-    case K_Import:
-    case K_ImportFrom:
-    case K_Global:
-    case K_Nonlocal:
-    case K_Expr:
-    case K_Pass:
-    case K_Break:
-    case K_Continue:
-    case K_MatchValue:
-    case K_MatchSingleton:
-    case K_MatchSequence:
-    case K_MatchMapping:
-    case K_MatchClass:
-    case K_MatchStar:
-    case K_MatchAs:
-    case K_MatchOr:
-    case K_Module:
-    case K_ExceptHandler:
-    case K_arguments:
-    case K_arg:
-    case K_keyword:
-    case K_alias:
-    case K_withitem:
-    case K_match_case:
-    case K_comprehension:
+        /* not expressions */
+        /* every kind of the other categories (nodes.def): a kind
+       added there must be handled above or listed here */
+#define STMT(n) case K_##n:
+#define PAT(n) case K_##n:
+#define AUX(n) case K_##n:
+#include "nodes.def"
     case K__COUNT:
         break;
     }
@@ -1972,49 +1937,12 @@ lower_stmt(Lower *L, PyObject *o)
                    (Node *)NULL;
         }
         return n;
-    case K_BoolOp:
-    case K_NamedExpr:
-    case K_BinOp:
-    case K_UnaryOp:
-    case K_Lambda:
-    case K_IfExp:
-    case K_Dict:
-    case K_Set:
-    case K_ListComp:
-    case K_SetComp:
-    case K_DictComp:
-    case K_GeneratorExp:
-    case K_Yield:
-    case K_YieldFrom:
-    case K_Compare:
-    case K_Call:
-    case K_FormattedValue:
-    case K_JoinedStr:
-    case K_Constant:
-    case K_Attribute:
-    case K_Subscript:
-    case K_Starred:
-    case K_Name:
-    case K_List:
-    case K_Tuple:
-    case K_Slice:
-    case K_MatchValue:
-    case K_MatchSingleton:
-    case K_MatchSequence:
-    case K_MatchMapping:
-    case K_MatchClass:
-    case K_MatchStar:
-    case K_MatchAs:
-    case K_MatchOr:
-    case K_Module:
-    case K_ExceptHandler:
-    case K_arguments:
-    case K_arg:
-    case K_keyword:
-    case K_alias:
-    case K_withitem:
-    case K_match_case:
-    case K_comprehension:
+        /* every kind of the other categories (nodes.def): a kind
+       added there must be handled above or listed here */
+#define EXPR(n) case K_##n:
+#define PAT(n) case K_##n:
+#define AUX(n) case K_##n:
+#include "nodes.def"
     case K__COUNT:
         break;
     }

@@ -1378,7 +1378,8 @@ refuse_import(Interp *in, const char *fmt, PyObject *modname)
 int
 policy_import_authorized(Interp *in, PyObject *modname)
 {
-    int r = PyUnicode_Check(modname) && smol_authorized(in->authorized, modname);
+    int r =
+        PyUnicode_Check(modname) && smol_authorized(in->authorized, modname);
     PyErr_Clear();
     return r;
 }
