@@ -120,8 +120,7 @@ typedef struct Scope {
     PyObject *qualname; /* borrowed from Program consts */
     int lineno;
     /* filled during lowering */
-    PyObject *symbols;  /* dict: name -> int flags (SYM_*), owned until done */
-    PyObject *children; /* list of capsules? no: we keep a C array */
+    PyObject *symbols; /* dict: name -> int flags (SYM_*), owned until done */
     struct Scope **kids;
     Py_ssize_t nkids, capkids;
     Node **names; /* Name nodes to patch after analysis */
@@ -364,11 +363,11 @@ int store_name(Frame *f, Node *t, PyObject *value);
 PyObject *load_name(Frame *f, Node *e);
 PyObject *binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace);
 PyObject *call_function(Frame *f, Node *call);
-int eval_match_case(Frame *f, Node *pattern, PyObject *subject);
 
 /* eval_match.c: returns 1 on match, 0 no match, -1 error.  Captured names
- * are appended to `binds` as (Node *target, value) pairs in a list of
- * capsule-free tuples: see eval_match.c. */
+ * are appended to the list `binds` as 2-tuples (PyCapsule named
+ * "smolagents_native.node" holding the Name store Node *, value), stored by
+ * match_store_binds() only once the whole pattern of a case matched. */
 int match_pattern(Frame *f, Node *p, PyObject *subject, PyObject *binds);
 
 /* function.c */
