@@ -64,23 +64,10 @@ struct BigStack {
 static BigStack *
 bigstack_new(void)
 {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    if (page == 0 || page == (size_t)-1) {
-        page = 4096;
-    }
-    size_t total = BIG_GUARD_SIZE + BIG_STACK_SIZE;
-    int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
-#ifdef MAP_STACK
-    flags |= MAP_STACK;
-#endif
-    char *map = mmap(NULL, total, PROT_READ | PROT_WRITE, flags, -1, 0);
-    if (map == MAP_FAILED) {
-        PyErr_NoMemory();
-        return NULL;
-    }
-    if (mprotect(map, BIG_GUARD_SIZE, PROT_NONE) != 0) {
-        munmap(map, total);
-        PyErr_NoMemory();
+    size_t total;
+    char *low;
+    char *map = stack_map(BIG_GUARD_SIZE, BIG_STACK_SIZE, &total, &low);
+    if (map == NULL) {
         return NULL;
     }
     BigStack *bs = PyMem_Calloc(1, sizeof(BigStack));
@@ -91,7 +78,7 @@ bigstack_new(void)
     }
     bs->map = map;
     bs->map_size = total;
-    bs->low = map + BIG_GUARD_SIZE;
+    bs->low = low;
     bs->high = (char *)(((uintptr_t)(map + total)) & ~(uintptr_t)63);
     bs->canary = (uintptr_t *)(bs->high - BIG_STACK_KEEP);
     *bs->canary = BIG_CANARY;

@@ -214,36 +214,22 @@ stack_acquire(ModState *st)
     if (st->n_gen_stacks > 0) {
         return (GenStack *)st->gen_stacks[--st->n_gen_stacks];
     }
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    if (page == 0 || page == (size_t)-1) {
-        page = 4096;
-    }
-    size_t guard = (GEN_GUARD_SIZE + page - 1) / page * page;
-    size_t total = guard + (GEN_STACK_SIZE + page - 1) / page * page;
-    int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
-#ifdef MAP_STACK
-    flags |= MAP_STACK;
-#endif
-    char *map = mmap(NULL, total, PROT_READ | PROT_WRITE, flags, -1, 0);
-    if (map == MAP_FAILED) {
-        PyErr_NoMemory();
-        return NULL;
-    }
-    if (mprotect(map, guard, PROT_NONE) != 0) {
-        munmap(map, total);
-        PyErr_NoMemory();
+    size_t total;
+    char *low;
+    char *map = stack_map(GEN_GUARD_SIZE, GEN_STACK_SIZE, &total, &low);
+    if (map == NULL) {
         return NULL;
     }
 #ifdef MADV_NOHUGEPAGE
     /* a huge page would make every suspended generator cost 2 MiB */
-    (void)madvise(map + guard, total - guard, MADV_NOHUGEPAGE);
+    (void)madvise(low, (size_t)(map + total - low), MADV_NOHUGEPAGE);
 #endif
     uintptr_t top = (uintptr_t)(map + total) - sizeof(GenStack);
     top &= ~(uintptr_t)63;
     GenStack *gs = (GenStack *)top;
     gs->map = map;
     gs->map_size = total;
-    gs->low = map + guard;
+    gs->low = low;
     gs->high = (char *)(top & ~(uintptr_t)15);
     gs->canary = (uintptr_t *)(gs->high - GEN_STACK_KEEP);
     *gs->canary = GEN_STACK_CANARY;

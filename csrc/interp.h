@@ -416,6 +416,7 @@ PyObject *policy_import(Frame *f, PyObject *name, PyObject *fromlist,
 /* limits.c */
 int limits_tick_slow(Interp *in);
 int limits_stack_error(void);
+long long seq_bytes(PyObject *v);
 int limits_check_stack_slow(Interp *in, char *sp);
 /* RecursionError (catchable, as in CPython) when the C stack is nearly
  * exhausted.  0 / -1. */
@@ -434,6 +435,9 @@ void limits_start(Interp *in);
 /* stack.c: lowest safe address of the generator C stack the thread runs on
  * (kept by generator.c at every switch), NULL on the thread's own stack.
  * Inline: read and written at every generator switch. */
+/* stack.c: map a C stack above a guard area (generator and step stacks). */
+char *stack_map(size_t guard, size_t size, size_t *total, char **low);
+
 extern _Thread_local char *stack_current_limit_tls;
 static inline char *
 stack_current_limit(void)

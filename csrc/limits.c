@@ -293,8 +293,9 @@ int_bits(PyObject *v)
 }
 
 /* Size in bytes of a str / bytes / bytearray / list / tuple (its items for
- * containers: one pointer each), or -1 for other types. */
-static long long
+ * containers: one pointer each), or -1 for other types.  Used by the size
+ * pre-checks here and in policy.c. */
+long long
 seq_bytes(PyObject *v)
 {
     if (PyUnicode_Check(v)) {

@@ -1624,26 +1624,6 @@ too_big(Interp *in, const char *what)
                         what);
 }
 
-/* Size in bytes of a str / bytes / bytearray / list / tuple (one pointer
- * per item for containers), or -1 for other types. */
-static long long
-seq_bytes(PyObject *v)
-{
-    if (PyUnicode_Check(v)) {
-        return (long long)PyUnicode_GET_LENGTH(v) * PyUnicode_KIND(v);
-    }
-    if (PyBytes_Check(v)) {
-        return PyBytes_GET_SIZE(v);
-    }
-    if (PyByteArray_Check(v)) {
-        return PyByteArray_GET_SIZE(v);
-    }
-    if (PyList_Check(v) || PyTuple_Check(v)) {
-        return (long long)Py_SIZE(v) * (long long)sizeof(PyObject *);
-    }
-    return -1;
-}
-
 static PyObject *
 budget_iter_next(BudgetIterObject *self)
 {
@@ -2484,6 +2464,31 @@ cmp_uintptr(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Builtins that reach outside the sandbox: absent from the builtins
+ * interpreted code sees (policy_build_safe_builtins) and refused as values
+ * and when called, however they are reached (policy_data_init). */
+static const char *const dangerous_builtins[] = {
+    "eval",
+    "exec",
+    "compile",
+    "open",
+    "input",
+    "breakpoint",
+    "globals",
+    "locals",
+    "vars",
+    "help",
+    "exit",
+    "quit",
+    "copyright",
+    "credits",
+    "license",
+    "__import__",
+    "__build_class__",
+    "memoryview",
+    NULL,
+};
+
 static int
 policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
 {
@@ -2604,27 +2609,6 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
     if (dl == NULL) {
         return -1;
     }
-    static const char *const dangerous_builtins[] = {
-        "eval",
-        "exec",
-        "compile",
-        "open",
-        "input",
-        "breakpoint",
-        "globals",
-        "locals",
-        "vars",
-        "help",
-        "exit",
-        "quit",
-        "copyright",
-        "credits",
-        "license",
-        "__import__",
-        "__build_class__",
-        "memoryview",
-        NULL,
-    };
     for (int i = 0; dangerous_builtins[i]; i++) {
         PyObject *v =
             PyDict_GetItemString(builtins_dict, dangerous_builtins[i]);
@@ -2875,36 +2859,12 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
 PyObject *
 policy_build_safe_builtins(PyObject *module, ModState *st)
 {
-    static const char *const removed[] = {
-        "eval",
-        "exec",
-        "compile",
-        "open",
-        "input",
-        "breakpoint",
-        "globals",
-        "locals",
-        "vars",
-        "help",
-        "exit",
-        "quit",
-        "copyright",
-        "credits",
-        "license",
-        "__import__",
-        "__build_class__",
-        "__loader__",
-        "__spec__",
-        "__package__",
-        "__doc__",
-        "__debug__",
-        "getattr",
-        "setattr",
-        "hasattr",
-        "delattr",
-        "print",
-        "memoryview",
-        NULL,
+    /* besides the dangerous builtins: module metadata, and the names the
+       interpreter replaces with guarded versions (module.c) */
+    static const char *const replaced[] = {
+        "__loader__", "__spec__", "__package__", "__doc__",
+        "__debug__",  "getattr",  "setattr",     "hasattr",
+        "delattr",    "print",    NULL,
     };
     PyObject *b = PyImport_ImportModule("builtins");
     if (b == NULL) {
@@ -2920,8 +2880,13 @@ policy_build_safe_builtins(PyObject *module, ModState *st)
     if (out == NULL) {
         return NULL;
     }
-    for (int i = 0; removed[i]; i++) {
-        if (PyDict_DelItemString(out, removed[i]) < 0) {
+    for (int i = 0; dangerous_builtins[i]; i++) {
+        if (PyDict_DelItemString(out, dangerous_builtins[i]) < 0) {
+            PyErr_Clear();
+        }
+    }
+    for (int i = 0; replaced[i]; i++) {
+        if (PyDict_DelItemString(out, replaced[i]) < 0) {
             PyErr_Clear();
         }
     }

@@ -14,7 +14,42 @@
  */
 #include "interp.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 /* Lowest safe address of the generator stack the thread runs on; NULL on
  * the thread's own stack.  Accessors: stack_current_limit() and
  * stack_set_current_limit() (interp.h). */
 _Thread_local char *stack_current_limit_tls;
+
+/* Map a C stack of `size` bytes above a PROT_NONE guard area of `guard`
+ * bytes (both rounded up to pages); address space only: pages cost memory
+ * when touched.  Returns the start of the mapping (the guard), its total
+ * size in *total and the lowest usable address in *low, or NULL with
+ * MemoryError set.  Release with munmap(map, *total). */
+char *
+stack_map(size_t guard, size_t size, size_t *total, char **low)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (page == 0 || page == (size_t)-1) {
+        page = 4096;
+    }
+    guard = (guard + page - 1) / page * page;
+    *total = guard + (size + page - 1) / page * page;
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+#ifdef MAP_STACK
+    flags |= MAP_STACK;
+#endif
+    char *map = mmap(NULL, *total, PROT_READ | PROT_WRITE, flags, -1, 0);
+    if (map == MAP_FAILED) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    if (mprotect(map, guard, PROT_NONE) != 0) {
+        munmap(map, *total);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    *low = map + guard;
+    return map;
+}
