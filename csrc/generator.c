@@ -216,7 +216,8 @@ stack_acquire(ModState *st)
     }
     size_t total;
     char *low;
-    char *map = stack_map(GEN_GUARD_SIZE, GEN_STACK_SIZE, &total, &low);
+    char *map = stack_map(GEN_GUARD_SIZE, GEN_STACK_SIZE, &total, &low,
+                          "a generator's");
     if (map == NULL) {
         return NULL;
     }
@@ -333,6 +334,15 @@ gen_entry(void *arg)
 static int
 gen_start_stack(GenObject *gen)
 {
+    /* budget (budgets.def): each started body holds a C stack of address
+       space and two kernel mappings until it ends */
+    Interp *in = gen->frame.in;
+    long long max = in->budgets.max_generators;
+    if (max >= 0 && in->live_generators >= max) {
+        limits_abort(in, ABORT_BUDGET,
+                     budget_message(BUDGET_ID_max_generators), max);
+        return -1;
+    }
     GenStack *gs = stack_acquire(gen->st);
     if (gs == NULL) {
         return -1;
@@ -343,6 +353,7 @@ gen_start_stack(GenObject *gen)
         return -1;
     }
     gen->stack = gs;
+    in->live_generators++;
     return 0;
 }
 
@@ -484,6 +495,8 @@ gen_switch(GenObject *gen, PyThreadState *ts)
     in->stack_hi = gs->high;
     in->depth = outer_depth + gen->depth_delta;
     tstate_recursion_set(ts, outer_rec - gen->rec_delta);
+    /* host calls of the body come back to the big stack below here */
+    char *outer_resume = bigstack_note_switch_out();
 #ifdef GEN_ASAN
     void *fake = NULL;
     __sanitizer_start_switch_fiber(&fake, gs->low,
@@ -493,6 +506,7 @@ gen_switch(GenObject *gen, PyThreadState *ts)
 #ifdef GEN_ASAN
     __sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #endif
+    bigstack_note_switch_back(outer_resume);
     int suspended = gen->out == OUT_YIELD;
     if (suspended) {
         gen->depth_delta = in->depth - outer_depth;
@@ -548,6 +562,7 @@ gen_finish(GenObject *gen)
         GenStack *gs = gen->stack;
         gen->stack = NULL;
         stack_release(gen->st, gs);
+        gen->frame.in->live_generators--; /* alive: gen->func holds it */
     }
     gen->depth_delta = 0;
     gen->rec_delta = 0;

@@ -163,10 +163,9 @@ builtin_print(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
         return NULL;
     }
     if (in->max_print_len >= 0 && in->print_len > in->max_print_len) {
-        return limits_abort(
-                   in, ABORT_BUDGET,
-                   "Print outputs exceeded the limit of %lld characters",
-                   in->max_print_len),
+        return limits_abort(in, ABORT_BUDGET,
+                            budget_message(BUDGET_ID_max_print_len),
+                            in->max_print_len),
                NULL;
     }
     Py_RETURN_NONE;
@@ -347,9 +346,13 @@ interpreter_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     self->in.owner = (PyObject *)self;
     self->in.tools_epoch = 1;
-    self->in.max_print_len = -1;
-    self->in.ops_limit_cfg = 10000000;
-    self->in.max_while_iterations = 1000000;
+    Budgets defaults; /* budgets.def, until a run gives its own */
+    PyObject *none = NULL;
+    if (budgets_parse(NULL, &defaults, &none) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    budgets_apply(&self->in, &defaults);
     return (PyObject *)self;
 }
 
@@ -438,8 +441,6 @@ interpreter_dealloc(InterpreterObject *self)
     PyTypeObject *tp = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
     interpreter_clear(self);
-    bigstack_free(self->in.bigstack);
-    self->in.bigstack = NULL;
     tp->tp_free(self);
     Py_DECREF(tp);
 }
@@ -719,25 +720,17 @@ run_module_body(void *arg)
 static PyObject *
 interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"code",
-                             "state",
-                             "max_operations",
-                             "max_while_iterations",
-                             "timeout",
-                             "max_print_len",
-                             "max_depth",
-                             "max_int_bits",
-                             "max_result_bytes",
-                             NULL};
-    PyObject *code, *state, *timeout = Py_None, *maxprint = Py_None;
-    long long max_ops = 10000000, max_while = 1000000;
-    /* security budgets (limits.c, docs/security.md); 0: the default */
-    int max_depth = 0;
-    long long max_int_bits = 0, max_result_bytes = 0;
-    if (!PyArg_ParseTupleAndKeywords(
-            args, kwds, "UO!|$LLOOiLL", kwlist, &code, &PyDict_Type, &state,
-            &max_ops, &max_while, &timeout, &maxprint, &max_depth,
-            &max_int_bits, &max_result_bytes)) {
+    /* budgets (budgets.def): parsed into the interpreter's own copy */
+    static char *kwlist[] = {"code", "state", NULL};
+    PyObject *code, *state, *rest = NULL;
+    Budgets budgets;
+    if (budgets_parse(kwds, &budgets, &rest) < 0) {
+        return NULL;
+    }
+    int ok = PyArg_ParseTupleAndKeywords(args, rest, "UO!", kwlist, &code,
+                                         &PyDict_Type, &state);
+    Py_XDECREF(rest);
+    if (!ok) {
         return NULL;
     }
     Interp *in = &self->in;
@@ -751,28 +744,7 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
                         "Interpreter.__init__ was not called");
         return NULL;
     }
-    /* budgets */
-    in->ops_limit = max_ops;
-    in->ops_limit_cfg = max_ops;
-    in->max_while_iterations = max_while;
-    in->timeout = 0;
-    if (timeout != Py_None) {
-        in->timeout = PyFloat_AsDouble(timeout);
-        if (in->timeout == -1.0 && PyErr_Occurred()) {
-            return NULL;
-        }
-    }
-    in->timeout_seconds = in->timeout;
-    in->max_depth_cfg = max_depth;
-    in->max_int_bits = max_int_bits;
-    in->max_result_bytes = max_result_bytes;
-    in->max_print_len = -1;
-    if (maxprint != Py_None) {
-        in->max_print_len = PyLong_AsLongLong(maxprint);
-        if (in->max_print_len == -1 && PyErr_Occurred()) {
-            return NULL;
-        }
-    }
+    budgets_apply(in, &budgets);
     PyObject *chunks = PyList_New(0);
     if (chunks == NULL) {
         return NULL;
@@ -1042,6 +1014,10 @@ core_exec(PyObject *m)
     }
     st->safe_builtins = policy_build_safe_builtins(m, st);
     if (st->safe_builtins == NULL) {
+        return -1;
+    }
+    if (budgets_add_to_module(m) < 0 || bigstack_add_to_module(m) < 0 ||
+        nesting_init(st) < 0) {
         return -1;
     }
     return 0;
