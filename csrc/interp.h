@@ -11,6 +11,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include "compat.h"
@@ -297,6 +298,8 @@ typedef struct Interp {
                                    (budgets.c): never read from Python
                                    globals while code runs */
     int live_generators;        /* generator bodies holding a C stack */
+    unsigned long run_thread;   /* pthread of the running step or hook */
+    struct NestCache *nest_cache; /* nesting.c: recent measurements */
     char abort_msg[256];        /* message of the pending abort, re-raised
                                    when host code swallowed the error */
 } Interp;
@@ -520,6 +523,19 @@ PyObject *raise_interp_error(Interp *in, const char *fmt, ...);
  * called after the step, e.g. an interpreted __str__), start a fresh budget
  * window with the configured limits.  0 / -1. */
 int interp_enter(Interp *in, InterpSave *save);
+/* Entering interpreted code while a step (or hook) of this interpreter
+ * runs: only from the thread that runs it (its budgets and stack bounds
+ * are that thread's).  0, or -1 with InterpreterError.  Inline: called on
+ * every call of an interpreted function by host code. */
+int interp_wrong_thread(Interp *in);
+static inline int
+interp_check_thread(Interp *in)
+{
+    if (in->running && in->run_thread != (unsigned long)pthread_self()) {
+        return interp_wrong_thread(in);
+    }
+    return 0;
+}
 /* Leave; passes `res` through (NULL on error). */
 PyObject *interp_leave(Interp *in, InterpSave *save, PyObject *res);
 
@@ -573,6 +589,8 @@ int bigstack_add_to_module(PyObject *m);
  * trashcan.  0 / -1. */
 int nesting_check(Interp *in, PyObject *res);
 int nesting_init(ModState *st);
+/* Drop the measurements kept for the step (end of a step or hook). */
+void nesting_forget(Interp *in);
 
 /* module.c */
 /* The source text of a node's span (ast.get_source_segment).  New ref. */

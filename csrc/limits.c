@@ -392,8 +392,23 @@ interp_enter(Interp *in, InterpSave *save)
     in->timeout = in->timeout_seconds;
     limits_start(in);
     in->running = 1;
+    in->run_thread = (unsigned long)pthread_self();
     save->started = 1;
     return 0;
+}
+
+int
+interp_wrong_thread(Interp *in)
+{
+    /* not an abort: the running step, on its own thread, goes on */
+    PyObject *cls =
+        in->interpreter_error ? in->interpreter_error : PyExc_RuntimeError;
+    PyErr_SetString(cls,
+                    "an interpreted function (or generator) was called from "
+                    "another thread while its executor runs code in a "
+                    "different thread: call it from that thread, or after "
+                    "the step has finished");
+    return -1;
 }
 
 PyObject *
@@ -426,6 +441,7 @@ interp_leave(Interp *in, InterpSave *save, PyObject *res)
         }
         in->running = 0;
         in->abort = ABORT_NONE;
+        nesting_forget(in);
     }
     return res;
 }

@@ -441,6 +441,7 @@ interpreter_dealloc(InterpreterObject *self)
     PyTypeObject *tp = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
     interpreter_clear(self);
+    nesting_forget(&self->in);
     tp->tp_free(self);
     Py_DECREF(tp);
 }
@@ -594,6 +595,20 @@ raise_step_error(Interp *in, ProgramObject *p, Node *stmt)
         PyErr_Clear();
         PyErr_Restore(t, v, NULL);
         return;
+    }
+    if (PyUnicode_GET_LENGTH(s) == 0 &&
+        PyErr_GivenExceptionMatches(t, PyExc_MemoryError)) {
+        /* CPython's allocators raise a bare MemoryError: say what ran out */
+        Py_SETREF(s, PyUnicode_FromString(
+                         "out of memory: an allocation failed (the host's "
+                         "memory, or its address-space limit RLIMIT_AS, is "
+                         "exhausted)"));
+        if (s == NULL) {
+            Py_DECREF(seg);
+            PyErr_Clear();
+            PyErr_Restore(t, v, NULL);
+            return;
+        }
     }
     PyObject *msg = PyUnicode_FromFormat(
         "Code execution failed at line '%U' due to: %s: %U", seg,
@@ -807,6 +822,7 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     fr.program = (PyObject *)p;
     in->current_program = (PyObject *)p;
     in->running = 1;
+    in->run_thread = (unsigned long)pthread_self();
     in->abort = ABORT_NONE;
     PyObject *output = Py_None;
     Py_INCREF(output);
@@ -827,6 +843,7 @@ done:
     in->running = 0;
     in->abort = ABORT_NONE;
     in->current_program = NULL;
+    nesting_forget(in);
     Py_DECREF(p);
     return result;
 }

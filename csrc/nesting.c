@@ -27,6 +27,9 @@
  */
 #include "interp.h"
 
+#define NEST_CACHE 16
+#define NEST_TUPLE_LOOK 16
+
 /* Is `o` an object whose release (or hashing, iteration) may recurse in C
  * without CPython's trashcan?  Conservative: unknown GC types are. */
 static int
@@ -51,14 +54,84 @@ typedef struct {
     PyObject *kids; /* list: the unprotected referents found */
 } KidsCtx;
 
+/* tp_traverse visitor: note the unprotected referents.  A small tuple is
+ * looked into (one level): C objects often keep what they chain in one,
+ * e.g. map's iterators, and the chain must not hide behind it. */
 static int
 collect_kid(PyObject *o, void *arg)
 {
     KidsCtx *k = (KidsCtx *)arg;
-    if (o != NULL && unprotected(k->st, o)) {
+    if (o == NULL) {
+        return 0;
+    }
+    if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) <= NEST_TUPLE_LOOK) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o); i++) {
+            PyObject *item = PyTuple_GET_ITEM(o, i);
+            if (unprotected(k->st, item) && PyList_Append(k->kids, item) < 0) {
+                return -1;
+            }
+        }
+        return 0;
+    }
+    if (unprotected(k->st, o)) {
         return PyList_Append(k->kids, o);
     }
     return 0;
+}
+
+/* The last results measured, kept alive (so their addresses are theirs)
+ * until the end of the step: `p = property(p)` in a loop measures each new
+ * level in one visit. */
+struct NestCache {
+    PyObject *obj[NEST_CACHE];
+    long long depth[NEST_CACHE];
+    int next;
+};
+
+static int
+cache_find(struct NestCache *c, PyObject *o, long long *depth)
+{
+    if (c == NULL) {
+        return 0;
+    }
+    for (int i = 0; i < NEST_CACHE; i++) {
+        if (c->obj[i] == o) {
+            *depth = c->depth[i];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void
+cache_add(Interp *in, PyObject *o, long long depth)
+{
+    struct NestCache *c = in->nest_cache;
+    if (c == NULL) {
+        c = PyMem_Calloc(1, sizeof(*c));
+        if (c == NULL) {
+            return; /* only a cache */
+        }
+        in->nest_cache = c;
+    }
+    int i = c->next;
+    c->next = (i + 1) % NEST_CACHE;
+    c->depth[i] = depth;
+    Py_XSETREF(c->obj[i], Py_NewRef(o));
+}
+
+void
+nesting_forget(Interp *in)
+{
+    struct NestCache *c = in->nest_cache;
+    if (c == NULL) {
+        return;
+    }
+    in->nest_cache = NULL;
+    for (int i = 0; i < NEST_CACHE; i++) {
+        Py_CLEAR(c->obj[i]); /* may run code: c is detached already */
+    }
+    PyMem_Free(c);
 }
 
 /* One level of the walk: an object and the referents still to visit. */
@@ -82,6 +155,7 @@ nesting_check(Interp *in, PyObject *res)
     Py_ssize_t n = 0, cap = 64;
     long long visits = 0;
     PyObject *too_deep = NULL; /* borrowed: the object that was too deep */
+    long long root_depth = -1;
     memo = PyDict_New();
     levels = PyMem_Malloc(sizeof(Level) * (size_t)cap);
     if (memo == NULL || levels == NULL) {
@@ -142,6 +216,13 @@ nesting_check(Interp *in, PyObject *res)
             Level *lv = &levels[n - 1];
             if (lv->next < PyList_GET_SIZE(lv->kids)) {
                 PyObject *kid = PyList_GET_ITEM(lv->kids, lv->next++);
+                long long cached;
+                if (cache_find(in->nest_cache, kid, &cached)) {
+                    if (cached > lv->deepest) {
+                        lv->deepest = cached;
+                    }
+                    continue;
+                }
                 PyObject *key = PyLong_FromVoidPtr(kid);
                 if (key == NULL) {
                     goto done;
@@ -181,6 +262,9 @@ nesting_check(Interp *in, PyObject *res)
             if (n > 0 && depth > levels[n - 1].deepest) {
                 levels[n - 1].deepest = depth;
             }
+            if (n == 0) {
+                root_depth = depth;
+            }
         }
         if (obj == NULL) {
             break; /* the whole walk is done */
@@ -191,6 +275,9 @@ measured:
         limits_abort(in, ABORT_BUDGET, budget_message(BUDGET_ID_max_nesting),
                      max, Py_TYPE(too_deep)->tp_name);
         goto done;
+    }
+    if (root_depth > 1) {
+        cache_add(in, res, root_depth);
     }
     rc = 0;
 done:

@@ -13,7 +13,7 @@ MAX_RECURSION_DEPTH: int | None = None  # calls
 MAX_INT_BITS: int = 4_000_000  # bits
 MAX_RESULT_BYTES: int = 100_000_000  # bytes
 MAX_GENERATORS: int = 10_000  # generators
-MAX_NESTING: int = 20_000  # levels
+MAX_NESTING: int = 10_000  # levels
 
 # (name, default, unit, constant, what it bounds, message): the same table as
 # smolagents_native._core.BUDGETS.
@@ -42,9 +42,9 @@ BUDGETS: tuple[tuple[str, int | float | None, str, str, str, str], ...] = (
     ('max_generators', 10000, 'generators', 'MAX_GENERATORS',
      'Started, unfinished generators of one executor at a time (each holds a C stack of 2 MiB of address space and two kernel mappings)',
      'Reached the max number of %lld live generators (max_generators): finish or drop some before starting more'),
-    ('max_nesting', 20000, 'levels', 'MAX_NESTING',
+    ('max_nesting', 10000, 'levels', 'MAX_NESTING',
      'Nesting depth of objects returned by host calls whose deallocation, hashing or iteration recurses in C without a depth check (`property(property(...))`, `itertools.repeat(repeat(...))`, `map(f, map(f, ...))`...)',
-     'Reached the max nesting depth of %lld levels (max_nesting): a %s nested this deeply would crash the host when it is released or traversed'),
+     'Reached the max nesting depth of %lld levels (max_nesting): an object of type %s nested this deeply would crash the host when it is released or traversed'),
 )
 
 __all__ = ['MAX_OPERATIONS', 'MAX_WHILE_ITERATIONS', 'MAX_EXECUTION_TIME_SECONDS', 'MAX_PRINT_OUTPUTS_CHARS', 'MAX_RECURSION_DEPTH', 'MAX_INT_BITS', 'MAX_RESULT_BYTES', 'MAX_GENERATORS', 'MAX_NESTING', 'BUDGETS']

@@ -37,7 +37,7 @@ class Interpreter:
         max_int_bits: int | None = 4_000_000,
         max_result_bytes: int | None = 100_000_000,
         max_generators: int | None = 10_000,
-        max_nesting: int | None = 20_000,
+        max_nesting: int | None = 10_000,
         # <budgets:end>
     ) -> tuple[Any, bool]: ...
 
