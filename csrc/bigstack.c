@@ -246,7 +246,8 @@ bigstack_entry(void *p)
 }
 
 /* Run fn(arg) on the big stack in [bs->low, top), with the interpreter's
- * (and the thread's) stack bound moved there for the duration.  0 / -1. */
+ * (if any) and the thread's stack bound moved there for the duration.
+ * 0 / -1. */
 static int
 bigstack_switch(Interp *in, BigStack *bs, char *top, void (*fn)(void *),
                 void *arg)
@@ -261,13 +262,17 @@ bigstack_switch(Interp *in, BigStack *bs, char *top, void (*fn)(void *),
     br.arg = arg;
     bs->busy++;
     char *limit = bs->low + BIG_STACK_MARGIN;
-    char *outer_limit = in->stack_limit;
-    char *outer_lo = in->stack_lo, *outer_hi = in->stack_hi;
+    char *outer_limit = NULL, *outer_lo = NULL, *outer_hi = NULL;
     char *outer_current = stack_current_limit();
     stack_set_current_limit(limit);
-    in->stack_limit = limit;
-    in->stack_lo = bs->low;
-    in->stack_hi = top;
+    if (in != NULL) {
+        outer_limit = in->stack_limit;
+        outer_lo = in->stack_lo;
+        outer_hi = in->stack_hi;
+        in->stack_limit = limit;
+        in->stack_lo = bs->low;
+        in->stack_hi = top;
+    }
 #ifdef BIG_ASAN
     void *fake = NULL;
     __sanitizer_start_switch_fiber(&fake, bs->low, (size_t)(top - bs->low));
@@ -278,9 +283,11 @@ bigstack_switch(Interp *in, BigStack *bs, char *top, void (*fn)(void *),
     /* the finished fiber's frames leave redzones behind */
     __asan_unpoison_memory_region(bs->low, (size_t)(top - bs->low));
 #endif
-    in->stack_limit = outer_limit;
-    in->stack_lo = outer_lo;
-    in->stack_hi = outer_hi;
+    if (in != NULL) {
+        in->stack_limit = outer_limit;
+        in->stack_lo = outer_lo;
+        in->stack_hi = outer_hi;
+    }
     stack_set_current_limit(outer_current);
     bs->busy--;
     if (bs->busy == 0 && *bs->canary != BIG_CANARY) {
@@ -367,7 +374,43 @@ thread_stack_size(PyObject *m, PyObject *noargs)
     return PyLong_FromSize_t(bigstack_thread_size());
 }
 
+static void
+clear_dict(void *d)
+{
+    PyDict_Clear((PyObject *)d);
+}
+
+/* Clear a dict (an executor's state) on the thread's big stack: releasing
+ * what the code left there may recurse deeply in C. */
+static PyObject *
+release_on_step_stack(PyObject *m, PyObject *d)
+{
+    if (!PyDict_Check(d)) {
+        PyErr_SetString(PyExc_TypeError, "release_on_step_stack() needs a dict");
+        return NULL;
+    }
+    BigStack *bs = thread_stack_get();
+    if (bs == NULL) {
+        return NULL;
+    }
+    char *sp = (char *)__builtin_frame_address(0);
+    Py_INCREF(d);
+    if (bs->busy || (sp >= bs->low && sp < bs->high)) {
+        PyDict_Clear(d); /* on it already, or it is in use below us */
+    }
+    else if (bigstack_switch(NULL, bs, bs->high, clear_dict, d) < 0) {
+        Py_DECREF(d);
+        return NULL;
+    }
+    Py_DECREF(d);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef bigstack_functions[] = {
+    {"release_on_step_stack", release_on_step_stack, METH_O,
+     "release_on_step_stack(d) -> None: clear the dict d on the calling "
+     "thread's step stack (what an executor's state holds may be deeply "
+     "nested)."},
     {"release_thread_stack", release_thread_stack, METH_NOARGS,
      "release_thread_stack() -> bool: unmap the calling thread's step stack "
      "now (it is mapped again by the next step); False if the thread has "

@@ -100,8 +100,14 @@
  * -O2).  A reservation the kernel refuses is retried at half the size down
  * to GEN_STACK_MIN.  Each stack is two kernel mappings (guard and stack),
  * so the max_generators budget also bounds the map count. */
-#define GEN_STACK_SIZE ((size_t)256 * 1024 * 1024)
 #define GEN_STACK_MIN ((size_t)2 * 1024 * 1024)
+#ifdef GEN_ASAN
+/* AddressSanitizer unpoisons a whole stack when it is released: keep its
+ * shadow small (deep structures in generators are for the normal build) */
+#define GEN_STACK_SIZE ((size_t)8 * 1024 * 1024)
+#else
+#define GEN_STACK_SIZE ((size_t)256 * 1024 * 1024)
+#endif
 #define GEN_STACK_MARGIN ((size_t)256 * 1024)
 #define GEN_GUARD_SIZE ((size_t)64 * 1024)
 #define GEN_STACK_KEEP ((size_t)128 * 1024)

@@ -584,6 +584,8 @@ const char *budget_message(BudgetId id);
 int budgets_add_to_module(PyObject *m);
 /* bigstack.c: add release_thread_stack() / thread_stack_size().  0 / -1. */
 int bigstack_add_to_module(PyObject *m);
+/* fuzzcov.c: add _fuzz_counters() in the fuzz build; nothing otherwise. */
+int fuzzcov_add_to_module(PyObject *m);
 /* nesting.c: refuse (abort, max_nesting) a host-call result nested deeper
  * than the budget through objects whose types recurse without CPython's
  * trashcan.  0 / -1. */

@@ -1034,7 +1034,7 @@ core_exec(PyObject *m)
         return -1;
     }
     if (budgets_add_to_module(m) < 0 || bigstack_add_to_module(m) < 0 ||
-        nesting_init(st) < 0) {
+        nesting_init(st) < 0 || fuzzcov_add_to_module(m) < 0) {
         return -1;
     }
     return 0;

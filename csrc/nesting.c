@@ -28,6 +28,10 @@
 #include "interp.h"
 
 #define NEST_CACHE 16
+/* Only results this deep are remembered: the cache keeps them alive until
+ * the end of the step, which must not delay the release (and finalizers)
+ * of ordinary objects such as `enumerate(gen)` in a for loop. */
+#define NEST_CACHE_FROM 64
 #define NEST_TUPLE_LOOK 16
 
 /* Is `o` an object whose release (or hashing, iteration) may recurse in C
@@ -79,9 +83,9 @@ collect_kid(PyObject *o, void *arg)
     return 0;
 }
 
-/* The last results measured, kept alive (so their addresses are theirs)
- * until the end of the step: `p = property(p)` in a loop measures each new
- * level in one visit. */
+/* The last deep results measured (NEST_CACHE_FROM levels or more), kept
+ * alive (so their addresses are theirs) until the end of the step:
+ * `p = property(p)` in a loop measures each new level in one visit. */
 struct NestCache {
     PyObject *obj[NEST_CACHE];
     long long depth[NEST_CACHE];
@@ -276,7 +280,7 @@ measured:
                      max, Py_TYPE(too_deep)->tp_name);
         goto done;
     }
-    if (root_depth > 1) {
+    if (root_depth >= NEST_CACHE_FROM) {
         cache_add(in, res, root_depth);
     }
     rc = 0;

@@ -12,6 +12,7 @@ import contextvars
 import logging
 import math
 import re
+import sys
 import threading
 import types
 from abc import ABC, abstractmethod
@@ -704,6 +705,16 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         )
         logs = str(self.state["_print_outputs"])
         return CodeOutput(output=output, logs=logs, is_final_answer=is_final_answer)
+
+    def __del__(self) -> None:
+        # What the code left in the state is released on the step's large C stack (deeply
+        # nested structures recurse in C when released), unless the host still holds it.
+        state = self.__dict__.get("state")
+        if type(state) is dict and sys.getrefcount(state) <= 3:  # self.__dict__, local, arg
+            try:
+                _core.release_on_step_stack(state)
+            except Exception:  # noqa: BLE001 - interpreter shutdown, out of memory
+                pass
 
     def send_variables(self, variables: dict[str, Any]) -> None:
         self.state.update(variables)

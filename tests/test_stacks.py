@@ -44,7 +44,7 @@ def new_ex(imports=()):
 
 
 PRELUDE = """
-from smolagents_native import LocalPythonExecutor, InterpreterError
+from smolagents_native import LocalPythonExecutor, InterpreterError, ExecutionTimeoutError
 def new_ex(imports=()):
     ex = LocalPythonExecutor(list(imports)); ex.send_tools({}); return ex
 def outcome(ex, code):
@@ -52,6 +52,8 @@ def outcome(ex, code):
         return "ok", ex(code).output
     except InterpreterError as e:
         return "error", " ".join(str(e).split())
+    except ExecutionTimeoutError as e:  # only the slow sanitizer build gets there
+        return "timeout", str(e)
 """
 
 
@@ -155,6 +157,7 @@ def test_steps_run_under_rlimit_as_512mib():
 # --- generator stacks: pooled, budgeted -------------------------------------------------------
 
 
+@pytest.mark.no_sanitizer  # ASan's shadow of 10,000 stacks
 def test_40000_suspended_generators_end_in_the_budget_error():
     ex = new_ex()
     code = "def g():\n    yield 1\n    yield 2\ngs = [g() for i in range(40000)]\nfor x in gs:\n    next(x)"
@@ -225,6 +228,8 @@ CRASH_CASES = {
 
 @pytest.mark.parametrize("name", sorted(CRASH_CASES))
 def test_deep_structures_do_not_crash(name):
+    if SANITIZED and name == "dict_key_in_generator":
+        pytest.skip("generator stacks are 8 MiB in the ASan build, whose frames are larger")
     code, expected = CRASH_CASES[name]
     out = run_child(
         f"""
@@ -240,7 +245,9 @@ def test_deep_structures_do_not_crash(name):
         """
     )
     first = out.splitlines()[0]
-    if expected == "max_nesting":
+    if SANITIZED and first.startswith("timeout"):
+        pass  # too slow under ASan to reach the budget: the point is that nothing crashed
+    elif expected == "max_nesting":
         assert first.startswith("error") and "max_nesting" in first, out
     else:
         assert first == expected, out
@@ -397,3 +404,32 @@ def test_memory_errors_name_what_ran_out():
     assert out.startswith("ok 9000") or "could not map a generator's C stack" in out or (
         "MemoryError: out of memory" in out and "RLIMIT_AS" in out
     ), out
+
+
+def test_state_is_released_on_the_step_stack_when_the_executor_goes():
+    # with the nesting budget off, a chain deep enough to overflow the host's 8 MiB stack when
+    # released: dropping the executor releases its state on the step's stack
+    out = run_child(
+        """
+        import gc
+        from smolagents_native import executor as em
+        em.MAX_NESTING = None
+        ex = new_ex()
+        print(outcome(ex, "p = None\\nfor i in range(1500000):\\n    p = property(p)\\n1")[0])
+        del ex
+        gc.collect()
+        print("alive")
+        """
+    )
+    assert out.split() == ["ok", "alive"], out
+
+
+def test_state_held_by_the_host_is_left_alone():
+    ex = new_ex()
+    ex("x = [1, 2]")
+    state = ex.state
+    del ex
+    assert state["x"] == [1, 2]
+    d = {"a": 1}
+    core.release_on_step_stack(d)
+    assert d == {}
