@@ -93,33 +93,48 @@ parse_seconds(const char *name, PyObject *v, double *out)
 #define BUDGET_PARSE_COUNT(name, v, out) parse_count(name, v, out)
 #define BUDGET_PARSE_SECONDS(name, v, out) parse_seconds(name, v, out)
 
+/* Parse one keyword if it names a budget: 1 if it did, 0 if the name is
+ * not a budget's, -1 on a bad value. */
+static int
+parse_one(Budgets *b, PyObject *key, PyObject *v)
+{
+#define BUDGET(name, kind, def, unit, cst, what, msg)                        \
+    if (PyUnicode_CompareWithASCIIString(key, #name) == 0) {                 \
+        return BUDGET_PARSE_##kind(#name, v, &b->name) < 0 ? -1 : 1;         \
+    }
+#include "budgets.def"
+#undef BUDGET
+    return 0;
+}
+
 int
 budgets_parse(PyObject *kwds, Budgets *b, PyObject **rest)
 {
     budgets_defaults(b);
     *rest = NULL;
-    if (kwds == NULL || PyDict_GET_SIZE(kwds) == 0) {
+    if (kwds == NULL) {
         return 0;
     }
-    PyObject *left = PyDict_Copy(kwds);
-    if (left == NULL) {
-        return -1;
+    Py_ssize_t pos = 0;
+    PyObject *key, *v;
+    while (PyDict_Next(kwds, &pos, &key, &v)) {
+        int r = PyUnicode_Check(key) ? parse_one(b, key, v) : 0;
+        if (r < 0) {
+            goto error;
+        }
+        if (r == 0) {
+            /* not a budget: left for the caller's own parsing */
+            if (*rest == NULL && (*rest = PyDict_New()) == NULL) {
+                return -1;
+            }
+            if (PyDict_SetItem(*rest, key, v) < 0) {
+                goto error;
+            }
+        }
     }
-    PyObject *v = NULL;
-#define BUDGET(name, kind, def, unit, cst, what, msg)                        \
-    v = PyDict_GetItemString(left, #name); /* borrowed, from our copy */    \
-    if (v != NULL) {                                                         \
-        if (BUDGET_PARSE_##kind(#name, v, &b->name) < 0 ||                   \
-            PyDict_DelItemString(left, #name) < 0) {                         \
-            goto error;                                                      \
-        }                                                                    \
-    }
-#include "budgets.def"
-#undef BUDGET
-    *rest = left;
     return 0;
 error:
-    Py_DECREF(left);
+    Py_CLEAR(*rest);
     return -1;
 }
 
