@@ -104,7 +104,7 @@
 #ifdef GEN_ASAN
 /* AddressSanitizer unpoisons a whole stack when it is released: keep its
  * shadow small (deep structures in generators are for the normal build) */
-#define GEN_STACK_SIZE ((size_t)8 * 1024 * 1024)
+#define GEN_STACK_SIZE GEN_STACK_MIN
 #else
 #define GEN_STACK_SIZE ((size_t)256 * 1024 * 1024)
 #endif

@@ -229,7 +229,7 @@ CRASH_CASES = {
 @pytest.mark.parametrize("name", sorted(CRASH_CASES))
 def test_deep_structures_do_not_crash(name):
     if SANITIZED and name == "dict_key_in_generator":
-        pytest.skip("generator stacks are 8 MiB in the ASan build, whose frames are larger")
+        pytest.skip("generator stacks are 2 MiB in the ASan build")
     code, expected = CRASH_CASES[name]
     out = run_child(
         f"""
