@@ -287,6 +287,8 @@ typedef struct Interp {
     PyObject *grant_read, *grant_write, *install_dirs;
     int grant_network, grant_processes, grants_set;
     PyObject *entry_code, *entry_runner, *entry_globals;
+    PyObject *host_hook_code; /* code of the host's sys.unraisablehook
+                                 last called during a step */
 } Interp;
 
 /* Saved state for a host -> interpreted call (see interp_enter). */

@@ -606,6 +606,21 @@ raise_step_error(Interp *in, ProgramObject *p, Node *stmt)
         PyErr_Restore(t, v, NULL);
         return;
     }
+    if (in->abort != ABORT_NONE &&
+        !PyErr_GivenExceptionMatches(t, in->interpreter_error)) {
+        /* host code turned the abort's error into its own (numpy wraps a
+           tripwire refusal in UnpicklingError): report the abort */
+        Py_DECREF(t);
+        Py_DECREF(v);
+        limits_reraise_abort(in);
+        PyErr_Fetch(&t, &v, &tb);
+        PyErr_NormalizeException(&t, &v, &tb);
+        Py_XDECREF(tb);
+        if (v == NULL) {
+            Py_XDECREF(t);
+            return;
+        }
+    }
     PyObject *seg = source_segment(p, stmt);
     PyObject *s = PyObject_Str(v);
     if (seg == NULL || s == NULL) {

@@ -393,6 +393,9 @@ is_dangerous(PolicyData *pd, PyObject *v)
     if (!hit) {
         return 0;
     }
+    if (tripwire_is_entry_import(v)) {
+        return 1; /* the entry frame's __import__ (tripwire.c) */
+    }
     uintptr_t key = (uintptr_t)v;
     Py_ssize_t lo = 0, hi = pd->ndangerous;
     while (lo < hi) {

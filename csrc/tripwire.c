@@ -179,6 +179,135 @@ dataclass_fields_ok(void)
     return ok;
 }
 
+static int
+refuse(Interp *in, const char *what, const char *grant)
+{
+    limits_abort(in, ABORT_POLICY,
+                 "Forbidden by the sandbox (host code acting for the code): "
+                 "%s%s%s",
+                 what, grant ? "; " : "", grant ? grant : "");
+    return -1;
+}
+
+/* The module importlib is loading (the `module` of exec_module's frame),
+ * new ref, or NULL (error set or not). */
+static PyObject *
+loading_module_name(void)
+{
+    PyFrameObject *f = find_frame("importlib._bootstrap_external",
+                                  "exec_module");
+    if (f == NULL) {
+        return NULL;
+    }
+    PyObject *locals = PyFrame_GetLocals(f);
+    Py_DECREF(f);
+    if (locals == NULL) {
+        return NULL;
+    }
+    PyObject *mod = PyMapping_Check(locals)
+                        ? PyMapping_GetItemString(locals, "module")
+                        : NULL;
+    Py_DECREF(locals);
+    if (mod == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *name = PyModule_Check(mod) ? PyModule_GetNameObject(mod) : NULL;
+    Py_DECREF(mod);
+    if (name == NULL) {
+        PyErr_Clear();
+    }
+    return name;
+}
+
+/* The first frame below the import machinery: the code that imports.  1 if
+ * it is a module body (an import at the top of a module being loaded), 0 if
+ * not, -1 on error. */
+static int
+importer_is_module_body(void)
+{
+    const char *const imp[] = {"importlib", "importlib.", NULL};
+    PyFrameObject *f = PyEval_GetFrame();
+    Py_XINCREF(f);
+    while (f != NULL) {
+        int r = frame_module_is(f, imp);
+        if (r < 0) {
+            Py_DECREF(f);
+            return -1;
+        }
+        if (r == 0) {
+            PyCodeObject *co = PyFrame_GetCode(f);
+            int body = co != NULL && PyUnicode_Check(co->co_name) &&
+                       PyUnicode_CompareWithASCIIString(co->co_name,
+                                                        "<module>") == 0;
+            Py_XDECREF(co);
+            Py_DECREF(f);
+            return body;
+        }
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+    return 0;
+}
+
+/* Host code acting for the code loads a module (importlib executes its
+ * body).  Allowed: a module the code may import itself, a submodule of a
+ * package already loaded, a private helper module ("_strptime"), and the
+ * imports a module body being loaded makes.  Refused: loading any other
+ * top-level module by a name the code may have chosen (a plotting backend,
+ * a plugin).  0 / -1 (abort set). */
+static int
+check_module_load(Interp *in)
+{
+    PyObject *name = loading_module_name();
+    if (name == NULL) {
+        return PyErr_Occurred() ? -1 : 0; /* not a module body */
+    }
+    int ok = policy_import_authorized(in, name);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(name);
+    if (!ok && n > 0 && PyUnicode_READ_CHAR(name, 0) == '_') {
+        ok = 1;
+    }
+    if (!ok) {
+        Py_ssize_t dot = PyUnicode_FindChar(name, '.', 0, n, 1);
+        if (dot > 0) {
+            PyObject *top = PyUnicode_Substring(name, 0, dot);
+            PyObject *mods = PySys_GetObject("modules"); /* borrowed */
+            ok = top && mods && PyDict_Check(mods) &&
+                 PyDict_GetItemWithError(mods, top) != NULL;
+            Py_XDECREF(top);
+            if (PyErr_Occurred()) {
+                Py_DECREF(name);
+                return -1;
+            }
+        }
+    }
+    if (!ok) {
+        ok = importer_is_module_body();
+        if (ok < 0) {
+            Py_DECREF(name);
+            return -1;
+        }
+    }
+    if (ok) {
+        Py_DECREF(name);
+        return 0;
+    }
+    PyObject *msg = PyUnicode_FromFormat(
+        "loading module %R on the code's behalf (authorize it and import it "
+        "first)",
+        name);
+    Py_DECREF(name);
+    if (msg == NULL) {
+        return -1;
+    }
+    const char *m = PyUnicode_AsUTF8(msg);
+    int r = refuse(in, m ? m : "loading a module", NULL);
+    Py_DECREF(msg);
+    return r;
+}
+
 /* Is `frame` the step's entry frame or newer (called, directly or not, from
  * within the step)?  1 / 0 / -1. */
 static int
@@ -264,15 +393,6 @@ under_any(PyObject *path, PyObject *dirs)
     return 0;
 }
 
-static int
-refuse(Interp *in, const char *what, const char *grant)
-{
-    limits_abort(in, ABORT_POLICY,
-                 "Forbidden by the sandbox (host code acting for the code): "
-                 "%s%s%s",
-                 what, grant ? "; " : "", grant ? grant : "");
-    return -1;
-}
 
 /* Reading (write == 0) or writing `arg` (a path argument of an audited
  * event).  0 / -1. */
@@ -497,12 +617,72 @@ event_rule(const char *event)
     return NULL;
 }
 
+/* CPython calls the host's sys.unraisablehook when an object dies with an
+ * error during the step (an interpreted __del__ stopped by a budget): that
+ * hook is the host's code, not code acting for the sandbox.  Remember its
+ * code object.  0 / -1. */
+static int
+note_unraisable_hook(Interp *in, PyObject *args)
+{
+    PyObject *hook = Py_XNewRef(arg_at(args, 0));
+    /* unwrap bound methods and functools.partial (pytest's hook) */
+    for (int i = 0; hook != NULL && i < 4 && !PyFunction_Check(hook); i++) {
+        PyObject *inner = NULL;
+        if (PyMethod_Check(hook)) {
+            inner = Py_NewRef(PyMethod_GET_FUNCTION(hook));
+        }
+        else if (!PyCFunction_Check(hook) && !PyType_Check(hook)) {
+            inner = PyObject_GetAttrString(hook, "func");
+            if (inner == NULL) {
+                PyErr_Clear();
+            }
+        }
+        Py_SETREF(hook, inner);
+    }
+    PyObject *code = hook && PyFunction_Check(hook)
+                         ? Py_NewRef(PyFunction_GET_CODE(hook))
+                         : NULL;
+    Py_XDECREF(hook);
+    Py_XSETREF(in->host_hook_code, code);
+    return 0;
+}
+
+/* Does the host's unraisable hook run now (a frame of it is on the stack
+ * above the entry frame)?  1 / 0. */
+static int
+in_host_hook(Interp *in)
+{
+    if (in->host_hook_code == NULL) {
+        return 0;
+    }
+    PyFrameObject *f = PyEval_GetFrame();
+    Py_XINCREF(f);
+    int hit = 0;
+    while (f != NULL && !hit) {
+        PyCodeObject *co = PyFrame_GetCode(f);
+        hit = (PyObject *)co == in->host_hook_code;
+        int stop = (PyObject *)co == in->entry_code;
+        Py_XDECREF(co);
+        PyFrameObject *back = stop ? NULL : PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+    Py_XDECREF(f);
+    return hit;
+}
+
 /* 0: allowed; -1: refused (abort set). */
 static int
 check_event(Interp *in, const char *event, PyObject *args)
 {
     const EventRule *r = event_rule(event);
     if (r == NULL) {
+        if (strcmp(event, "sys.unraisablehook") == 0) {
+            return note_unraisable_hook(in, args);
+        }
+        return 0;
+    }
+    if (in_host_hook(in)) {
         return 0;
     }
     int ok;
@@ -511,6 +691,9 @@ check_event(Interp *in, const char *event, PyObject *args)
     case EV_EXEC:
         /* module loading, namedtuple; compile only: ast.parse */
         ok = caller_is(IMPORTLIB);
+        if (ok > 0 && event[0] == 'e') {
+            return check_module_load(in);
+        }
         if (ok == 0) {
             ok = caller_is(COLLECTIONS);
         }
@@ -787,6 +970,7 @@ tripwire_clear(Interp *in)
     Py_CLEAR(in->entry_code);
     Py_CLEAR(in->entry_runner);
     Py_CLEAR(in->entry_globals);
+    Py_CLEAR(in->host_hook_code);
 }
 
 int
@@ -863,6 +1047,13 @@ entry_import(PyObject *self, PyObject *args, PyObject *kwds)
 static PyMethodDef entry_import_def = {
     "__import__", (PyCFunction)(void (*)(void))entry_import,
     METH_VARARGS | METH_KEYWORDS, NULL};
+
+int
+tripwire_is_entry_import(PyObject *v)
+{
+    return PyCFunction_Check(v) &&
+           PyCFunction_GET_FUNCTION(v) == (PyCFunction)(void (*)(void))entry_import;
+}
 
 static void
 runner_dealloc(PyObject *self)
@@ -983,10 +1174,14 @@ tripwire_run_step(Interp *in, PyObject *state, void (*fn)(void *), void *arg)
         }
     }
     if (in->entry_globals == NULL) {
-        /* globals of the entry frame: the safe builtins (with an
-           `__import__` for C code) and a module name; its locals are the
-           state itself */
-        PyObject *b = PyDict_Copy(in->st->safe_builtins);
+        /* globals of the entry frame: a module name and a copy of the
+           builtins, for C code that looks them up there (numpy's `open`),
+           whose `__import__` serves only C code; its locals are the state
+           itself.  What the builtins do for host code is the tripwire's
+           business (pandas can reach them as `@__builtins__`). */
+        PyObject *bm = PyImport_ImportModule("builtins");
+        PyObject *b = bm ? PyDict_Copy(PyModule_GetDict(bm)) : NULL;
+        Py_XDECREF(bm);
         PyObject *imp = b ? PyCFunction_NewEx(&entry_import_def,
                                               in->entry_runner, NULL)
                           : NULL;

@@ -50,6 +50,10 @@ int tripwire_set_grants(Interp *in, PyObject *v);
 void tripwire_clear(Interp *in);
 int tripwire_traverse(Interp *in, visitproc visit, void *arg);
 
+/* Is `v` the `__import__` of an entry frame's builtins (refused to the
+ * code as a value and as a callee, policy.c)? */
+int tripwire_is_entry_import(PyObject *v);
+
 /* proxy.c */
 extern PyType_Spec Proxy_spec;
 extern PyType_Spec Runner_spec; /* tripwire.c */
