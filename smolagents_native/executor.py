@@ -676,12 +676,16 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             self._interp.tools, self._interp.extra_builtins = _split_tools(static, custom)
             self._synced = (dict(static), dict(custom))
             self._grants_key = None
-        grants = effective_grants(
-            self.authorized_imports, self.readable_dirs, self.writable_dirs, self.allow_network
+        key = (
+            self._interp, self.authorized_imports, self.readable_dirs, self.writable_dirs,
+            self.allow_network,
         )
-        if self._grants_key != (self._interp, grants):
-            self._interp.grants = grants
-            self._grants_key = (self._interp, grants)
+        if self._grants_key != key:
+            self._interp.grants = effective_grants(*key[1:])
+            # copies: a list changed in place later must be seen as a change
+            self._grants_key = tuple(
+                list(v) if isinstance(v, list) else v for v in key
+            )
 
     def __call__(self, code_action: str) -> CodeOutput:
         self._sync()
