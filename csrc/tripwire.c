@@ -37,6 +37,9 @@
 #include <string.h>
 
 _Thread_local Interp *tripwire_armed_tls = NULL;
+/* The interpreter whose event the hook is checking (the armed one, while
+ * the hook runs with the tripwire disarmed). */
+static _Thread_local Interp *tripwire_checking = NULL;
 static int hook_installed = 0;
 
 /* ------------------------------------------------------------ frames */
@@ -103,9 +106,17 @@ static PyFrameObject *
 find_frame(const char *name, const char *code_name)
 {
     const char *names[] = {name, NULL};
+    PyObject *entry = tripwire_checking ? tripwire_checking->entry_code : NULL;
     PyFrameObject *f = PyEval_GetFrame();
     Py_XINCREF(f);
     while (f != NULL) {
+        PyCodeObject *fc = PyFrame_GetCode(f);
+        int at_entry = entry != NULL && (PyObject *)fc == entry;
+        Py_XDECREF(fc);
+        if (at_entry) { /* the host's frames below the step: not searched */
+            Py_DECREF(f);
+            return NULL;
+        }
         int hit = frame_module_is(f, names);
         if (hit < 0) {
             Py_DECREF(f);
@@ -394,6 +405,21 @@ under_any(PyObject *path, PyObject *dirs)
 }
 
 
+/* Is importlib writing a module's bytecode cache (SourceLoader.get_code on
+ * the stack, the write made by importlib itself)?  1 / 0 / -1. */
+static int
+importlib_caching(void)
+{
+    int ok = caller_is(IMPORTLIB);
+    if (ok > 0) {
+        PyFrameObject *f =
+            find_frame("importlib._bootstrap_external", "get_code");
+        ok = f != NULL ? 1 : PyErr_Occurred() ? -1 : 0;
+        Py_XDECREF(f);
+    }
+    return ok;
+}
+
 /* Reading (write == 0) or writing `arg` (a path argument of an audited
  * event).  0 / -1. */
 static int
@@ -408,6 +434,14 @@ check_path(Interp *in, const char *event, PyObject *arg, int write)
         if (PyErr_Occurred()) {
             PyErr_Clear();
         }
+        if (write && PyLong_Check(arg)) {
+            /* the descriptor importlib opened for a bytecode cache (the
+               path was checked when it was opened) */
+            int ok = importlib_caching();
+            if (ok != 0) {
+                return ok < 0 ? -1 : 0;
+            }
+        }
         char buf[160];
         snprintf(buf, sizeof buf,
                  "%s of a file descriptor or non-path %s", event,
@@ -417,10 +451,33 @@ check_path(Interp *in, const char *event, PyObject *arg, int write)
                             : "it needs unrestricted readable_dirs");
     }
     int ok = under_any(path, grant);
+    if (ok == 0 && write) {
+        /* a bytecode cache written by importlib while it gets a module's
+           code (SourceLoader.get_code), in a __pycache__ directory */
+        Py_ssize_t n = PyUnicode_GET_LENGTH(path);
+        PyObject *sub = PyUnicode_FromString("/__pycache__");
+        ok = sub == NULL ? -1 : PyUnicode_Find(path, sub, 0, n, 1) >= 0;
+        Py_XDECREF(sub);
+        if (ok > 0) {
+            ok = importlib_caching();
+        }
+    }
     if (ok == 0 && !write) {
         ok = under_any(path, in->grant_write); /* writable is readable */
         if (ok == 0) {
             ok = under_any(path, in->install_dirs);
+        }
+        if (ok == 0) {
+            /* a module importlib loads from outside the installation (an
+               editable install, a project directory on sys.path): the
+               module itself passed check_module_load */
+            ok = caller_is(IMPORTLIB);
+            if (ok > 0) {
+                PyFrameObject *f =
+                    find_frame("importlib._bootstrap", "_find_and_load");
+                ok = f != NULL ? 1 : PyErr_Occurred() ? -1 : 0;
+                Py_XDECREF(f);
+            }
         }
     }
     if (ok != 0) {
@@ -466,13 +523,6 @@ check_open(Interp *in, PyObject *args)
         long fl = PyLong_AsLong(flags);
         PyErr_Clear();
         write = (fl & (O_WRONLY | O_RDWR | O_APPEND | O_CREAT | O_TRUNC)) != 0;
-    }
-    if (write) {
-        /* bytecode caches written while loading a module */
-        int imp = caller_is(IMPORTLIB);
-        if (imp != 0) {
-            return imp < 0 ? -1 : 0;
-        }
     }
     return check_path(in, "opening", path, write);
 }
@@ -817,7 +867,10 @@ audit_hook(const char *event, PyObject *args, void *data)
     }
     /* what the checks do (frames, realpath) raises events too */
     tripwire_armed_tls = NULL;
+    Interp *outer = tripwire_checking;
+    tripwire_checking = in;
     int r = check_event(in, event, args);
+    tripwire_checking = outer;
     tripwire_armed_tls = in;
     return r;
 }

@@ -183,6 +183,22 @@ def test_pandas_eval_reaches_no_host_name(expr):
     refused(ex, code, match=REFUSAL + r"|UndefinedVariableError|Only named functions|has no attribute")
 
 
+def test_importlib_cannot_write_files_for_the_code(tmp_path, canary):
+    ex = executor(["importlib.*"])
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    for target in (str(canary), str(cache / "mod.cpython-311.pyc")):
+        refused(
+            ex,
+            "import importlib.machinery\n"
+            f"importlib.machinery.SourceFileLoader('x', {str(tmp_path / 'x.py')!r})"
+            f".set_data({target!r}, b'data')",
+            match=TRIPWIRE + ".*writable_dirs",
+            canary=canary,
+        )
+    assert list(cache.iterdir()) == []
+
+
 PROCESS_AND_NETWORK = [
     ("numpy", "import numpy as np\nnp.lib.npyio.DataSource().open('http://127.0.0.1:9/x')"),
     ("pandas", "import pandas as pd\npd.read_csv('http://127.0.0.1:9/x.csv')"),
@@ -354,3 +370,21 @@ def test_tool_free_process_creation_is_refused(canary):
         match=TRIPWIRE + "|Forbidden|not allowed",
         canary=canary,
     )
+
+
+def test_lazy_import_of_a_project_module_writes_its_bytecode_cache(tmp_path, monkeypatch):
+    """A library importing its own submodule during a step (outside the installation, with a
+    bytecode cache to write) is module loading, not file access for the code."""
+    pkg = tmp_path / "st_lazypkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("def later():\n    from . import sub\n    return sub.VALUE\n")
+    (pkg / "sub.py").write_text("VALUE = 42\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    ex = executor(["st_lazypkg"])
+    try:
+        assert ex("import st_lazypkg\nst_lazypkg.later()").output == 42
+        assert any(p.name.startswith("sub.") for p in (pkg / "__pycache__").iterdir())
+    finally:
+        for name in ("st_lazypkg", "st_lazypkg.sub"):
+            sys.modules.pop(name, None)
