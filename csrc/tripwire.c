@@ -353,7 +353,17 @@ real_path(PyObject *p)
     if (p == NULL || p == Py_None || PyLong_Check(p)) {
         return NULL;
     }
-    PyObject *fs = PyOS_FSPath(p);
+    PyObject *fs;
+    if (PyUnicode_Check(p) || PyBytes_Check(p)) {
+        fs = PyOS_FSPath(p);
+    }
+    else {
+        /* __fspath__ may be the code's own method: it runs armed, as
+           anything the code does */
+        Interp *prev = tripwire_arm(tripwire_checking);
+        fs = PyOS_FSPath(p);
+        tripwire_restore(prev);
+    }
     if (fs == NULL) {
         PyErr_Clear();
         return NULL;
@@ -926,7 +936,10 @@ installation_dirs(void)
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
         PyObject *rp = real_path(PyList_GET_ITEM(list, i));
         if (rp == NULL) {
-            goto done;
+            if (PyErr_Occurred()) {
+                goto done;
+            }
+            continue; /* kept as it is */
         }
         PyList_SetItem(list, i, rp); /* steals rp */
     }

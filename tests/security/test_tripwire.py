@@ -388,3 +388,18 @@ def test_lazy_import_of_a_project_module_writes_its_bytecode_cache(tmp_path, mon
     finally:
         for name in ("st_lazypkg", "st_lazypkg.sub"):
             sys.modules.pop(name, None)
+
+
+def test_the_codes_fspath_runs_armed_inside_the_check(tmp_path, canary):
+    """The tripwire resolves path arguments itself; a path object of the code's own class has
+    its `__fspath__` run again there, still under the tripwire."""
+    ex = executor(["io", "typing"], readable_dirs=[str(tmp_path)])
+    refused(
+        ex,
+        "import io\nimport typing\nclass P:\n    def __fspath__(self):\n"
+        "        def g(x: \"open('CANARY', 'w')\"): pass\n"
+        "        typing.get_type_hints(g)\n        return '/etc/hostname'\n"
+        "io.FileIO(P())",
+        match=TRIPWIRE,
+        canary=canary,
+    )
