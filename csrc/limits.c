@@ -19,6 +19,7 @@
  * it again.
  */
 #include "interp.h"
+#include "tripwire.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -394,6 +395,7 @@ interp_enter(Interp *in, InterpSave *save)
     in->running = 1;
     in->run_thread = (unsigned long)pthread_self();
     save->started = 1;
+    save->tripwire_prev = tripwire_arm(in); /* host code acting for it */
     return 0;
 }
 
@@ -442,6 +444,7 @@ interp_leave(Interp *in, InterpSave *save, PyObject *res)
         in->running = 0;
         in->abort = ABORT_NONE;
         nesting_forget(in);
+        tripwire_restore(save->tripwire_prev);
     }
     return res;
 }

@@ -35,6 +35,7 @@ from ._budgets import (  # the defaults, generated from csrc/budgets.def
     MAX_RESULT_BYTES,
     MAX_WHILE_ITERATIONS,
 )
+from .grants import effective_grants
 from .errors import (
     FINAL_ANSWER_MATCH,
     ExecutionTimeoutError,
@@ -600,6 +601,7 @@ def evaluate_python_code(
     interp = _acquire_interpreter(key)
     try:
         interp.tools, interp.extra_builtins = _split_tools(static_tools, custom_tools)
+        interp.grants = effective_grants(key)
         return _run_step(interp, code, state, max_print_outputs_length, timeout_seconds)
     finally:
         _release_interpreter(key, interp)
@@ -619,6 +621,15 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             uses `MAX_OPERATIONS` as it was when the executor was created.
         max_while_iterations: budget of iterations per `while` loop; `None` uses
             `MAX_WHILE_ITERATIONS` as it was when the executor was created.
+        readable_dirs: directories that host code acting for the code (pandas.read_csv,
+            numpy.load, io.FileIO...) may read, besides the Python installation. Not in
+            smolagents. `None` (the default): everywhere if a file module (`os`, `pathlib`,
+            `shutil`, `io`...) is authorized, else nowhere. See docs/security.md.
+        writable_dirs: directories such host code may create, write or delete files in;
+            `None`: as for `readable_dirs`. Giving either list narrows what an authorized file
+            module implies (the other one becomes empty unless given).
+        allow_network: whether such host code may open sockets; `None`: only if a network
+            module (`socket`, `requests`...) is authorized.
 
     The other budgets (docs/security.md, section 5) are copied from this module's constants
     when the executor is created, into `budgets` (read-only): the steps read that copy, never
@@ -633,6 +644,9 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         timeout_seconds: int | None = MAX_EXECUTION_TIME_SECONDS,
         max_operations: int | None = None,
         max_while_iterations: int | None = None,
+        readable_dirs: list[str] | None = None,
+        writable_dirs: list[str] | None = None,
+        allow_network: bool | None = None,
     ):
         self.custom_tools: dict[str, Callable] = {}
         self.state: dict[str, Any] = {"__name__": "__main__"}
@@ -651,6 +665,10 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         self.max_operations = max_operations
         self.max_while_iterations = max_while_iterations
         self._budget_copy = _budget_defaults()
+        self.readable_dirs = readable_dirs
+        self.writable_dirs = writable_dirs
+        self.allow_network = allow_network
+        self._grants_key: tuple | None = None
         self._interp = _new_interpreter(self.authorized_imports)
         self._interp_imports = list(self.authorized_imports)
         # Snapshot of (static_tools, custom_tools) last given to the core.
@@ -690,6 +708,17 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         if self._synced is None or self._synced != (static, custom):
             self._interp.tools, self._interp.extra_builtins = _split_tools(static, custom)
             self._synced = (dict(static), dict(custom))
+            self._grants_key = None
+        key = (
+            self._interp, self.authorized_imports, self.readable_dirs, self.writable_dirs,
+            self.allow_network,
+        )
+        if self._grants_key != key:
+            self._interp.grants = effective_grants(*key[1:])
+            # copies: a list changed in place later must be seen as a change
+            self._grants_key = tuple(
+                list(v) if isinstance(v, list) else v for v in key
+            )
 
     def __call__(self, code_action: str) -> CodeOutput:
         self._sync()
