@@ -2,6 +2,7 @@
  * Interpreter type, the Python-visible entry point (docs/core-api.md).
  */
 #include "interp.h"
+#include "sandbox.h"
 
 #include <stddef.h>
 
@@ -1042,6 +1043,9 @@ core_exec(PyObject *m)
     }
     st->safe_builtins = policy_build_safe_builtins(m, st);
     if (st->safe_builtins == NULL) {
+        return -1;
+    }
+    if (sandbox_add_functions(m) < 0) {
         return -1;
     }
     return 0;

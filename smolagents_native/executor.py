@@ -601,7 +601,20 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             reads this module's `MAX_OPERATIONS` at each call, as smolagents reads its own.
         max_while_iterations: budget of iterations per `while` loop; `None` reads
             `MAX_WHILE_ITERATIONS` at each call.
+        isolation: `"none"` (in this process) or `"process"` (a sandboxed worker process,
+            docs/isolation.md; then the object is an `isolation.ProcessExecutor`, which takes
+            more options). `None`: `"process"` when an authorized module is third-party or
+            reaches the system (`isolation.needs_process`), else `"none"`.
     """
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> LocalPythonExecutor:
+        if cls is LocalPythonExecutor:
+            from .isolation import ProcessExecutor, resolve_isolation
+
+            imports = args[0] if args else kwargs.get("additional_authorized_imports")
+            if resolve_isolation(kwargs.get("isolation"), imports) == "process":
+                cls = ProcessExecutor
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -611,7 +624,9 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         timeout_seconds: int | None = MAX_EXECUTION_TIME_SECONDS,
         max_operations: int | None = None,
         max_while_iterations: int | None = None,
+        isolation: str | None = None,
     ):
+        self.isolation = "none"
         self.custom_tools: dict[str, Callable] = {}
         self.state: dict[str, Any] = {"__name__": "__main__"}
         self.max_print_outputs_length = max_print_outputs_length
@@ -678,3 +693,12 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
     def send_tools(self, tools: dict[str, Any]) -> None:
         # Agent tools, then base Python tools, then additional functions, as smolagents.
         self.static_tools = {**tools, **BASE_PYTHON_TOOLS.copy(), **self.additional_functions}
+
+    def close(self) -> None:
+        """Nothing to release in process; process mode ends its worker."""
+
+    def __enter__(self) -> LocalPythonExecutor:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

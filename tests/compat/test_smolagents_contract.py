@@ -84,7 +84,7 @@ def test_executor_constructor_extends_smolagents_signature():
     assert mine[: len(theirs)] == theirs
     # Our additions come after, optional, defaulting to "read the module global".
     extra = mine[len(theirs):]
-    assert [name for name, _, _ in extra] == ["max_operations", "max_while_iterations"]
+    assert [name for name, _, _ in extra] == ["max_operations", "max_while_iterations", "isolation"]
     assert all(default is None for _, _, default in extra)
 
 
