@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import resource
 import signal
 import socket
 import sys
@@ -58,8 +59,6 @@ def describe_status(status: int | None) -> str:
 
 
 def _set_limits(limits: dict[str, Any]) -> None:
-    import resource
-
     def lim(res: int, value: int | None) -> None:
         if value is None:
             return
@@ -331,6 +330,7 @@ def serve_forks(control: socket.socket) -> None:
                     status = None
                 P.send(control, REPLY, P.dumps(status))
             elif kind == PRELOAD:
+                import gc
                 import importlib
 
                 failed = []
@@ -339,6 +339,7 @@ def serve_forks(control: socket.socket) -> None:
                         importlib.import_module(name)
                     except BaseException:
                         failed.append(name)
+                gc.freeze()
                 P.send(control, REPLY, P.dumps(failed))
             else:
                 for fd in fds:
@@ -368,12 +369,21 @@ def main(argv: list[str]) -> int:
 
     from . import _core  # noqa: F401
     from . import executor  # noqa: F401
+    from . import isolation  # noqa: F401  (LocalPythonExecutor.__new__ reads it)
 
-    for name in options.get("preload", ()):
+    # The standard-library modules a host usually has loaded (smolagents' DANGEROUS_MODULES):
+    # code that looks them up in sys.modules finds them, and meets the policy, as in process.
+    for name in (*executor.DANGEROUS_MODULES, *options.get("preload", ())):
         try:
             importlib.import_module(name)
         except BaseException:
             pass
+    # What is loaded now is shared with every worker: keep the collector from walking (and
+    # so copying) those pages in each child.
+    import gc
+
+    gc.collect()
+    gc.freeze()
     P.send(control, REPLY, P.dumps(os.getpid()))
     serve_forks(control)
     return 0

@@ -82,14 +82,11 @@ KNOWN_FAILURES = {
     "TestLocalPythonExecutorSecurity::test_vulnerability_via_dunder_call[":
         "security: dunder attributes refused at access",
     # Authorizing builtins / os / a third-party module selects isolation="process": tools are
-    # host-side proxies in the worker (not the builtin they wrap), and the worker's
-    # sys.modules holds only what it imported.
+    # host-side proxies in the worker, not the builtin they wrap.
     "TestLocalPythonExecutorSecurity::test_vulnerability_builtins_dangerous_functions["
     "additional_authorized_imports2": "process mode: tools are proxies",
     "TestLocalPythonExecutorSecurity::test_vulnerability_dangerous_functions["
     "additional_authorized_imports2": "process mode: tools are proxies",
-    "TestLocalPythonExecutorSecurity::test_vulnerability_via_sys_for_all_dangerous_modules["
-    "multiprocessing]": "process mode: not imported in the worker",
 }
 # Failures that depend on the environment, not on us: upstream test-id prefix -> the module
 # whose absence explains it.
