@@ -229,6 +229,11 @@ class _Worker:
 
 
 def _worker_main(sock: socket.socket, config: dict[str, Any]) -> None:
+    # Nothing of the host's but the channel: stdin/stdout are already /dev/null; stderr is the
+    # host's, kept by the fork server for its own diagnostics only.
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 2)
+    os.close(devnull)
     os.environ.clear()
     os.environ.update(config.get("env", {}))
     _set_limits(config["limits"])

@@ -607,6 +607,8 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             reaches the system (`isolation.needs_process`), else `"none"`.
     """
 
+    _process_capable = False  # True on isolation.ProcessExecutor
+
     def __new__(cls, *args: Any, **kwargs: Any) -> LocalPythonExecutor:
         if cls is LocalPythonExecutor:
             from .isolation import ProcessExecutor, resolve_isolation
@@ -626,6 +628,11 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         max_while_iterations: int | None = None,
         isolation: str | None = None,
     ):
+        if isolation == "process" and not self._process_capable:
+            raise TypeError(
+                f"{type(self).__name__} runs in process: isolation='process' is for "
+                "LocalPythonExecutor itself (it then returns an isolation.ProcessExecutor)"
+            )
         self.isolation = "none"
         self.custom_tools: dict[str, Callable] = {}
         self.state: dict[str, Any] = {"__name__": "__main__"}

@@ -131,10 +131,14 @@ def _readonly_roots() -> list[str]:
 class _ForkServer:
     """One `python -m smolagents_native._worker` process and its control socket."""
 
-    def __init__(self, network: bool, paths: tuple[str, ...], preload: tuple[str, ...]):
+    def __init__(
+        self, network: bool, paths: tuple[tuple[str, bool], ...], preload: tuple[str, ...]
+    ):
         self.network = network
+        self.preloaded: set[str] = set()
         self.lock = threading.Lock()
         self.workdir = tempfile.mkdtemp(prefix="smolagents-native-worker-")
+        self.proc: subprocess.Popen | None = None
         host_end, server_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         self.control = host_end
         options = {"preload": list(preload), "unshare_network": False}
@@ -165,17 +169,14 @@ class _ForkServer:
             for root in _readonly_roots():
                 if not root.startswith("/usr/"):
                     cmd += ["--ro-bind", root, root]
-            for path in paths:
-                cmd += ["--bind", path, path]
             if network:
                 for f in ("/etc/resolv.conf", "/etc/hosts", "/etc/ssl", "/etc/nsswitch.conf"):
                     if os.path.exists(f):
                         cmd += ["--ro-bind", f, f]
-            cmd += [
-                "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-                "--bind", self.workdir, "/work-dir", "--chdir", "/work-dir",
-                "--", *base,
-            ]
+            cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+            for path, writable in paths:  # after /tmp: a granted directory may be under it
+                cmd += ["--bind" if writable else "--ro-bind", path, path]
+            cmd += ["--bind", self.workdir, "/work-dir", "--chdir", "/work-dir", "--", *base]
             self.layers = ["bubblewrap: user, mount, pid, ipc, uts and network namespaces"]
         else:
             cmd = base
@@ -226,18 +227,20 @@ class _ForkServer:
         return host_end, pid
 
     def alive(self) -> bool:
-        return self.proc.poll() is None
+        return self.proc is not None and self.proc.poll() is None
 
     def close(self) -> None:
+        """End the fork server (it kills its workers when its control channel closes)."""
         try:
             self.control.close()
         except OSError:
             pass
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        if self.proc is not None:
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
@@ -281,19 +284,28 @@ class WorkerPool:
             self._ray = RayBackend(size or os.cpu_count() or 2, **ray_options)
         _POOLS.add(self)
 
-    def server(self, network: bool, paths: tuple[str, ...], preload: Iterable[str]) -> _ForkServer:
+    def server(
+        self, network: bool, paths: tuple[tuple[str, bool], ...], preload: Iterable[str]
+    ) -> _ForkServer:
+        """The fork server of this sandbox profile, started if needed, with `preload`
+        imported in it (so that workers forked from it start warm)."""
         if self._closed:
             raise InterpreterError("this WorkerPool is closed")
         key = (network, paths)
+        preload = tuple(dict.fromkeys((*self.preload, *preload)))
         with self._lock:
             server = self._servers.get(key)
             if server is not None and not server.alive():
                 server.close()
                 server = None
             if server is None:
-                server = _ForkServer(network, paths, tuple(dict.fromkeys(
-                    (*self.preload, *preload))))
+                server = _ForkServer(network, paths, preload)
+                server.preloaded.update(preload)
                 self._servers[key] = server
+        missing = [name for name in preload if name not in server.preloaded]
+        if missing:
+            server.request(W.PRELOAD, missing)
+            server.preloaded.update(missing)
         return server
 
     def acquire(self, timeout: float | None = None) -> None:
@@ -382,6 +394,22 @@ def run_many(codes: Iterable[str], pool: WorkerPool | None = None, **executor_kw
 _INIT_PARAMS = None
 
 
+def _sandbox_profile(
+    config: dict[str, Any], network: bool, granted_paths: Iterable[str]
+) -> tuple[bool, tuple[tuple[str, bool], ...]]:
+    """(network granted?, ((directory, writable), ...)) of the worker's namespaces: the one
+    place where the executor's grants become the sandbox's view. Reads the process-mode
+    options and, when the executor has them, its own grant arguments (`allow_network`,
+    `readable_dirs`, `writable_dirs`), which also cross to the worker's in-process policy."""
+    net = bool(network) or bool(config.get("allow_network"))
+    paths: dict[str, bool] = {}
+    for path in config.get("readable_dirs") or ():
+        paths.setdefault(os.path.abspath(path), False)
+    for path in (*granted_paths, *(config.get("writable_dirs") or ())):
+        paths[os.path.abspath(path)] = True
+    return net, tuple(sorted(paths.items()))
+
+
 def _init_parameters() -> list[inspect.Parameter]:
     """LocalPythonExecutor.__init__'s parameters (read once): every one of them crosses to
     the worker, so a new executor argument needs no code here."""
@@ -404,12 +432,16 @@ class ProcessExecutor(LocalPythonExecutor):
         worker_env: environment variables the worker sees (none of the host's by default).
         cross_classes: classes (or "module.qualname" strings) whose instances may cross from
             the worker into the host, besides builtin data types.
-        network: grant the network (no seccomp socket filter, the host's network namespace).
-        granted_paths: directories bound read-write into the worker's file-system view.
+        network: grant the network (no seccomp socket filter, the host's network namespace;
+            also granted by the executor's own `allow_network` when it has it).
+        granted_paths: directories bound read-write into the worker's file-system view
+            (besides the executor's own `readable_dirs` / `writable_dirs` when it has them).
         worker_limits: overrides of the worker's rlimits (memory_bytes, open_files,
             file_bytes, cpu_seconds).
         grace_seconds: how long past a step's deadline the host waits before killing.
     """
+
+    _process_capable = True
 
     def __init__(
         self,
@@ -451,8 +483,7 @@ class ProcessExecutor(LocalPythonExecutor):
             else:
                 obj = entry
             self._allowed[key] = obj
-        self._network = bool(network)
-        self._paths = tuple(os.path.abspath(p) for p in granted_paths)
+        self._network, self._paths = _sandbox_profile(config, network, granted_paths)
         self._limits = {**DEFAULT_LIMITS, **(worker_limits or {})}
         self._grace = float(grace_seconds)
         self._saved: dict[str, bytes] = {}
@@ -510,11 +541,18 @@ class ProcessExecutor(LocalPythonExecutor):
         return how
 
     def _request(self, kind: int, payload: bytes) -> bytes:
-        """Send a control frame; return the OK frame's payload."""
+        """Send a control frame; return the OK frame's payload. A worker that does not answer
+        within a minute, or answers out of turn, is replaced (InterpreterError)."""
         assert self._sock is not None
         self._sock.settimeout(60)
-        P.send(self._sock, kind, payload)
-        rkind, data = P.recv(self._sock)
+        try:
+            P.send(self._sock, kind, payload)
+            rkind, data = P.recv(self._sock)
+            if rkind not in (P.OK, P.FAIL):
+                raise P.ProtocolError(f"unexpected frame kind {rkind}")
+        except (OSError, P.ProtocolError) as exc:
+            how = self._replace(kill=True)
+            raise InterpreterError(f"The sandbox worker did not answer ({how}): {exc}") from None
         if rkind == P.FAIL:
             raise InterpreterError(P.loads_restricted(data, {}))
         return data
@@ -560,6 +598,11 @@ class ProcessExecutor(LocalPythonExecutor):
                     f"[{exc}]. A new worker was started with the variables of the last "
                     "completed step."
                 ) from None
+            except BaseException:
+                # Interrupted in the host (KeyboardInterrupt...): the worker's late reply
+                # would be read as the answer to the next request. Replace it.
+                self._replace(kill=True)
+                raise
             return self._finish(data)
 
     def _serve_tool_call(self, sock: socket.socket, data: bytes) -> None:

@@ -33,6 +33,7 @@ class _Runner:
         from .isolation import WorkerPool
 
         self.pool = WorkerPool(size=1)
+        self.pool.server(False, (), ())  # start the fork server now, not in the first program
 
     def run(self, codes: list[tuple[int, str]], kwargs: dict[str, Any]) -> list[tuple]:
         from .executor import LocalPythonExecutor
@@ -48,6 +49,9 @@ class _Runner:
             except InterpreterError as exc:
                 out.append((index, "error", str(exc), "", False))
         return out
+
+    def ready(self) -> bool:
+        return True
 
     def close(self) -> None:
         self.pool.close()
@@ -71,6 +75,7 @@ class RayBackend:
             self._started = True
         actor = ray.remote(num_cpus=0)(_Runner)
         self.actors = [actor.remote() for _ in range(size)]
+        ray.get([a.ready.remote() for a in self.actors])  # constructed, fork servers up
 
     def run_many(self, codes: list[str], kwargs: dict[str, Any]) -> list[Any]:
         from .executor import CodeOutput
