@@ -105,6 +105,88 @@ pd.DataFrame({{'a': [1]}}).to_csv('{marker}')
 import numpy as np
 np.save('{marker}', np.zeros(3))
 """,
+    "pandas_read_json_url": """
+import pandas as pd
+print(pd.read_json('http://127.0.0.1:{port}/x.json'))
+""",
+    "pandas_read_csv_file_url": """
+import pandas as pd
+print(pd.read_csv('file://{secret_file}', header=None))
+""",
+    "pandas_read_table_secret": """
+import pandas as pd
+print(pd.read_table('{secret_file}', header=None).iloc[0, 0])
+""",
+    "pandas_read_fwf_secret": """
+import pandas as pd
+print(pd.read_fwf('{secret_file}', header=None).iloc[0, 0])
+""",
+    "pandas_read_pickle_host_path": """
+import pandas as pd
+print(pd.read_pickle('{secret_file}'))
+""",
+    "pandas_to_pickle_host_path": """
+import pandas as pd
+pd.Series([1]).to_pickle('{marker}')
+""",
+    "pandas_to_json_host_path": """
+import pandas as pd
+pd.Series([1]).to_json('{marker}')
+""",
+    "numpy_genfromtxt_secret": """
+import numpy as np
+print(np.genfromtxt('{secret_file}', dtype=str))
+""",
+    "numpy_fromregex_secret": """
+import numpy as np
+print(np.fromregex('{secret_file}', r'(.+)', [('line', 'U64')]))
+""",
+    "numpy_savetxt_host_path": """
+import numpy as np
+np.savetxt('{marker}', np.zeros(2))
+""",
+    "numpy_datasource_url": """
+import numpy as np
+print(np.lib.npyio.DataSource(None).open('http://127.0.0.1:{port}/x').read())
+""",
+    "numpy_loadtxt_url": """
+import numpy as np
+print(np.loadtxt('http://127.0.0.1:{port}/x.txt'))
+""",
+    "numpy_ctypeslib_native_code": """
+import numpy as np
+lib = np.ctypeslib.load_library('libc.so.6', '/lib/x86_64-linux-gnu')
+lib.system(b'touch {marker}')
+""",
+    "numpy_npz_pickle": """
+import numpy as np
+payload = b"cposix\nsystem\n(S'touch {marker}'\ntR."
+arr = np.empty(1, dtype=object)
+np.savez('z.npz', a=np.frombuffer(payload, dtype=np.uint8))
+np.frombuffer(payload, dtype=np.uint8).tofile('z2.npy')
+np.load('z2.npy', allow_pickle=True, mmap_mode=None)
+""",
+    "pandas_dataframe_eval_import": """
+import pandas as pd
+df = pd.DataFrame({{'a': [1]}})
+df.eval("b = a + @__import__('os').system('touch {marker}')")
+""",
+    "pandas_styler_template": """
+import pandas as pd
+print(pd.DataFrame({{'a': [1]}}).style.to_html())
+print(open('{secret_file}').read())
+""",
+    "dataclasses_default_factory_source": """
+import dataclasses
+@dataclasses.dataclass
+class D:
+    x: int = dataclasses.field(default_factory=lambda: __import__('os').system('touch {marker}'))
+D()
+""",
+    "numpy_seterr_host_state": """
+import numpy as np
+np.seterr(all='raise')
+""",
     "pandas_option_host_state": """
 import pandas as pd
 import numpy as np
@@ -156,6 +238,7 @@ def test_library_payload_reaches_nothing_of_the_host(name, host, make_process_ex
     fields, accepted = host
     rows, precision = pd.get_option("display.max_rows"), np.get_printoptions()["precision"]
     random_state = np.random.get_state()[1][:4].tolist()
+    errors = np.geterr()
     ex = make_process_executor(["numpy", "pandas", "dataclasses"], timeout_seconds=20)
     code = PAYLOADS[name].format(**fields)
     try:
@@ -172,4 +255,5 @@ def test_library_payload_reaches_nothing_of_the_host(name, host, make_process_ex
     assert pd.get_option("display.max_rows") == rows
     assert np.get_printoptions()["precision"] == precision
     assert np.random.get_state()[1][:4].tolist() == random_state
+    assert np.geterr() == errors
     assert ex("1 + 1").output == 2  # the executor is still usable
