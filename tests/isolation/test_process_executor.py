@@ -322,3 +322,49 @@ def test_network_is_refused_unless_granted(make_process_executor):
     ex = make_process_executor(["socket"])
     with pytest.raises(InterpreterError, match="PermissionError|Operation not permitted|Forbidden"):
         ex("import socket\nsocket.socket()")
+
+
+def test_restricted_unpickler_never_resolves_unlisted_globals():
+    import pickle
+    import pathlib
+
+    from smolagents_native import _protocol as P
+
+    assert P.loads_restricted(pickle.dumps({"a": [1, (2.5, b"x")], "s": {3}}), {}) == {
+        "a": [1, (2.5, b"x")], "s": {3}}
+    for hostile in (os.system, pathlib.Path("x"), ProcessExecutor):
+        with pytest.raises(pickle.UnpicklingError, match="may not cross"):
+            P.loads_restricted(pickle.dumps(hostile), {})
+    # A hand-written pickle calling os.system is refused before anything is called.
+    with pytest.raises(pickle.UnpicklingError, match="posix.system may not cross"):
+        P.loads_restricted(b"cposix\nsystem\n(S'true'\ntR.", {})
+    allowed = {P.class_key(pathlib.PurePosixPath): pathlib.PurePosixPath}
+    assert P.loads_restricted(pickle.dumps(pathlib.PurePosixPath("a")), allowed) == (
+        pathlib.PurePosixPath("a"))
+
+
+def test_forged_frames_from_the_worker_cross_only_as_data(make_process_executor):
+    """Code that writes its own frame on the channel (os authorized) gets no more than data:
+    the host unpickles it with the restricted unpickler."""
+    import pickle
+
+    from smolagents_native import _protocol as P
+
+    forged_output = b"cposix\nsystem\n(S'touch /tmp/forged'\ntR."
+    envelope = pickle.dumps((0, forged_output, True, "", 0, {}, []))
+    frame = P.HEADER.pack(len(envelope), P.DONE) + envelope
+    ex = make_process_executor(["os"])
+    fds = ex(
+        "import os, stat\n"
+        "def is_socket(fd):\n"
+        "    try:\n"
+        "        return stat.S_ISSOCK(os.fstat(fd).st_mode)\n"
+        "    except OSError:\n"
+        "        return False\n"
+        "[fd for fd in range(3, 64) if is_socket(fd)]"
+    ).output
+    assert len(fds) == 1  # the channel to the host is the worker's only socket
+    # The forged frame is read as this step's reply; its output names a global: refused.
+    with pytest.raises(InterpreterError, match="posix.system may not cross"):
+        ex(f"import os\nos.write({fds[0]}, {frame!r})\n'real'")
+    assert not os.path.exists("/tmp/forged")
