@@ -279,11 +279,25 @@ typedef struct Interp {
                                    the recursion limit) */
     char abort_msg[256];        /* message of the pending abort, re-raised
                                    when host code swallowed the error */
+    /* memory budget (memlimit.c): net bytes allocated on the step's thread
+       while it runs; written by the allocator wrappers */
+    long long mem_used;
+    long long mem_limit; /* < 0: none */
+    int mem_tripped;     /* the budget refused an allocation this window */
+    long long mem_last;  /* net bytes of the last window (diagnostics) */
 } Interp;
+
+/* memlimit.c: saved accounting state of an enclosing window. */
+typedef struct {
+    struct Interp *prev;
+    long long prev_used;
+    int prev_tripped;
+} MemSave;
 
 /* Saved state for a host -> interpreted call (see interp_enter). */
 typedef struct {
     int started; /* this call started a budget window */
+    MemSave mem; /* memory accounting of the enclosing window */
 } InterpSave;
 
 /* Statement status: control flow never uses Python exceptions. */
@@ -508,6 +522,18 @@ PyObject *generator_new(FunctionObject *fn, Frame *fr);
 PyObject *generator_run_body(Frame *fr, Node *def);
 /* generator.c: unmap the pooled generator stacks (module free). */
 void generator_free_stacks(ModState *st);
+
+/* memlimit.c: the allocator wrappers (installed once per process, at
+ * module exec) and the per-thread accounting window of a step or hook. */
+#define DEFAULT_MAX_MEMORY_BYTES ((long long)512 * 1024 * 1024)
+void memlimit_install(void);
+int memlimit_available(void);
+/* Start counting allocations of this thread against in->mem_limit. */
+void memlimit_begin(Interp *in, MemSave *save);
+void memlimit_end(Interp *in, MemSave *save);
+/* Stop / resume counting on this thread (e.g. around a host tool call). */
+void memlimit_suspend(MemSave *save);
+void memlimit_resume(MemSave *save);
 
 /* bigstack.c: run fn(arg) on the interpreter's large C stack (created on
  * first use).  -1 with an exception if the stack cannot be had; otherwise 0

@@ -585,6 +585,22 @@ raise_step_error(Interp *in, ProgramObject *p, Node *stmt)
         PyErr_Restore(t, v, NULL);
         return;
     }
+    if (in->abort != ABORT_NONE &&
+        !PyErr_GivenExceptionMatches(t, in->interpreter_error)) {
+        /* security (memlimit.c): an abort whose error host C code reported
+           as something else (the MemoryError of a refused allocation) is
+           reported as the abort itself */
+        Py_DECREF(t);
+        Py_DECREF(v);
+        limits_reraise_abort(in);
+        PyErr_Fetch(&t, &v, &tb);
+        PyErr_NormalizeException(&t, &v, &tb);
+        Py_XDECREF(tb);
+        if (v == NULL) {
+            Py_XDECREF(t);
+            return;
+        }
+    }
     PyObject *seg = source_segment(p, stmt);
     PyObject *s = PyObject_Str(v);
     if (seg == NULL || s == NULL) {
@@ -728,16 +744,18 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
                              "max_depth",
                              "max_int_bits",
                              "max_result_bytes",
+                             "max_memory_bytes",
                              NULL};
     PyObject *code, *state, *timeout = Py_None, *maxprint = Py_None;
     long long max_ops = 10000000, max_while = 1000000;
     /* security budgets (limits.c, docs/security.md); 0: the default */
     int max_depth = 0;
     long long max_int_bits = 0, max_result_bytes = 0;
+    long long max_memory_bytes = 0; /* memlimit.c: < 0 none, 0 default */
     if (!PyArg_ParseTupleAndKeywords(
-            args, kwds, "UO!|$LLOOiLL", kwlist, &code, &PyDict_Type, &state,
+            args, kwds, "UO!|$LLOOiLLL", kwlist, &code, &PyDict_Type, &state,
             &max_ops, &max_while, &timeout, &maxprint, &max_depth,
-            &max_int_bits, &max_result_bytes)) {
+            &max_int_bits, &max_result_bytes, &max_memory_bytes)) {
         return NULL;
     }
     Interp *in = &self->in;
@@ -766,6 +784,8 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     in->max_depth_cfg = max_depth;
     in->max_int_bits = max_int_bits;
     in->max_result_bytes = max_result_bytes;
+    in->mem_limit = max_memory_bytes == 0 ? DEFAULT_MAX_MEMORY_BYTES
+                                          : max_memory_bytes;
     in->max_print_len = -1;
     if (maxprint != Py_None) {
         in->max_print_len = PyLong_AsLongLong(maxprint);
@@ -842,7 +862,11 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     int is_final = 0;
     RunCtx rc = {in, p, &fr, output, 0, 0};
     output = NULL;
-    if (bigstack_run(in, run_module_body, &rc) < 0 || !rc.ok) {
+    MemSave mem;
+    memlimit_begin(in, &mem); /* security: the memory budget */
+    int ran = bigstack_run(in, run_module_body, &rc);
+    memlimit_end(in, &mem);
+    if (ran < 0 || !rc.ok) {
         output = rc.output;
         goto done;
     }
@@ -934,6 +958,12 @@ interpreter_get_ops(InterpreterObject *self, void *c)
     return PyLong_FromLongLong(used);
 }
 
+static PyObject *
+interpreter_get_mem(InterpreterObject *self, void *c)
+{
+    return PyLong_FromLongLong(self->in.mem_last);
+}
+
 static PyGetSetDef interpreter_getset[] = {
     {"tools", (getter)interpreter_get_tools, (setter)interpreter_set_tools,
      "Protected names (tools): looked up after state; cannot be rebound.",
@@ -947,6 +977,9 @@ static PyGetSetDef interpreter_getset[] = {
      "Everything print() wrote during the most recent run().", NULL},
     {"operations_count", (getter)interpreter_get_ops, NULL,
      "Operations charged during the most recent run().", NULL},
+    {"memory_used", (getter)interpreter_get_mem, NULL,
+     "Net bytes allocated during the most recent run() (memlimit.c).",
+     NULL},
     {NULL},
 };
 
@@ -1038,6 +1071,11 @@ core_exec(PyObject *m)
         return -1;
     }
     if (PyModule_AddType(m, st->InterpreterType) < 0) {
+        return -1;
+    }
+    memlimit_install(); /* security: the memory budget (once per process) */
+    if (PyModule_AddIntConstant(m, "MEMORY_BUDGET", memlimit_available()) <
+        0) {
         return -1;
     }
     st->safe_builtins = policy_build_safe_builtins(m, st);

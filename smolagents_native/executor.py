@@ -91,6 +91,7 @@ MAX_PRINT_OUTPUTS_CHARS = 10_000_000  # everything print() may write in one step
 MAX_RECURSION_DEPTH: int | None = None  # interpreted call depth (RecursionError, as CPython)
 MAX_INT_BITS = 4_000_000  # size of an int result of **, <<, * (about 1.2 million digits)
 MAX_RESULT_BYTES = 100_000_000  # size of a str/bytes/list result of *, join, bytes(n)...
+MAX_MEMORY_BYTES = 512 * 1024 * 1024  # net bytes a step may allocate (default of the argument)
 MAX_LENGTH_TRUNCATE_CONTENT = 20000
 
 # Non-exhaustive lists kept for API compatibility. The C policy blocks these and much more.
@@ -512,6 +513,7 @@ def _budgets(
     timeout_seconds: float | None,
     max_operations: int | None = None,
     max_while_iterations: int | None = None,
+    max_memory_bytes: int | None = MAX_MEMORY_BYTES,
 ) -> dict[str, Any]:
     """Keyword arguments of `Interpreter.run` for the budgets. One given as None is read from
     this module's global (MAX_OPERATIONS, MAX_WHILE_ITERATIONS, ...) now, so patching the
@@ -526,6 +528,8 @@ def _budgets(
         "max_depth": MAX_RECURSION_DEPTH or 0,
         "max_int_bits": MAX_INT_BITS,
         "max_result_bytes": MAX_RESULT_BYTES,
+        # the executor's own value, never a global (None: no memory budget)
+        "max_memory_bytes": -1 if max_memory_bytes is None else max(1, int(max_memory_bytes)),
     }
 
 
@@ -537,12 +541,15 @@ def _run_step(
     timeout_seconds: float | None,
     max_operations: int | None = None,
     max_while_iterations: int | None = None,
+    max_memory_bytes: int | None = MAX_MEMORY_BYTES,
 ) -> tuple[Any, bool]:
     """Run `code` once and write `_print_outputs` / `_operations_count` into `state`, whether
     the step succeeds or fails. Budgets as in `_budgets`."""
     try:
         return interp.run(
-            code, state, **_budgets(timeout_seconds, max_operations, max_while_iterations)
+            code,
+            state,
+            **_budgets(timeout_seconds, max_operations, max_while_iterations, max_memory_bytes),
         )
     except ExecutionTimeoutError:
         raise ExecutionTimeoutError(
@@ -601,6 +608,8 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             reads this module's `MAX_OPERATIONS` at each call, as smolagents reads its own.
         max_while_iterations: budget of iterations per `while` loop; `None` reads
             `MAX_WHILE_ITERATIONS` at each call.
+        max_memory_bytes: net bytes a step may allocate (default 512 MiB; `None`: no limit).
+            Past it the step ends with InterpreterError (docs/security.md, memory budget).
     """
 
     def __init__(
@@ -611,6 +620,7 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         timeout_seconds: int | None = MAX_EXECUTION_TIME_SECONDS,
         max_operations: int | None = None,
         max_while_iterations: int | None = None,
+        max_memory_bytes: int | None = MAX_MEMORY_BYTES,
     ):
         self.custom_tools: dict[str, Callable] = {}
         self.state: dict[str, Any] = {"__name__": "__main__"}
@@ -628,6 +638,7 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         self.timeout_seconds = timeout_seconds
         self.max_operations = max_operations
         self.max_while_iterations = max_while_iterations
+        self.max_memory_bytes = max_memory_bytes
         self._interp = _new_interpreter(self.authorized_imports)
         self._interp_imports = list(self.authorized_imports)
         # Snapshot of (static_tools, custom_tools) last given to the core.
@@ -668,6 +679,7 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             self.timeout_seconds,
             self.max_operations,
             self.max_while_iterations,
+            self.max_memory_bytes,
         )
         logs = str(self.state["_print_outputs"])
         return CodeOutput(output=output, logs=logs, is_final_answer=is_final_answer)
