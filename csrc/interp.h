@@ -535,6 +535,43 @@ void memlimit_end(Interp *in, MemSave *save);
 void memlimit_suspend(MemSave *save);
 void memlimit_resume(MemSave *save);
 
+/* deadline.c: the deadline at its sources (budget iterators over
+ * unbounded iterators, weights of big-int arithmetic). */
+int deadline_charge_binop(Interp *in, int op, PyObject *l, PyObject *r);
+int deadline_check_modpow(Interp *in, PyObject *b, PyObject *e, PyObject *m);
+/* Steals res: res itself, or a budget iterator over it.  New ref / NULL. */
+PyObject *deadline_wrap_result(Interp *in, PyObject *res);
+/* Replace *pit (owned) by a budget iterator when it has no bound.  0 / -1. */
+int deadline_wrap_iter(Interp *in, PyObject **pit);
+int deadline_wrap_args(Interp *in, PyObject *func, PyObject **args,
+                       Py_ssize_t n);
+/* policy.c: budget iterators. */
+PyObject *policy_budget_iterator(Interp *in, PyObject *it);
+int policy_is_budget_iterator(Interp *in, PyObject *v);
+
+/* hostcall.c: the one entry point for calls into host code.  *pfunc and
+ * the argument array (owned by the caller) may have entries replaced; with
+ * PY_VECTORCALL_ARGUMENTS_OFFSET in nargsf, args[-1] is writable.  New
+ * reference or NULL. */
+#define HC_CHECKED 0x1 /* the call gate was applied already */
+#define HC_METHOD 0x2  /* args[0] is the object of an unbound method */
+int hostcall_is_interpreted(Interp *in, PyObject *func);
+PyObject *hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
+                              size_t nargsf, PyObject *kwnames, int flags);
+/* f(*args, **kw): `args` a fresh tuple, `kw` a fresh dict or NULL. */
+PyObject *hostcall_call(Interp *in, PyObject **pfunc, PyObject *args,
+                        PyObject *kw, int flags);
+/* func(*args) where func may be interpreted or host (with, decorators,
+ * yield from): a host call goes through hostcall_vectorcall. */
+PyObject *hostcall_callv(Interp *in, PyObject *func, PyObject *const *args,
+                         Py_ssize_t nargs);
+/* iter(x) for a C loop of the evaluator: unbounded iterators wrapped. */
+PyObject *hostcall_getiter(Interp *in, PyObject *iterable);
+/* tuple(v) for f(*v) and star targets: unbounded iterators wrapped. */
+PyObject *hostcall_star_tuple(Interp *in, PyObject *v);
+/* `item in container`, an iterator container wrapped.  1 / 0 / -1. */
+int hostcall_contains(Interp *in, PyObject *container, PyObject *item);
+
 /* bigstack.c: run fn(arg) on the interpreter's large C stack (created on
  * first use).  -1 with an exception if the stack cannot be had; otherwise 0
  * and whatever fn left (it reports its own errors). */

@@ -82,10 +82,16 @@ def test_executor_constructor_extends_smolagents_signature():
     theirs = _shape(inspect.signature(smol.LocalPythonExecutor.__init__))
     mine = _shape(inspect.signature(ours.LocalPythonExecutor.__init__))
     assert mine[: len(theirs)] == theirs
-    # Our additions come after, optional, defaulting to "read the module global".
+    # Our additions come after, optional: the operation budgets default to "read the module
+    # global"; the memory budget defaults to 512 MiB (None: no limit).
     extra = mine[len(theirs):]
-    assert [name for name, _, _ in extra] == ["max_operations", "max_while_iterations"]
-    assert all(default is None for _, _, default in extra)
+    assert [name for name, _, _ in extra] == [
+        "max_operations",
+        "max_while_iterations",
+        "max_memory_bytes",
+    ]
+    assert all(default is None for _, _, default in extra[:2])
+    assert extra[2][2] == 512 * 1024 * 1024
 
 
 @pytest.mark.parametrize("method", ["send_tools", "send_variables", "__call__"])
