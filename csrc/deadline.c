@@ -168,10 +168,12 @@ static int
 unbounded_iterator(Interp *in, PyObject *it)
 {
     PyTypeObject *tp = Py_TYPE(it);
-    if (tp->tp_iternext == NULL || !PyIter_Check(it)) {
-        return 0;
+    if (tp->tp_iternext == NULL || tp == &PyTupleIter_Type ||
+        tp == &PyListIter_Type) {
+        return 0; /* the common cases first */
     }
-    if (tp == in->st->GeneratorType || policy_is_budget_iterator(in, it)) {
+    if (!PyIter_Check(it) || tp == in->st->GeneratorType ||
+        policy_is_budget_iterator(in, it)) {
         return 0;
     }
     if (tp == &PyListIter_Type || tp == &PyListRevIter_Type ||
@@ -205,8 +207,8 @@ static int
 unbounded_source(Interp *in, PyObject *v)
 {
     PyTypeObject *tp = Py_TYPE(v);
-    if (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) {
-        return 0;
+    if (tp->tp_iternext == NULL || (tp->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+        return 0; /* not an iterator (the common case), or a class's */
     }
     if (tp == &PyCallIter_Type || tp == &PyRangeIter_Type ||
         tp == &PyLongRangeIter_Type) {

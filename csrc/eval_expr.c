@@ -545,6 +545,7 @@ binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
     }
     /* security (deadline.c): big-int time counts towards the clock */
     if (PyLong_Check(l) && PyLong_Check(r) &&
+        deadline_may_be_heavy(op, l, r) &&
         deadline_charge_binop(in, op, l, r) < 0) {
         return NULL;
     }

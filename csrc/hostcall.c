@@ -32,17 +32,6 @@
  */
 #include "interp.h"
 
-/* 1 when `func` is an interpreted function or a method bound to one: not a
- * host call (its arguments and results stay inside the interpreter). */
-int
-hostcall_is_interpreted(Interp *in, PyObject *func)
-{
-    PyTypeObject *ft = in->st->FunctionType;
-    return Py_TYPE(func) == ft ||
-           (Py_TYPE(func) == &PyMethod_Type &&
-            Py_TYPE(PyMethod_GET_FUNCTION(func)) == ft);
-}
-
 /* Steps 6 and 7 on the result of a host call.  Steals `res`; new reference
  * or NULL. */
 static PyObject *
@@ -52,7 +41,9 @@ finish(Interp *in, PyObject *res)
     if (res == NULL) {
         return NULL;
     }
-    res = deadline_wrap_result(in, res);
+    if (Py_TYPE(res)->tp_iternext != NULL) {
+        res = deadline_wrap_result(in, res);
+    }
     if (res != NULL && gate_value(in, res) < 0) {
         Py_CLEAR(res);
     }
@@ -75,8 +66,9 @@ hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
         policy_prepare_call(in, pfunc, args, nargs, kwnames) < 0) {
         return NULL;
     }
-    if (deadline_wrap_args(in, *pfunc, args + first, nargs + nkw - first) <
-        0) {
+    if (deadline_any_iterator(args + first, nargs + nkw - first) &&
+        deadline_wrap_args(in, *pfunc, args + first, nargs + nkw - first) <
+            0) {
         return NULL;
     }
     PyObject *res = PyObject_Vectorcall(*pfunc, args, nargsf, kwnames);

@@ -538,6 +538,19 @@ void memlimit_resume(MemSave *save);
 /* deadline.c: the deadline at its sources (budget iterators over
  * unbounded iterators, weights of big-int arithmetic). */
 int deadline_charge_binop(Interp *in, int op, PyObject *l, PyObject *r);
+/* Cheap filter before deadline_charge_binop: 0 when both ints are small
+ * (under 100 digits, well below its HEAVY_BITS) and op is not a power. */
+static inline int
+deadline_may_be_heavy(int op, PyObject *l, PyObject *r)
+{
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+    Py_ssize_t a = Py_SIZE(l), b = Py_SIZE(r);
+    return op == OP_Pow || a > 100 || a < -100 || b > 100 || b < -100;
+#else
+    (void)op, (void)l, (void)r;
+    return 1;
+#endif
+}
 int deadline_check_modpow(Interp *in, PyObject *b, PyObject *e, PyObject *m);
 /* Steals res: res itself, or a budget iterator over it.  New ref / NULL. */
 PyObject *deadline_wrap_result(Interp *in, PyObject *res);
@@ -555,7 +568,28 @@ int policy_is_budget_iterator(Interp *in, PyObject *v);
  * reference or NULL. */
 #define HC_CHECKED 0x1 /* the call gate was applied already */
 #define HC_METHOD 0x2  /* args[0] is the object of an unbound method */
-int hostcall_is_interpreted(Interp *in, PyObject *func);
+/* 1 when `func` is an interpreted function or a method bound to one: not a
+ * host call (its arguments and results stay inside the interpreter). */
+static inline int
+hostcall_is_interpreted(Interp *in, PyObject *func)
+{
+    PyTypeObject *ft = in->st->FunctionType;
+    return Py_TYPE(func) == ft ||
+           (Py_TYPE(func) == &PyMethod_Type &&
+            Py_TYPE(PyMethod_GET_FUNCTION(func)) == ft);
+}
+/* 0 when none of args[0:n] is an iterator (the common case: nothing for
+ * deadline_wrap_args to do). */
+static inline int
+deadline_any_iterator(PyObject *const *args, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (Py_TYPE(args[i])->tp_iternext != NULL) {
+            return 1;
+        }
+    }
+    return 0;
+}
 PyObject *hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
                               size_t nargsf, PyObject *kwnames, int flags);
 /* f(*args, **kw): `args` a fresh tuple, `kw` a fresh dict or NULL. */

@@ -4,6 +4,7 @@ from typing import Any
 
 NODE_KINDS: tuple[str, ...]
 REFUSED_NODES: tuple[str, ...]
+MEMORY_BUDGET: int  # 1 when the allocator hooks enforce max_memory_bytes (csrc/memlimit.c)
 
 class Interpreter:
     tools: dict[str, Any]
@@ -14,6 +15,8 @@ class Interpreter:
     def print_outputs(self) -> str: ...
     @property
     def operations_count(self) -> int: ...
+    @property
+    def memory_used(self) -> int: ...
     def __init__(
         self,
         *,
@@ -22,7 +25,8 @@ class Interpreter:
         final_answer_exception: type[BaseException],
         timeout_error: type[BaseException],
     ) -> None: ...
-    # run(): 0 for max_depth / max_int_bits / max_result_bytes selects the core's default.
+    # run(): 0 for max_depth / max_int_bits / max_result_bytes / max_memory_bytes selects the
+    # core's default; max_memory_bytes < 0: no memory budget.
     def run(
         self,
         code: str,
@@ -35,4 +39,5 @@ class Interpreter:
         max_depth: int = 0,
         max_int_bits: int = 0,
         max_result_bytes: int = 0,
+        max_memory_bytes: int = 0,
     ) -> tuple[Any, bool]: ...
