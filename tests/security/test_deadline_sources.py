@@ -19,7 +19,7 @@ from smolagents_native import ExecutionTimeoutError
 IMPORTS = ["itertools", "math", "collections", "statistics", "heapq", "functools", "operator"]
 # Generous: the machine running the suite may be loaded (2 cores shared).
 MAX_ELAPSED = 1.0 + (20.0 if UNDER_SANITIZER else 6.0)
-STOPPED = r"maximum execution time|would run too long|too large|Memory budget"
+STOPPED = r"maximum execution time|would run too long|too large|Memory budget|max number of operations"
 
 ISSUE_PAYLOADS = [
     "import math, itertools\nmath.fsum(itertools.repeat(1.0))",
