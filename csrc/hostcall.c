@@ -17,6 +17,8 @@
  * 1. applies the call policy (policy_check_call: dangerous callables);
  * 2. applies the per-callable security hook (policy_prepare_call: bounded
  *    substitutes for blocking calls, size pre-checks, consumers' budgets);
+ *    Then funcbridge_adapt_call: interpreted functions passed where
+ *    CPython's C code demands real Python functions are bridged.
  * 3. wraps every argument that is an iterator with no bound of its own in a
  *    budget iterator, so a C loop consuming it checks the deadline
  *    (deadline_wrap_args);
@@ -66,6 +68,10 @@ hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
         policy_prepare_call(in, pfunc, args, nargs, kwnames) < 0) {
         return NULL;
     }
+    /* interpreted functions where CPython's C code demands real ones */
+    if (funcbridge_adapt_call(in, *pfunc, args, nargs) < 0) {
+        return NULL;
+    }
     if (deadline_any_iterator(args + first, nargs + nkw - first) &&
         deadline_wrap_args(in, *pfunc, args + first, nargs + nkw - first) <
             0) {
@@ -87,6 +93,7 @@ hostcall_call(Interp *in, PyObject **pfunc, PyObject *args, PyObject *kw,
     PyObject **items = &PyTuple_GET_ITEM(args, 0);
     Py_ssize_t n = PyTuple_GET_SIZE(args);
     if (policy_prepare_call(in, pfunc, items, n, NULL) < 0 ||
+        funcbridge_adapt_call(in, *pfunc, items, n) < 0 ||
         deadline_wrap_args(in, *pfunc, items, n) < 0) {
         return NULL;
     }
