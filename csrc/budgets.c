@@ -154,6 +154,7 @@ budgets_apply(Interp *in, const Budgets *b)
     /* the size checks read <= 0 as "no limit" */
     in->max_int_bits = b->max_int_bits >= 0 ? b->max_int_bits : 0;
     in->max_result_bytes = b->max_result_bytes >= 0 ? b->max_result_bytes : 0;
+    in->mem_limit = b->max_memory_bytes; /* < 0: unlimited (memlimit.c) */
 }
 
 /* A default as Python: an int, a float for SECONDS, None for NONE. */

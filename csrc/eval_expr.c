@@ -268,7 +268,8 @@ unpack_store(Frame *f, Node *t, PyObject *value)
             break;
         }
     }
-    PyObject *it = PyObject_GetIter(value);
+    /* security (deadline.c): the starred target is filled in a C loop */
+    PyObject *it = hostcall_getiter(f->in, value);
     if (it == NULL) {
         if (PyErr_ExceptionMatches(PyExc_TypeError) &&
             Py_TYPE(value)->tp_iter == NULL && !PySequence_Check(value)) {
@@ -542,6 +543,12 @@ binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
         limits_check_binop(in, op, l, r) < 0) {
         return NULL;
     }
+    /* security (deadline.c): big-int time counts towards the clock */
+    if (PyLong_Check(l) && PyLong_Check(r) &&
+        deadline_may_be_heavy(op, l, r) &&
+        deadline_charge_binop(in, op, l, r) < 0) {
+        return NULL;
+    }
     if (op == OP_Mod && (PyUnicode_Check(l) || PyBytes_Check(l)) &&
         policy_check_percent(in, l, r) < 0) {
         return NULL;
@@ -588,7 +595,7 @@ binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
 }
 
 static PyObject *
-compare_op(int op, PyObject *l, PyObject *r)
+compare_op(Interp *in, int op, PyObject *l, PyObject *r)
 {
     int b;
     if (op <= CMP_GtE) {
@@ -650,7 +657,7 @@ compare_op(int op, PyObject *l, PyObject *r)
         return PyBool_FromLong(l != r);
     case CMP_In:
     case CMP_NotIn:
-        b = PySequence_Contains(r, l);
+        b = hostcall_contains(in, r, l); /* security: deadline.c */
         if (b < 0) {
             return NULL;
         }
@@ -673,7 +680,7 @@ eval_compare(Frame *f, Node *e)
             Py_DECREF(left);
             return NULL;
         }
-        PyObject *res = compare_op(e->ops[i], left, right);
+        PyObject *res = compare_op(f->in, e->ops[i], left, right);
         Py_DECREF(left);
         if (res == NULL || i == e->nv - 1) {
             Py_DECREF(right);
@@ -698,9 +705,9 @@ eval_compare(Frame *f, Node *e)
 
 /* Extend list `l` with the items of iterable `it` (a starred element). */
 static NOINLINE int
-list_extend(PyObject *l, PyObject *it)
+list_extend(Interp *in, PyObject *l, PyObject *it)
 {
-    PyObject *iter = PyObject_GetIter(it);
+    PyObject *iter = hostcall_getiter(in, it); /* security: deadline.c */
     if (iter == NULL) {
         return -1;
     }
@@ -746,7 +753,7 @@ eval_sequence_list(Frame *f, Node *e)
                 Py_DECREF(l);
                 return NULL;
             }
-            if (v == NULL || list_extend(l, v) < 0) {
+            if (v == NULL || list_extend(f->in, l, v) < 0) {
                 Py_XDECREF(v);
                 Py_DECREF(l);
                 return NULL;
@@ -830,7 +837,7 @@ eval_set(Frame *f, Node *e)
         }
         int r;
         if (el->kind == K_Starred) {
-            PyObject *it = PyObject_GetIter(v);
+            PyObject *it = hostcall_getiter(f->in, v); /* security */
             r = it ? 0 : -1;
             PyObject *x;
             while (it && (x = PyIter_Next(it)) != NULL) {
@@ -1171,7 +1178,7 @@ eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
             if (v == NULL) {
                 goto fail;
             }
-            int r = list_extend(l, v);
+            int r = list_extend(f->in, l, v);
             if (r < 0 && PyErr_ExceptionMatches(PyExc_TypeError) &&
                 Py_TYPE(v)->tp_iter == NULL && !PySequence_Check(v)) {
                 PyErr_Clear();
@@ -1232,8 +1239,14 @@ eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
                            Py_TYPE(lone)->tp_name);
             goto fail;
         }
-        /* always a fresh tuple: the call policy may replace its items */
-        l = PySequence_List(lone);
+        /* always a fresh tuple: the call policy may replace its items;
+           security (deadline.c): an unbounded iterator is consumed through
+           a budget iterator */
+        PyObject *src = PyList_CheckExact(lone) || PyTuple_CheckExact(lone)
+                            ? Py_NewRef(lone)
+                            : hostcall_getiter(f->in, lone);
+        l = src != NULL ? PySequence_List(src) : NULL;
+        Py_XDECREF(src);
         Py_CLEAR(lone);
         if (l == NULL) {
             goto fail;
@@ -1334,10 +1347,7 @@ call_function(Frame *f, Node *e)
     }
     /* interpreted functions (and methods bound to them) need no call gate,
        and their results were gated inside */
-    int interpreted =
-        Py_TYPE(func) == f->in->st->FunctionType ||
-        (Py_TYPE(func) == &PyMethod_Type &&
-         Py_TYPE(PyMethod_GET_FUNCTION(func)) == f->in->st->FunctionType);
+    int interpreted = hostcall_is_interpreted(f->in, func);
     if (!interpreted && policy_check_call(f->in, func) < 0) {
         Py_DECREF(func);
         return NULL;
@@ -1345,18 +1355,14 @@ call_function(Frame *f, Node *e)
     if (e->flags & NF_STAR_ARGS) {
         PyObject *args = NULL, *kw = NULL;
         if (eval_star_args(f, e, func, &args, &kw) == 0) {
-            /* security (policy.c): bounded substitutes and budget checks
-               for host calls; may replace func and items of the fresh
-               args tuple */
-            if (interpreted ||
-                (policy_prepare_call(f->in, &func, &PyTuple_GET_ITEM(args, 0),
-                                     PyTuple_GET_SIZE(args), NULL) == 0 &&
-                 funcbridge_adapt_call(f->in, func, &PyTuple_GET_ITEM(args, 0),
-                                       PyTuple_GET_SIZE(args)) == 0)) {
-                f->in->direct_call = interpreted;
-                res = interpreted ? PyObject_Call(func, args, kw)
-                                  : bigstack_call(f->in, func, args, kw);
+            if (interpreted) {
+                f->in->direct_call = 1;
+                res = PyObject_Call(func, args, kw);
                 f->in->direct_call = 0;
+            }
+            else {
+                /* security (hostcall.c): the one host-call entry point */
+                res = hostcall_call(f->in, &func, args, kw, HC_CHECKED);
             }
             Py_DECREF(args);
             Py_XDECREF(kw);
@@ -1397,31 +1403,22 @@ call_function(Frame *f, Node *e)
                 break;
             }
         }
-        /* security (policy.c): bounded substitutes and budget checks for
-           host calls; may replace func and stack[1 .. nargs].  Unbound
-           method calls only happen for callables it calls plain. */
-        if (ok && !interpreted && base == 1 &&
-            policy_prepare_call(f->in, &func, stack + 1, nargs,
-                                nkw ? e->obj : NULL) < 0) {
-            ok = 0;
-        }
-        if (ok && !interpreted &&
-            funcbridge_adapt_call(f->in, func, stack + 1,
-                                  nargs + base - 1) < 0) {
-            ok = 0;
-        }
-        if (ok) {
-            f->in->direct_call = interpreted;
-            size_t nargsf =
-                (nargs + base - 1) | PY_VECTORCALL_ARGUMENTS_OFFSET;
-            PyObject *kwn = nkw ? e->obj : NULL;
-            /* host calls made on a generator's stack go to the big one
-               (bigstack.c) */
-            res = interpreted
-                      ? PyObject_Vectorcall(func, stack + 1, nargsf, kwn)
-                      : bigstack_vectorcall(f->in, func, stack + 1, nargsf,
-                                            kwn);
+        size_t nargsf =
+            (size_t)(nargs + base - 1) | PY_VECTORCALL_ARGUMENTS_OFFSET;
+        if (ok && interpreted) {
+            f->in->direct_call = 1;
+            res = PyObject_Vectorcall(func, stack + 1, nargsf,
+                                      nkw ? e->obj : NULL);
             f->in->direct_call = 0;
+        }
+        else if (ok) {
+            /* security (hostcall.c): the one host-call entry point; may
+               replace func and stack[1 ..].  Unbound method calls only
+               happen for callables policy_prepare_call calls plain. */
+            res = hostcall_vectorcall(f->in, &func, stack + 1, nargsf,
+                                      nkw ? e->obj : NULL,
+                                      HC_CHECKED |
+                                          (base == 2 ? HC_METHOD : 0));
         }
         for (Py_ssize_t i = 1; i < base + done; i++) {
             Py_DECREF(stack[i]);
@@ -1431,13 +1428,6 @@ call_function(Frame *f, Node *e)
         }
     }
     Py_DECREF(func);
-    if (!interpreted) {
-        limits_host_call_done(f->in); /* security: deadline accounting */
-    }
-    if (res != NULL && !interpreted &&
-        (gate_value(f->in, res) < 0 || nesting_check(f->in, res) < 0)) {
-        Py_CLEAR(res);
-    }
     return res;
 }
 

@@ -775,7 +775,7 @@ with_items(Frame *f, Node *s, Py_ssize_t i)
         return ST_ERROR;
     }
     Py_DECREF(mgr);
-    PyObject *res = PyObject_CallNoArgs(enter);
+    PyObject *res = hostcall_callv(f->in, enter, NULL, 0); /* security */
     Py_DECREF(enter);
     if (res == NULL) {
         Py_DECREF(exitf);
@@ -806,8 +806,8 @@ with_items(Frame *f, Node *s, Py_ssize_t i)
         PyObject *saved = compat_get_handled();
         compat_set_handled(exc);
         /* __exit__ gets no traceback: a host traceback leads to frames */
-        PyObject *r = PyObject_CallFunctionObjArgs(
-            exitf, (PyObject *)Py_TYPE(exc), exc, Py_None, NULL);
+        PyObject *xargs[3] = {(PyObject *)Py_TYPE(exc), exc, Py_None};
+        PyObject *r = hostcall_callv(f->in, exitf, xargs, 3); /* security */
         compat_set_handled(saved);
         Py_XDECREF(saved);
         Py_DECREF(exitf);
@@ -830,8 +830,8 @@ with_items(Frame *f, Node *s, Py_ssize_t i)
         restore_exception(exc);
         return ST_ERROR;
     }
-    PyObject *r =
-        PyObject_CallFunctionObjArgs(exitf, Py_None, Py_None, Py_None, NULL);
+    PyObject *nones[3] = {Py_None, Py_None, Py_None};
+    PyObject *r = hostcall_callv(f->in, exitf, nones, 3); /* security */
     Py_DECREF(exitf);
     if (r == NULL) {
         if (st == ST_RETURN) {
@@ -1010,11 +1010,8 @@ apply_decorators(Frame *f, PyObject *decs, PyObject *obj)
 {
     for (Py_ssize_t i = PyList_GET_SIZE(decs) - 1; i >= 0; i--) {
         PyObject *d = PyList_GET_ITEM(decs, i);
-        if (policy_check_call(f->in, d) < 0) {
-            Py_DECREF(obj);
-            return NULL;
-        }
-        PyObject *r = PyObject_CallOneArg(d, obj);
+        /* security (hostcall.c): call gate, result gate */
+        PyObject *r = hostcall_callv(f->in, d, &obj, 1);
         Py_DECREF(obj);
         if (r == NULL || policy_check_value(f->in, r) < 0) {
             Py_XDECREF(r);

@@ -1131,7 +1131,7 @@ build_class(Frame *f, Node *s)
             }
             int r = 0;
             if (b->kind == K_Starred) {
-                PyObject *t = PySequence_Tuple(v);
+                PyObject *t = hostcall_star_tuple(f->in, v); /* security */
                 r = t ? 0 : -1;
                 for (Py_ssize_t k = 0; t && k < PyTuple_GET_SIZE(t) && r == 0;
                      k++) {

@@ -1164,7 +1164,8 @@ subiter_send(GenObject *gen, PyObject *iter, PyObject *v, PyObject **presult)
             }
             return PYGEN_ERROR;
         }
-        *presult = PyObject_CallOneArg(meth, v);
+        /* security (hostcall.c): the one host-call entry point */
+        *presult = hostcall_callv(gen->frame.in, meth, &v, 1);
         Py_DECREF(meth);
     }
     if (*presult != NULL) {

@@ -315,12 +315,26 @@ typedef struct Interp {
     PyObject *entry_code, *entry_runner, *entry_globals;
     PyObject *host_hook_code; /* code of the host's sys.unraisablehook
                                  last called during a step */
+    /* memory budget (memlimit.c): net bytes allocated on the step's thread
+       while it runs; written by the allocator wrappers */
+    long long mem_used;
+    long long mem_limit; /* < 0: none */
+    int mem_tripped;     /* the budget refused an allocation this window */
+    long long mem_last;  /* net bytes of the last window (diagnostics) */
 } Interp;
+
+/* memlimit.c: saved accounting state of an enclosing window. */
+typedef struct {
+    struct Interp *prev;
+    long long prev_used;
+    int prev_tripped;
+} MemSave;
 
 /* Saved state for a host -> interpreted call (see interp_enter). */
 typedef struct {
     int started; /* this call started a budget window */
     struct Interp *tripwire_prev; /* tripwire state to restore */
+    MemSave mem; /* memory accounting of the enclosing window */
 } InterpSave;
 
 /* Statement status: control flow never uses Python exceptions. */
@@ -592,6 +606,88 @@ PyObject *generator_new(FunctionObject *fn, Frame *fr);
 PyObject *generator_run_body(Frame *fr, Node *def);
 /* generator.c: unmap the pooled generator stacks (module free). */
 void generator_free_stacks(ModState *st);
+
+/* memlimit.c: the allocator wrappers (installed once per process, at
+ * module exec) and the per-thread accounting window of a step or hook. */
+void memlimit_install(void);
+int memlimit_available(void);
+/* Start counting allocations of this thread against in->mem_limit. */
+void memlimit_begin(Interp *in, MemSave *save);
+void memlimit_end(Interp *in, MemSave *save);
+/* Stop / resume counting on this thread (e.g. around a host tool call). */
+void memlimit_suspend(MemSave *save);
+void memlimit_resume(MemSave *save);
+
+/* deadline.c: the deadline at its sources (budget iterators over
+ * unbounded iterators, weights of big-int arithmetic). */
+int deadline_charge_binop(Interp *in, int op, PyObject *l, PyObject *r);
+/* Cheap filter before deadline_charge_binop: 0 when both ints are small
+ * (under 100 digits, well below its HEAVY_BITS) and op is not a power. */
+static inline int
+deadline_may_be_heavy(int op, PyObject *l, PyObject *r)
+{
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+    Py_ssize_t a = Py_SIZE(l), b = Py_SIZE(r);
+    return op == OP_Pow || a > 100 || a < -100 || b > 100 || b < -100;
+#else
+    (void)op, (void)l, (void)r;
+    return 1;
+#endif
+}
+int deadline_check_modpow(Interp *in, PyObject *b, PyObject *e, PyObject *m);
+/* Steals res: res itself, or a budget iterator over it.  New ref / NULL. */
+PyObject *deadline_wrap_result(Interp *in, PyObject *res);
+/* Replace *pit (owned) by a budget iterator when it has no bound.  0 / -1. */
+int deadline_wrap_iter(Interp *in, PyObject **pit);
+int deadline_wrap_args(Interp *in, PyObject *func, PyObject **args,
+                       Py_ssize_t n);
+/* policy.c: budget iterators. */
+PyObject *policy_budget_iterator(Interp *in, PyObject *it);
+int policy_is_budget_iterator(Interp *in, PyObject *v);
+
+/* hostcall.c: the one entry point for calls into host code.  *pfunc and
+ * the argument array (owned by the caller) may have entries replaced; with
+ * PY_VECTORCALL_ARGUMENTS_OFFSET in nargsf, args[-1] is writable.  New
+ * reference or NULL. */
+#define HC_CHECKED 0x1 /* the call gate was applied already */
+#define HC_METHOD 0x2  /* args[0] is the object of an unbound method */
+/* 1 when `func` is an interpreted function or a method bound to one: not a
+ * host call (its arguments and results stay inside the interpreter). */
+static inline int
+hostcall_is_interpreted(Interp *in, PyObject *func)
+{
+    PyTypeObject *ft = in->st->FunctionType;
+    return Py_TYPE(func) == ft ||
+           (Py_TYPE(func) == &PyMethod_Type &&
+            Py_TYPE(PyMethod_GET_FUNCTION(func)) == ft);
+}
+/* 0 when none of args[0:n] is an iterator (the common case: nothing for
+ * deadline_wrap_args to do). */
+static inline int
+deadline_any_iterator(PyObject *const *args, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (Py_TYPE(args[i])->tp_iternext != NULL) {
+            return 1;
+        }
+    }
+    return 0;
+}
+PyObject *hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
+                              size_t nargsf, PyObject *kwnames, int flags);
+/* f(*args, **kw): `args` a fresh tuple, `kw` a fresh dict or NULL. */
+PyObject *hostcall_call(Interp *in, PyObject **pfunc, PyObject *args,
+                        PyObject *kw, int flags);
+/* func(*args) where func may be interpreted or host (with, decorators,
+ * yield from): a host call goes through hostcall_vectorcall. */
+PyObject *hostcall_callv(Interp *in, PyObject *func, PyObject *const *args,
+                         Py_ssize_t nargs);
+/* iter(x) for a C loop of the evaluator: unbounded iterators wrapped. */
+PyObject *hostcall_getiter(Interp *in, PyObject *iterable);
+/* tuple(v) for f(*v) and star targets: unbounded iterators wrapped. */
+PyObject *hostcall_star_tuple(Interp *in, PyObject *v);
+/* `item in container`, an iterator container wrapped.  1 / 0 / -1. */
+int hostcall_contains(Interp *in, PyObject *container, PyObject *item);
 
 /* bigstack.c: run fn(arg) on the thread's large C stack (mapped on first
  * use, shared by the interpreters of the thread).  -1 with an exception if

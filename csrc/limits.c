@@ -396,6 +396,7 @@ interp_enter(Interp *in, InterpSave *save)
     in->run_thread = (unsigned long)pthread_self();
     save->started = 1;
     save->tripwire_prev = tripwire_arm(in); /* host code acting for it */
+    memlimit_begin(in, &save->mem); /* security: memory budget (memlimit.c) */
     return 0;
 }
 
@@ -422,6 +423,13 @@ interp_leave(Interp *in, InterpSave *save, PyObject *res)
             Py_CLEAR(res);
             limits_reraise_abort(in);
         }
+        if (res == NULL && in->abort == ABORT_BUDGET && in->mem_tripped &&
+            PyErr_ExceptionMatches(PyExc_MemoryError)) {
+            /* the MemoryError of an allocation the memory budget refused */
+            PyErr_Clear();
+            limits_reraise_abort(in);
+        }
+        memlimit_end(in, &save->mem);
         if (res == NULL && PyErr_Occurred() &&
             !PyErr_ExceptionMatches(PyExc_Exception) &&
             !PyErr_ExceptionMatches(PyExc_GeneratorExit)) {

@@ -609,7 +609,8 @@ raise_step_error(Interp *in, ProgramObject *p, Node *stmt)
     if (in->abort != ABORT_NONE &&
         !PyErr_GivenExceptionMatches(t, in->interpreter_error)) {
         /* host code turned the abort's error into its own (numpy wraps a
-           tripwire refusal in UnpicklingError): report the abort */
+           tripwire refusal in UnpicklingError; C code reports a refused
+           allocation as MemoryError, memlimit.c): report the abort */
         Py_DECREF(t);
         Py_DECREF(v);
         limits_reraise_abort(in);
@@ -864,8 +865,13 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     int is_final = 0;
     RunCtx rc = {in, p, &fr, output, 0, 0};
     output = NULL;
-    /* below a clean Python frame, tripwire armed (tripwire.c) */
-    if (tripwire_run_step(in, state, run_module_body, &rc) < 0 || !rc.ok) {
+    /* below a clean Python frame, tripwire armed (tripwire.c), allocations
+       counted against the memory budget (memlimit.c) */
+    MemSave mem;
+    memlimit_begin(in, &mem);
+    int ran = tripwire_run_step(in, state, run_module_body, &rc);
+    memlimit_end(in, &mem);
+    if (ran < 0 || !rc.ok) {
         output = rc.output;
         goto done;
     }
@@ -970,6 +976,12 @@ interpreter_set_grants(InterpreterObject *self, PyObject *v, void *c)
     return tripwire_set_grants(&self->in, v);
 }
 
+static PyObject *
+interpreter_get_mem(InterpreterObject *self, void *c)
+{
+    return PyLong_FromLongLong(self->in.mem_last);
+}
+
 static PyGetSetDef interpreter_getset[] = {
     {"grants", (getter)interpreter_get_grants, (setter)interpreter_set_grants,
      "What host code acting for the code may do (tripwire.c): a dict with "
@@ -988,6 +1000,9 @@ static PyGetSetDef interpreter_getset[] = {
      "Everything print() wrote during the most recent run().", NULL},
     {"operations_count", (getter)interpreter_get_ops, NULL,
      "Operations charged during the most recent run().", NULL},
+    {"memory_used", (getter)interpreter_get_mem, NULL,
+     "Net bytes allocated during the most recent run() (memlimit.c).",
+     NULL},
     {NULL},
 };
 
@@ -1085,6 +1100,11 @@ core_exec(PyObject *m)
     }
     if (PyModule_AddType(m, st->InterpreterType) < 0 ||
         funcbridge_init_state(st) < 0) {
+        return -1;
+    }
+    memlimit_install(); /* security: the memory budget (once per process) */
+    if (PyModule_AddIntConstant(m, "MEMORY_BUDGET", memlimit_available()) <
+        0) {
         return -1;
     }
     st->safe_builtins = policy_build_safe_builtins(m, st);

@@ -82,6 +82,8 @@ typedef enum {
     PK_PRODUCT,        /* itertools.product(*its, repeat=n) */
     PK_ACCUMULATE,     /* itertools.accumulate(it, func): func must not be a
                        host type (it would nest its outputs without bound) */
+    PK_TO_BYTES,       /* int.to_bytes(length, ...): the length */
+    PK_PROD,           /* math.prod(it): the bits of its int items */
 } PolicyKind;
 
 #define PTAB_SIZE 512 /* power of two, well above the number of entries */
@@ -1670,7 +1672,32 @@ budget_iter_next(BudgetIterObject *self)
     return x;
 }
 
+/* repr of the wrapped iterator: print(map(...)) looks as in CPython */
+static PyObject *
+budget_iter_repr(BudgetIterObject *self)
+{
+    if (self->it == NULL) {
+        return PyUnicode_FromString("<exhausted iterator>");
+    }
+    return PyObject_Repr(self->it);
+}
+
+static PyObject *
+budget_iter_length_hint(BudgetIterObject *self, PyObject *unused)
+{
+    Py_ssize_t n = self->it ? PyObject_LengthHint(self->it, 0) : 0;
+    return n < 0 ? NULL : PyLong_FromSsize_t(n);
+}
+
+static PyMethodDef budget_iter_methods[] = {
+    {"__length_hint__", (PyCFunction)budget_iter_length_hint, METH_NOARGS,
+     NULL},
+    {NULL},
+};
+
 static PyType_Slot budget_iter_slots[] = {
+    {Py_tp_repr, budget_iter_repr},
+    {Py_tp_methods, budget_iter_methods},
     {Py_tp_dealloc, budget_iter_dealloc},
     {Py_tp_traverse, budget_iter_traverse},
     {Py_tp_clear, budget_iter_clear},
@@ -1739,8 +1766,11 @@ prepare_iterable(Interp *in, PyObject **parg, IterUse use)
         }
         return 0;
     }
-    if (tp == pd->budget_iter_type) {
-        return 0;
+    if (tp == pd->budget_iter_type &&
+        (use.item_bytes <= 0 || max <= 0 ||
+         ((BudgetIterObject *)a)->limit >= 0) &&
+        (!use.count_size || ((BudgetIterObject *)a)->size_limit >= 0)) {
+        return 0; /* already checks what this consumer needs */
     }
     PyObject *it = NULL;
     if (tp == &PyRange_Type) {
@@ -1800,6 +1830,36 @@ prepare_iterable(Interp *in, PyObject **parg, IterUse use)
     PyObject_GC_Track(w);
     Py_SETREF(*parg, (PyObject *)w);
     return 0;
+}
+
+/* A budget iterator over the iterator `it` (no item or size limit: the
+ * deadline and the operation budget only).  New reference. */
+PyObject *
+policy_budget_iterator(Interp *in, PyObject *it)
+{
+    PolicyData *pd = pdata(in);
+    if (Py_TYPE(it) == pd->budget_iter_type) {
+        return Py_NewRef(it);
+    }
+    BudgetIterObject *w =
+        PyObject_GC_New(BudgetIterObject, pd->budget_iter_type);
+    if (w == NULL) {
+        return NULL;
+    }
+    w->it = Py_NewRef(it);
+    w->owner = Py_NewRef(in->owner);
+    w->count = 0;
+    w->limit = -1;
+    w->size = 0;
+    w->size_limit = -1;
+    PyObject_GC_Track(w);
+    return (PyObject *)w;
+}
+
+int
+policy_is_budget_iterator(Interp *in, PyObject *v)
+{
+    return Py_TYPE(v) == pdata(in)->budget_iter_type;
 }
 
 /* Estimated bits of an int argument, or -1 (not an int); overflow: huge. */
@@ -2163,7 +2223,38 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args,
         if (nargs == 2 || (nargs == 3 && args[2] == Py_None)) {
             return limits_check_binop(in, OP_Pow, args[0], args[1]);
         }
+        if (nargs == 3) {
+            /* deadline.c: modular exponentiation's time */
+            return deadline_check_modpow(in, args[0], args[1], args[2]);
+        }
         return 0;
+    case PK_TO_BYTES:
+        if (nargs >= 1) {
+            return check_bytes(in, as_double_arg(args[0]), "to_bytes");
+        }
+        if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0 &&
+            str_eq_ascii(PyTuple_GET_ITEM(kwnames, 0), "length")) {
+            return check_bytes(in, as_double_arg(args[0]), "to_bytes");
+        }
+        return 0;
+    case PK_PROD:
+        if (nargs >= 1 && (PyList_Check(args[0]) || PyTuple_Check(args[0]))) {
+            /* the product's bits are at most the sum of the factors' */
+            double bits = 0;
+            for (Py_ssize_t i = 0; i < Py_SIZE(args[0]); i++) {
+                PyObject *x = PySequence_Fast_ITEMS(args[0])[i];
+                if (PyLong_Check(x)) {
+                    size_t b = _PyLong_NumBits(x);
+                    if (b == (size_t)-1) {
+                        PyErr_Clear();
+                        b = SIZE_MAX / 2;
+                    }
+                    bits += (double)b;
+                }
+            }
+            return check_int_bits(in, bits, "product");
+        }
+        return nargs >= 1 ? prepare_iterable(in, &args[0], USE_REDUCE) : 0;
     case PK_BYTES:
         if (nargs >= 1 && as_double_arg(args[0]) >= 0) {
             return check_bytes(in, as_double_arg(args[0]), "allocation");
@@ -2743,6 +2834,8 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
     add_kind(pd, "builtins", "str.format", PK_FORMAT);
     add_kind(pd, "builtins", "str.format_map", PK_FORMAT_MAP);
     add_kind(pd, "builtins", "pow", PK_POW);
+    add_kind(pd, "builtins", "int.to_bytes", PK_TO_BYTES);
+    add_kind(pd, "math", "prod", PK_PROD);
     add_kind(pd, "builtins", "bytes", PK_BYTES);
     add_kind(pd, "builtins", "bytearray", PK_BYTES);
     add_kind(pd, "builtins", "str.ljust", PK_STR_PAD);

@@ -14,6 +14,7 @@ MAX_INT_BITS: int = 4_000_000  # bits
 MAX_RESULT_BYTES: int = 100_000_000  # bytes
 MAX_GENERATORS: int = 10_000  # generators
 MAX_NESTING: int = 10_000  # levels
+MAX_MEMORY_BYTES: int = 536_870_912  # bytes
 
 # (name, default, unit, constant, what it bounds, message): the same table as
 # smolagents_native._core.BUDGETS.
@@ -45,6 +46,9 @@ BUDGETS: tuple[tuple[str, int | float | None, str, str, str, str], ...] = (
     ('max_nesting', 10000, 'levels', 'MAX_NESTING',
      'Nesting depth of objects returned by host calls whose deallocation, hashing or iteration recurses in C without a depth check (`property(property(...))`, `itertools.repeat(repeat(...))`, `map(f, map(f, ...))`...)',
      'Reached the max nesting depth of %lld levels (max_nesting): an object of type %s nested this deeply would crash the host when it is released or traversed'),
+    ('max_memory_bytes', 536870912, 'bytes', 'MAX_MEMORY_BYTES',
+     "Net bytes allocated on the step's thread while its code runs, counted by wrapping CPython's allocators (memlimit.c)",
+     'Memory budget exceeded: this step would hold more than %lld bytes (max_memory_bytes)'),
 )
 
-__all__ = ['MAX_OPERATIONS', 'MAX_WHILE_ITERATIONS', 'MAX_EXECUTION_TIME_SECONDS', 'MAX_PRINT_OUTPUTS_CHARS', 'MAX_RECURSION_DEPTH', 'MAX_INT_BITS', 'MAX_RESULT_BYTES', 'MAX_GENERATORS', 'MAX_NESTING', 'BUDGETS']
+__all__ = ['MAX_OPERATIONS', 'MAX_WHILE_ITERATIONS', 'MAX_EXECUTION_TIME_SECONDS', 'MAX_PRINT_OUTPUTS_CHARS', 'MAX_RECURSION_DEPTH', 'MAX_INT_BITS', 'MAX_RESULT_BYTES', 'MAX_GENERATORS', 'MAX_NESTING', 'MAX_MEMORY_BYTES', 'BUDGETS']

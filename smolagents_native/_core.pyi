@@ -4,6 +4,7 @@ from typing import Any
 
 NODE_KINDS: tuple[str, ...]
 REFUSED_NODES: tuple[str, ...]
+MEMORY_BUDGET: int  # 1 when the allocator hooks enforce max_memory_bytes (csrc/memlimit.c)
 
 class Interpreter:
     tools: dict[str, Any]
@@ -18,6 +19,8 @@ class Interpreter:
     def print_outputs(self) -> str: ...
     @property
     def operations_count(self) -> int: ...
+    @property
+    def memory_used(self) -> int: ...
     def __init__(
         self,
         *,
@@ -42,6 +45,7 @@ class Interpreter:
         max_result_bytes: int | None = 100_000_000,
         max_generators: int | None = 10_000,
         max_nesting: int | None = 10_000,
+        max_memory_bytes: int | None = 536_870_912,
         # <budgets:end>
     ) -> tuple[Any, bool]: ...
 

@@ -28,6 +28,7 @@ from ._budgets import (  # the defaults, generated from csrc/budgets.def
     MAX_EXECUTION_TIME_SECONDS,
     MAX_GENERATORS,
     MAX_INT_BITS,
+    MAX_MEMORY_BYTES,
     MAX_NESTING,
     MAX_OPERATIONS,
     MAX_PRINT_OUTPUTS_CHARS,
@@ -621,6 +622,9 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             uses `MAX_OPERATIONS` as it was when the executor was created.
         max_while_iterations: budget of iterations per `while` loop; `None` uses
             `MAX_WHILE_ITERATIONS` as it was when the executor was created.
+        max_memory_bytes: net bytes a step may allocate (default `MAX_MEMORY_BYTES`, 512 MiB;
+            `None`: no limit). Past it the step ends with InterpreterError (docs/security.md,
+            memory budget). Not in smolagents.
         readable_dirs: directories that host code acting for the code (pandas.read_csv,
             numpy.load, io.FileIO...) may read, besides the Python installation. Not in
             smolagents. `None` (the default): everywhere if a file module (`os`, `pathlib`,
@@ -663,6 +667,7 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         writable_dirs: list[str] | None = None,
         allow_network: bool | None = None,
         isolation: str | None = None,
+        max_memory_bytes: int | None = MAX_MEMORY_BYTES,
     ):
         if isolation == "process" and not self._process_capable:
             raise TypeError(
@@ -687,6 +692,7 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         self.max_operations = max_operations
         self.max_while_iterations = max_while_iterations
         self._budget_copy = _budget_defaults()
+        self._budget_copy["max_memory_bytes"] = max_memory_bytes
         self.readable_dirs = readable_dirs
         self.writable_dirs = writable_dirs
         self.allow_network = allow_network

@@ -83,13 +83,15 @@ def test_executor_constructor_extends_smolagents_signature():
     mine = _shape(inspect.signature(ours.LocalPythonExecutor.__init__))
     assert mine[: len(theirs)] == theirs
     # Our additions come after, optional, defaulting to "read the module global" (budgets) or
-    # "derive from the authorized imports" (the tripwire's grants).
+    # "derive from the authorized imports" (the tripwire's grants); the memory budget defaults
+    # to 512 MiB (None: no limit).
     extra = mine[len(theirs):]
     assert [name for name, _, _ in extra] == [
         "max_operations", "max_while_iterations", "readable_dirs", "writable_dirs", "allow_network",
-        "isolation",
+        "isolation", "max_memory_bytes",
     ]
-    assert all(default is None for _, _, default in extra)
+    assert all(default is None for _, _, default in extra[:-1])
+    assert extra[-1][2] == 512 * 1024 * 1024
 
 
 @pytest.mark.parametrize("method", ["send_tools", "send_variables", "__call__"])

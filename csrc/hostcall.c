@@ -1,0 +1,194 @@
+/* hostcall.c: the one entry point for calls from interpreted code into host
+ * code (docs/security.md, "Host-call entry point").
+ *
+ * What counts as a host call: any call the evaluator makes of a callable
+ * that is not an interpreted function (or a method bound to one): explicit
+ * calls `f(...)`, decorators, `with` __enter__ / __exit__ of host context
+ * managers, `yield from` a host iterator (its send / throw / close), class
+ * creation through a host metaclass.  The evaluator's protocol operations on
+ * host objects (iteration, `in`, subscripts, arithmetic, attribute reads)
+ * are not calls: they are single operations whose C loops, when they have
+ * one, are bounded by the iterator wrapping below (deadline.c) and by the
+ * size budgets (limits.c, memlimit.c); their results pass the value gate
+ * where they enter.
+ *
+ * Every host call goes through hostcall_vectorcall (or hostcall_call for a
+ * call with *args / **kwargs), which, in this order:
+ * 1. applies the call policy (policy_check_call: dangerous callables);
+ * 2. applies the per-callable security hook (policy_prepare_call: bounded
+ *    substitutes for blocking calls, size pre-checks, consumers' budgets);
+ *    Then funcbridge_adapt_call: interpreted functions passed where
+ *    CPython's C code demands real Python functions are bridged.
+ * 3. wraps every argument that is an iterator with no bound of its own in a
+ *    budget iterator, so a C loop consuming it checks the deadline
+ *    (deadline_wrap_args);
+ * 4. [the tripwire / tool-call state belongs here: a tool proxy suspends
+ *    the audit-hook tripwire itself around the real tool call];
+ * 5. calls (on the step's big stack when made on a generator's stack:
+ *    bigstack.c);
+ * 6. charges the deadline weight of a host call (limits_host_call_done);
+ * 7. wraps an unbounded iterator it returns (deadline_wrap_result) and
+ *    gates the result (gate_value, nesting_check).
+ *
+ * tests/security/test_hostcall.py fails when a raw call appears in the
+ * evaluator outside this file and a reviewed allowlist.
+ */
+#include "interp.h"
+
+/* Steps 6 and 7 on the result of a host call.  Steals `res`; new reference
+ * or NULL. */
+static PyObject *
+finish(Interp *in, PyObject *res)
+{
+    limits_host_call_done(in); /* security: deadline accounting */
+    if (res == NULL) {
+        return NULL;
+    }
+    if (Py_TYPE(res)->tp_iternext != NULL) {
+        res = deadline_wrap_result(in, res);
+    }
+    if (res != NULL &&
+        (gate_value(in, res) < 0 || nesting_check(in, res) < 0)) {
+        Py_CLEAR(res);
+    }
+    return res;
+}
+
+PyObject *
+hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
+                    size_t nargsf, PyObject *kwnames, int flags)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (!(flags & HC_CHECKED) && policy_check_call(in, *pfunc) < 0) {
+        return NULL;
+    }
+    /* an unbound method call (args[0] is the object): only for callables
+       policy_prepare_call has nothing to do with (policy_call_is_plain) */
+    Py_ssize_t first = (flags & HC_METHOD) ? 1 : 0;
+    if (!(flags & HC_METHOD) &&
+        policy_prepare_call(in, pfunc, args, nargs, kwnames) < 0) {
+        return NULL;
+    }
+    /* interpreted functions where CPython's C code demands real ones */
+    if (funcbridge_adapt_call(in, *pfunc, args, nargs) < 0) {
+        return NULL;
+    }
+    if (deadline_any_iterator(args + first, nargs + nkw - first) &&
+        deadline_wrap_args(in, *pfunc, args + first, nargs + nkw - first) <
+            0) {
+        return NULL;
+    }
+    /* a call made on a generator's stack runs on the step's big stack */
+    PyObject *res = bigstack_vectorcall(in, *pfunc, args, nargsf, kwnames);
+    return finish(in, res);
+}
+
+PyObject *
+hostcall_call(Interp *in, PyObject **pfunc, PyObject *args, PyObject *kw,
+              int flags)
+{
+    if (!(flags & HC_CHECKED) && policy_check_call(in, *pfunc) < 0) {
+        return NULL;
+    }
+    /* `args` is a fresh tuple the caller owns alone: its items may be
+       replaced in place */
+    PyObject **items = &PyTuple_GET_ITEM(args, 0);
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    if (policy_prepare_call(in, pfunc, items, n, NULL) < 0 ||
+        funcbridge_adapt_call(in, *pfunc, items, n) < 0 ||
+        deadline_wrap_args(in, *pfunc, items, n) < 0) {
+        return NULL;
+    }
+    if (kw != NULL && PyDict_GET_SIZE(kw) > 0) {
+        PyObject *key, *val;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(kw, &pos, &key, &val)) {
+            PyObject *v = Py_NewRef(val);
+            if (deadline_wrap_args(in, *pfunc, &v, 1) < 0) {
+                Py_DECREF(v);
+                return NULL;
+            }
+            int r = v != val ? PyDict_SetItem(kw, key, v) : 0;
+            Py_DECREF(v);
+            if (r < 0) {
+                return NULL;
+            }
+        }
+    }
+    PyObject *res = bigstack_call(in, *pfunc, args, kw);
+    return finish(in, res);
+}
+
+PyObject *
+hostcall_callv(Interp *in, PyObject *func, PyObject *const *args,
+               Py_ssize_t nargs)
+{
+    PyObject *small[6];
+    PyObject *f = Py_NewRef(func);
+    if (hostcall_is_interpreted(in, func)) {
+        /* not a host call: interpreted code gates its own values */
+        PyObject *res = PyObject_Vectorcall(f, args, (size_t)nargs, NULL);
+        Py_DECREF(f);
+        return res;
+    }
+    PyObject **stack =
+        nargs + 1 <= 6 ? small : PyMem_Malloc((nargs + 1) * sizeof(PyObject *));
+    if (stack == NULL) {
+        Py_DECREF(f);
+        return PyErr_NoMemory();
+    }
+    stack[0] = NULL;
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        stack[i + 1] = Py_NewRef(args[i]);
+    }
+    PyObject *res = hostcall_vectorcall(
+        in, &f, stack + 1, (size_t)nargs | PY_VECTORCALL_ARGUMENTS_OFFSET,
+        NULL, 0);
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        Py_DECREF(stack[i + 1]);
+    }
+    if (stack != small) {
+        PyMem_Free(stack);
+    }
+    Py_DECREF(f);
+    return res;
+}
+
+PyObject *
+hostcall_getiter(Interp *in, PyObject *iterable)
+{
+    PyObject *it = PyObject_GetIter(iterable);
+    if (it != NULL && deadline_wrap_iter(in, &it) < 0) {
+        Py_CLEAR(it);
+    }
+    return it;
+}
+
+int
+hostcall_contains(Interp *in, PyObject *container, PyObject *item)
+{
+    PyObject *c = Py_NewRef(container);
+    if (deadline_wrap_iter(in, &c) < 0) {
+        Py_DECREF(c);
+        return -1;
+    }
+    int r = PySequence_Contains(c, item);
+    Py_DECREF(c);
+    return r;
+}
+
+PyObject *
+hostcall_star_tuple(Interp *in, PyObject *v)
+{
+    if (PyTuple_CheckExact(v) || PyList_CheckExact(v)) {
+        return PySequence_Tuple(v);
+    }
+    PyObject *it = hostcall_getiter(in, v);
+    if (it == NULL) {
+        return NULL;
+    }
+    PyObject *t = PySequence_Tuple(it);
+    Py_DECREF(it);
+    return t;
+}

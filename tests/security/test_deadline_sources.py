@@ -1,0 +1,108 @@
+"""The deadline at its sources (docs/security.md, "Deadline"; csrc/deadline.c).
+
+C loops over iterators with no end of their own, big-int arithmetic and modular exponentiation
+used to outlive the deadline (the clock was read only between interpreted operations). Each
+payload must end with ExecutionTimeoutError (or an InterpreterError refusing an operation that
+could not be interrupted) within a bounded overshoot of a 1 s timeout, with no side effect, and
+the executor must work afterwards.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from conftest import UNDER_SANITIZER, new_executor, refused
+
+from smolagents_native import ExecutionTimeoutError
+
+IMPORTS = ["itertools", "math", "collections", "statistics", "heapq", "functools", "operator"]
+# Generous: the machine running the suite may be loaded (2 cores shared).
+MAX_ELAPSED = 1.0 + (20.0 if UNDER_SANITIZER else 6.0)
+STOPPED = r"maximum execution time|would run too long|too large|Memory budget|max number of operations"
+
+ISSUE_PAYLOADS = [
+    "import math, itertools\nmath.fsum(itertools.repeat(1.0))",
+    "import itertools\n1 in itertools.repeat(0)",
+    "from itertools import repeat\nset().union(repeat(1))",
+    "from itertools import repeat\n{}.update(zip(repeat(1), repeat(2)))",
+    "from itertools import repeat\nfrom collections import Counter\nCounter().update(repeat(1))",
+    "from itertools import repeat\nfrom collections import deque\n"
+    "deque(maxlen=0).extendleft(repeat(1))",
+    "import statistics, itertools\n"
+    "statistics.NormalDist.from_samples(itertools.cycle([1.0, 2.0]))",
+    "import itertools\nprint(*itertools.count())",
+    # big-int products, each inside max_int_bits
+    "x = (1 << 1_990_000) - 1\ny = (1 << 1_990_000) - 3\nfor i in range(10**6):\n    z = x * y",
+    # 3-argument pow with a huge exponent
+    "pow(3, 10**(10**5), (1 << 3_000_000) + 1)",
+    "(0).to_bytes(3 * 10**9, 'big')",
+    "import math\nmath.prod([1 << 3_000_000] * 40)",
+]
+
+OWN_PAYLOADS = [
+    # iter(callable, sentinel) consumed by a host C loop
+    "f = lambda: 1\nmax(iter(f, 2))",
+    # `not in` on an endless iterator
+    "import itertools\n-1 not in itertools.count()",
+    # an endless iterator handed to a host function no list knows about
+    "import heapq, itertools\nheapq.nsmallest(2, itertools.cycle([3, 1]))",
+    # the same through functools / operator
+    "import functools, itertools, operator\nfunctools.reduce(operator.add, itertools.repeat(1))",
+    # star-unpacking into a target
+    "import itertools\na, *rest = itertools.count()",
+    # a huge range's iterator consumed in C
+    "any(x < 0 for x in range(1))\nsum(iter(range(10**18)))",
+    # big-int division, modulo and power in a loop
+    "x = (1 << 1_990_000) - 1\nfor i in range(10**6):\n    z = (x * x) % (x - 2)",
+    "x = 3 ** 1_000_000\nfor i in range(10**6):\n    z = (x + i) ** 2",
+    # modular exponentiation: large modulus, long exponent
+    "pow(7, (1 << 200_000) - 1, (1 << 100_000) + 1)",
+    # dict / str.join over endless iterators
+    "import itertools\ndict(zip(itertools.count(), itertools.count()))",
+    "import itertools\n''.join(itertools.repeat('x'))",
+]
+
+
+def run_payload(code):
+    ex = new_executor(imports=IMPORTS, timeout=1)
+    t = time.monotonic()
+    refused(ex, code, match=STOPPED, timeout_ok=True)
+    elapsed = time.monotonic() - t
+    assert elapsed < MAX_ELAPSED, f"overshoot: {elapsed:.1f}s for {code!r}"
+
+
+@pytest.mark.parametrize("code", ISSUE_PAYLOADS)
+def test_issue_payloads(code):
+    run_payload(code)
+
+
+@pytest.mark.parametrize("code", OWN_PAYLOADS)
+def test_own_payloads(code):
+    run_payload(code)
+
+
+def test_timeout_is_uncatchable_in_a_c_loop():
+    ex = new_executor(imports=IMPORTS, timeout=1)
+    code = (
+        "import math, itertools\n"
+        "try:\n    math.fsum(itertools.repeat(1.0))\n"
+        "except BaseException:\n    print('CAUGHT')\n"
+    )
+    with pytest.raises(ExecutionTimeoutError):
+        ex(code)
+    assert "CAUGHT" not in ex.state["_print_outputs"].value
+    assert ex("1 + 1").output == 2
+
+
+def test_legitimate_big_int_and_pow_programs():
+    ex = new_executor(imports=IMPORTS, timeout=30)
+    out = ex(
+        "x = 3 ** 100_000\n"
+        "y = x * x\n"
+        "q, r = divmod(y, x + 1)\n"
+        "p = pow(2, 10**6, 10**9 + 7)\n"
+        "rsa = pow(65537, (1 << 2048) - 1, (1 << 2048) + 981)\n"
+        "(y.bit_length(), q > 0, p, rsa > 0)"
+    )
+    assert out.output == ((3**100_000 * 3**100_000).bit_length(), True, pow(2, 10**6, 10**9 + 7), True)
