@@ -405,6 +405,8 @@ interp_enter(Interp *in, InterpSave *save)
     limits_start(in);
     in->running = 1;
     save->started = 1;
+    save->prev_prov = provenance_arm(in);
+    gadgets_arm(in, &save->gadgets);
     return 0;
 }
 
@@ -412,6 +414,8 @@ PyObject *
 interp_leave(Interp *in, InterpSave *save, PyObject *res)
 {
     if (save->started) {
+        gadgets_disarm(&save->gadgets);
+        provenance_disarm(save->prev_prov);
         if (res != NULL && in->abort != ABORT_NONE) {
             /* host code inside the hook swallowed the abort */
             Py_CLEAR(res);
