@@ -20,17 +20,19 @@
 
 typedef struct {
     const char *module, *qualname, *arg, *reason;
-    int whole_module;
+    int whole_module; /* 1: every function of the module; 2: a C type */
 } GadgetDef;
 
 static const GadgetDef gadget_defs[] = {
 #define GADGET(m, q, r) {m, q, NULL, r, 0},
 #define GADGET_IF(m, q, a, r) {m, q, a, r, 0},
 #define GADGET_MODULE(m, r) {m, NULL, NULL, r, 1},
+#define GADGET_TYPE(m, q, r) {m, q, NULL, r, 2},
 #include "gadgets.def"
 #undef GADGET
 #undef GADGET_IF
 #undef GADGET_MODULE
+#undef GADGET_TYPE
 };
 
 #define NGADGETS ((int)(sizeof(gadget_defs) / sizeof(gadget_defs[0])))
@@ -46,6 +48,7 @@ typedef struct {
     PyObject *keep; /* list: the code objects of the table */
     unsigned char resolved[NGADGETS];
     int pending; /* entries not resolved yet */
+    PyTypeObject *types[NGADGETS]; /* GADGET_TYPE entries (kept) */
 } Gadgets;
 
 static Gadgets gad; /* process-wide, see the header comment */
@@ -266,9 +269,22 @@ gadgets_resolve(void)
             }
             continue; /* not loaded: nothing can run it yet */
         }
-        int r = gadget_defs[i].whole_module
-                    ? add_whole_module(mod, i)
-                    : add_qualname(mod, gadget_defs[i].qualname, i);
+        int r = 0;
+        if (gadget_defs[i].whole_module == 2) {
+            PyObject *t =
+                PyObject_GetAttrString(mod, gadget_defs[i].qualname);
+            if (t != NULL && PyType_Check(t) && PyList_Append(gad.keep, t) == 0) {
+                gad.types[i] = (PyTypeObject *)t;
+            }
+            Py_XDECREF(t);
+            PyErr_Clear();
+        }
+        else if (gadget_defs[i].whole_module == 1) {
+            r = add_whole_module(mod, i);
+        }
+        else {
+            r = add_qualname(mod, gadget_defs[i].qualname, i);
+        }
         Py_DECREF(mod);
         if (r < 0) {
             return -1;
@@ -393,4 +409,80 @@ gadgets_init(void)
         return -1;
     }
     return gadgets_resolve();
+}
+
+/* Check one name held by a GADGET_TYPE instance: each dotted part. */
+static int
+check_held_name(Interp *in, PyObject *s, const GadgetDef *g)
+{
+    PyObject *dot = PyUnicode_FromString(".");
+    PyObject *parts = dot ? PyUnicode_Split(s, dot, -1) : NULL;
+    Py_XDECREF(dot);
+    if (parts == NULL) {
+        return -1;
+    }
+    int r = 0;
+    for (Py_ssize_t i = 0; r == 0 && i < PyList_GET_SIZE(parts); i++) {
+        PyObject *p = PyList_GET_ITEM(parts, i);
+        if (PyUnicode_GET_LENGTH(p) > 0 && PyUnicode_READ_CHAR(p, 0) == '_') {
+            raise_interp_error(in, "Forbidden value: %s.%s for the name %R (%s)",
+                               g->module, g->qualname, s, g->reason);
+            r = -1;
+        }
+        else {
+            r = policy_check_attr_name(in, NULL, p, 0);
+        }
+    }
+    Py_DECREF(parts);
+    return r;
+}
+
+/* Check the str items of tuple `args` (and of a partial's args). */
+static int
+check_held_args(Interp *in, PyObject *args, const GadgetDef *g)
+{
+    if (args == NULL || !PyTuple_Check(args)) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args); i++) {
+        PyObject *a = PyTuple_GET_ITEM(args, i);
+        if (PyUnicode_Check(a) && check_held_name(in, a, g) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int
+gadgets_check_value(Interp *in, PyObject *v)
+{
+    PyTypeObject *tp = Py_TYPE(v);
+    for (int i = 0; i < NGADGETS; i++) {
+        if (gad.types[i] != tp) {
+            continue;
+        }
+        const GadgetDef *g = &gadget_defs[i];
+        /* the names it holds, as its __reduce__ says: (cls, args) or
+           (partial(cls, name, ...), args) */
+        PyObject *red = PyObject_CallMethod(v, "__reduce__", NULL);
+        if (red == NULL) {
+            return -1;
+        }
+        int r = 0;
+        if (PyTuple_Check(red) && PyTuple_GET_SIZE(red) >= 2) {
+            PyObject *fn = PyTuple_GET_ITEM(red, 0);
+            r = check_held_args(in, PyTuple_GET_ITEM(red, 1), g);
+            if (r == 0 && !PyType_Check(fn)) {
+                PyObject *pa = PyObject_GetAttrString(fn, "args");
+                if (pa == NULL) {
+                    PyErr_Clear();
+                }
+                r = check_held_args(in, pa, g);
+                Py_XDECREF(pa);
+            }
+        }
+        Py_DECREF(red);
+        return r;
+    }
+    return 0;
 }

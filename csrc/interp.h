@@ -547,6 +547,9 @@ int gadgets_init(void);
 int gadgets_refresh(void); /* after an import: resolve new modules */
 void gadgets_arm(Interp *in, GadgetSave *save);
 void gadgets_disarm(GadgetSave *save);
+/* Value gate part: instances of the table's C types (attrgetter...) whose
+ * names would be refused.  0 / -1 (abort). */
+int gadgets_check_value(Interp *in, PyObject *v);
 
 /* module.c */
 /* Is `func` the code's dir() builtin?  Without arguments the evaluator calls

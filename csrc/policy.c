@@ -1408,7 +1408,8 @@ policy_import(Frame *f, PyObject *name, PyObject *fromlist, int level)
     }
     PyObject *mod =
         PyImport_ImportModuleLevelObject(name, NULL, NULL, fromlist, 0);
-    if (mod == NULL) {
+    if (mod == NULL || gadgets_refresh() < 0) {
+        Py_XDECREF(mod);
         return NULL;
     }
     if (fromlist != NULL && PyTuple_Check(fromlist)) {
@@ -1501,6 +1502,9 @@ policy_check_value(Interp *in, PyObject *v)
     if (tp == &PyMethod_Type || tp == &PyFunction_Type ||
         tp == &PyCFunction_Type || tp == in->st->FunctionType) {
         return 0; /* callables: not synchronization primitives */
+    }
+    if (gadgets_check_value(in, v) < 0) {
+        return -1; /* attrgetter & co. holding refused names (gadgets.c) */
     }
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(pd->sync_types); i++) {
         if (PyObject_TypeCheck(
