@@ -248,11 +248,16 @@ static PyObject *
 prov_getattro(PyObject *o, PyObject *name)
 {
     PyTypeObject *tp = Py_TYPE(o);
-    if (is_protocol_name(name) && _PyType_Lookup(tp, name) == NULL) {
-        PyErr_Format(PyExc_AttributeError,
-                     "'%.100s' object has no attribute '%U'", tp->tp_name,
-                     name);
-        return NULL;
+    if (is_protocol_name(name)) {
+        if (_PyType_Lookup(tp, name) == NULL) {
+            PyErr_Format(PyExc_AttributeError,
+                         "'%.100s' object has no attribute '%U'",
+                         tp->tp_name, name);
+            return NULL;
+        }
+        /* what the class provides (object's __reduce_ex__, a host base's
+           method), never what the code's __getattribute__ says */
+        return PyObject_GenericGetAttr(o, name);
     }
     /* the original slot: of tp, or of the nearest recorded base (a subclass
        made by host code outside a step inherits the guard) */

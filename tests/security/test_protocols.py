@@ -49,8 +49,9 @@ def test_getattr_cannot_fake_a_protocol():
     for obj in (a, g):
         for name in ("__array_interface__", "__array_struct__", "__reduce_ex__", "__getstate__"):
             if hasattr(object, name):
-                # object's own method is found on the type, as always
-                assert getattr(type(obj), name) is getattr(object, name)
+                # object's own method, whatever __getattribute__ says (pickle and deepcopy
+                # read __reduce_ex__ from the instance)
+                assert type(getattr(obj, name)).__name__ == "builtin_function_or_method"
                 continue
             with pytest.raises(AttributeError):
                 getattr(obj, name)
