@@ -84,3 +84,24 @@ def test_init_subclass_stays_refused_elsewhere():
     refused(ex, "class A:\n    pass\nsuper(A, A).__init_subclass__ = 1", match="dunder")
     with pytest.raises(InterpreterError):
         ex("int.__init_subclass__")
+
+
+# class 8, attacks: other ways to list or reach the host's frame end in InterpreterError
+FRAME_PAYLOADS = [
+    "locals()",
+    "vars()",
+    "globals()",
+    "dir.__self__",
+    "import inspect\ninspect.currentframe()",
+    "import inspect\ninspect.stack()",
+    "import sys\nsys._getframe(1).f_locals",
+    "import functools\nfunctools.partial(dir)().append(1)\ndir.__call__",
+]
+
+
+@pytest.mark.parametrize("i", range(len(FRAME_PAYLOADS)))
+def test_host_frame_is_not_listed(i):
+    ex = new_executor(imports=["inspect", "sys", "functools"])
+    err = refused(ex, FRAME_PAYLOADS[i])
+    for host in ("max_print_outputs_length", "static_tools", "custom_tools"):
+        assert host not in str(err)
