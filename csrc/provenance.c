@@ -282,15 +282,26 @@ check_protocols(Interp *in, PyTypeObject *tp)
     if (d == NULL) {
         return 0;
     }
-    for (int i = 0; protocol_names[i]; i++) {
-        PyObject *v = PyDict_GetItemString(d, protocol_names[i]);
-        if (v != NULL && !PyFunction_Check(v)) {
+    /* walk the entries (no lookup: a str subclass key could answer a
+       lookup with an __eq__ of its own) */
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(d, &pos, &k, &v)) {
+        if (!PyUnicode_CheckExact(k)) {
             raise_interp_error(
                 in,
-                "Forbidden class definition: class %s defines %s, a "
+                "Forbidden class definition: class %s has a namespace key "
+                "that is not a plain str",
+                tp->tp_name);
+            return -1;
+        }
+        if (is_protocol_name(k) && !PyFunction_Check(v)) {
+            raise_interp_error(
+                in,
+                "Forbidden class definition: class %s defines %U, a "
                 "protocol that gives host code raw memory or a "
                 "reconstruction recipe",
-                tp->tp_name, protocol_names[i]);
+                tp->tp_name, k);
             return -1;
         }
     }

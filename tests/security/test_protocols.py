@@ -31,6 +31,10 @@ PAYLOADS = [
     "class A:\n    pass\nA.__reduce__ = lambda self: (print, ())",
     "class A:\n    pass\nsetattr(A, '__reduce_ex__', lambda self, p: None)",
     "class A:\n    pass\na = A()\nsetattr(a, '__array_interface__', {})",
+    # a str subclass key whose __eq__ lies to a lookup
+    "class S(str):\n    n = 0\n    def __hash__(self):\n        return hash('__reduce__')\n"
+    "    def __eq__(self, o):\n        S.n += 1\n        return S.n > 1\n"
+    "A = type('A', (), {S('__reduce__'): lambda self: (print, ('x',))})",
 ]
 
 
