@@ -97,3 +97,16 @@ def test_legitimate_classes_work(i):
     code, expected = LEGIT[i]
     ex = new_executor(imports=["copy", "dataclasses", "enum"])
     assert ex(code).output == expected
+
+
+def test_numpy_gets_no_raw_pointer_from_the_codes_objects():
+    np = pytest.importorskip("numpy")
+    ex = new_executor()
+    ex("class A:\n    def __getattr__(self, name):\n"
+       "        if 'interface' in name:\n"
+       "            return {'shape': (8,), 'typestr': '|u1', 'data': (8, False), 'version': 3}\n"
+       "        raise AttributeError(name)\n"
+       "a = A()")
+    arr = np.asarray(ex.state["a"])
+    # an object array holding the instance, not a view of address 8
+    assert arr.dtype == object and arr.shape == ()
