@@ -49,6 +49,7 @@ typedef struct {
     unsigned char resolved[NGADGETS];
     int pending; /* entries not resolved yet */
     PyTypeObject *types[NGADGETS]; /* GADGET_TYPE entries (kept) */
+    Py_ssize_t nmodules; /* len(sys.modules) at the last resolution */
 } Gadgets;
 
 static Gadgets gad; /* process-wide, see the header comment */
@@ -256,6 +257,15 @@ gadgets_resolve(void)
     if (gad.pending == 0) {
         return 0;
     }
+    /* nothing new imported since the last time: nothing new to resolve
+       (each step starts here: keep it cheap) */
+    PyObject *mods = PyImport_GetModuleDict();
+    if (mods != NULL && PyDict_Check(mods) &&
+        PyDict_GET_SIZE(mods) == gad.nmodules) {
+        return 0;
+    }
+    gad.nmodules = mods != NULL && PyDict_Check(mods) ? PyDict_GET_SIZE(mods)
+                                                      : -1;
     for (int i = 0; i < NGADGETS; i++) {
         if (gad.resolved[i]) {
             continue;
@@ -265,6 +275,7 @@ gadgets_resolve(void)
         Py_XDECREF(name);
         if (mod == NULL) {
             if (PyErr_Occurred()) {
+                gad.nmodules = -1; /* try again next time */
                 return -1;
             }
             continue; /* not loaded: nothing can run it yet */
@@ -287,6 +298,7 @@ gadgets_resolve(void)
         }
         Py_DECREF(mod);
         if (r < 0) {
+            gad.nmodules = -1; /* try again next time */
             return -1;
         }
         gad.resolved[i] = 1;
@@ -405,6 +417,7 @@ gadgets_init(void)
         return -1;
     }
     gad.pending = NGADGETS;
+    gad.nmodules = -1;
     if (gtab_grow() < 0) {
         return -1;
     }
