@@ -14,6 +14,7 @@
  * process-wide; it holds code objects alive, nothing else.
  */
 #include "interp.h"
+#include "tripwire.h"
 
 #include <frameobject.h>
 #include <string.h>
@@ -382,7 +383,10 @@ gadgets_arm(Interp *in, GadgetSave *save)
     }
     save->func = ts->c_profilefunc;
     save->obj = Py_XNewRef(ts->c_profileobj);
+    /* our own sys.setprofile audit event is not the code's doing */
+    Interp *tw = tripwire_suspend();
     PyEval_SetProfile(gadgets_profile, in->owner);
+    tripwire_restore(tw);
     save->armed = ts->c_profilefunc == gadgets_profile;
     if (!save->armed) {
         Py_CLEAR(save->obj);
@@ -399,7 +403,9 @@ gadgets_disarm(GadgetSave *save)
     }
     PyObject *exc, *val, *tb;
     PyErr_Fetch(&exc, &val, &tb);
+    Interp *tw = tripwire_suspend();
     PyEval_SetProfile(save->func, save->obj);
+    tripwire_restore(tw);
     PyErr_Clear();
     PyErr_Restore(exc, val, tb);
     Py_CLEAR(save->obj);

@@ -19,6 +19,7 @@
  * it again.
  */
 #include "interp.h"
+#include "tripwire.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -407,6 +408,7 @@ interp_enter(Interp *in, InterpSave *save)
     save->started = 1;
     save->prev_prov = provenance_arm(in);
     gadgets_arm(in, &save->gadgets);
+    save->tripwire_prev = tripwire_arm(in); /* host code acting for it */
     return 0;
 }
 
@@ -442,6 +444,7 @@ interp_leave(Interp *in, InterpSave *save, PyObject *res)
         }
         in->running = 0;
         in->abort = ABORT_NONE;
+        tripwire_restore(save->tripwire_prev);
     }
     return res;
 }

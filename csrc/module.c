@@ -2,6 +2,7 @@
  * Interpreter type, the Python-visible entry point (docs/core-api.md).
  */
 #include "interp.h"
+#include "tripwire.h"
 
 #include <stddef.h>
 
@@ -367,6 +368,23 @@ module_dir_frame(Frame *f)
 
 /* ------------------------------------------------------------- Interpreter */
 
+/* b.update({k: proxy_wrap(v) for k, v in src.items()}).  0 / -1. */
+static int
+update_proxied(ModState *st, PyObject *b, PyObject *src)
+{
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(src, &pos, &k, &v)) {
+        PyObject *w = proxy_wrap(st, v);
+        if (w == NULL || PyDict_SetItem(b, k, w) < 0) {
+            Py_XDECREF(w);
+            return -1;
+        }
+        Py_DECREF(w);
+    }
+    return 0;
+}
+
 static int
 interpreter_rebuild_builtins(InterpreterObject *self)
 {
@@ -375,8 +393,10 @@ interpreter_rebuild_builtins(InterpreterObject *self)
     if (b == NULL) {
         return -1;
     }
-    if ((self->extra_builtins && PyDict_Update(b, self->extra_builtins) < 0) ||
-        (in->tools && PyDict_Update(b, in->tools) < 0)) {
+    /* the code gets call-only proxies of host callables (proxy.c) */
+    if ((self->extra_builtins &&
+         update_proxied(in->st, b, self->extra_builtins) < 0) ||
+        (in->tools && update_proxied(in->st, b, in->tools) < 0)) {
         Py_DECREF(b);
         return -1;
     }
@@ -483,7 +503,7 @@ interpreter_traverse(InterpreterObject *self, visitproc visit, void *arg)
     Py_VISIT(self->in.timeout_error);
     Py_VISIT(self->cache);
     Py_VISIT(self->extra_builtins);
-    return 0;
+    return tripwire_traverse(&self->in, visit, arg);
 }
 
 static int
@@ -498,6 +518,7 @@ interpreter_clear(InterpreterObject *self)
     Py_CLEAR(self->in.timeout_error);
     Py_CLEAR(self->cache);
     Py_CLEAR(self->extra_builtins);
+    tripwire_clear(&self->in);
     return 0;
 }
 
@@ -653,6 +674,21 @@ raise_step_error(Interp *in, ProgramObject *p, Node *stmt)
     if (in->abort == ABORT_TIMEOUT) {
         PyErr_Restore(t, v, NULL);
         return;
+    }
+    if (in->abort != ABORT_NONE &&
+        !PyErr_GivenExceptionMatches(t, in->interpreter_error)) {
+        /* host code turned the abort's error into its own (numpy wraps a
+           tripwire refusal in UnpicklingError): report the abort */
+        Py_DECREF(t);
+        Py_DECREF(v);
+        limits_reraise_abort(in);
+        PyErr_Fetch(&t, &v, &tb);
+        PyErr_NormalizeException(&t, &v, &tb);
+        Py_XDECREF(tb);
+        if (v == NULL) {
+            Py_XDECREF(t);
+            return;
+        }
     }
     PyObject *seg = source_segment(p, stmt);
     PyObject *s = PyObject_Str(v);
@@ -916,7 +952,9 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     Interp *prev_prov = provenance_arm(in);
     GadgetSave gsave;
     gadgets_arm(in, &gsave);
-    int run_ok = bigstack_run(in, run_module_body, &rc) == 0 && rc.ok;
+    /* below a clean Python frame, tripwire armed (tripwire.c) */
+    int run_ok = tripwire_run_step(in, state, run_module_body, &rc) == 0 &&
+                 rc.ok;
     gadgets_disarm(&gsave);
     provenance_disarm(prev_prov);
     if (!run_ok) {
@@ -1011,7 +1049,24 @@ interpreter_get_ops(InterpreterObject *self, void *c)
     return PyLong_FromLongLong(used);
 }
 
+static PyObject *
+interpreter_get_grants(InterpreterObject *self, void *c)
+{
+    return tripwire_get_grants(&self->in);
+}
+
+static int
+interpreter_set_grants(InterpreterObject *self, PyObject *v, void *c)
+{
+    return tripwire_set_grants(&self->in, v);
+}
+
 static PyGetSetDef interpreter_getset[] = {
+    {"grants", (getter)interpreter_get_grants, (setter)interpreter_set_grants,
+     "What host code acting for the code may do (tripwire.c): a dict with "
+     "readable_dirs, writable_dirs (None: unrestricted), allow_network, "
+     "allow_processes.",
+     NULL},
     {"tools", (getter)interpreter_get_tools, (setter)interpreter_set_tools,
      "Protected names (tools): looked up after state; cannot be rebound.",
      NULL},
@@ -1110,8 +1165,13 @@ core_exec(PyObject *m)
         (PyTypeObject *)PyType_FromModuleAndSpec(m, &Generator_spec, NULL);
     st->InterpreterType =
         (PyTypeObject *)PyType_FromModuleAndSpec(m, &interpreter_spec, NULL);
+    st->ProxyType =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &Proxy_spec, NULL);
+    st->RunnerType =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &Runner_spec, NULL);
     if (!st->ProgramType || !st->FunctionType || !st->GeneratorType ||
-        !st->InterpreterType) {
+        !st->InterpreterType || !st->ProxyType || !st->RunnerType ||
+        tripwire_install() < 0) {
         return -1;
     }
     if (PyModule_AddType(m, st->InterpreterType) < 0 ||
@@ -1136,6 +1196,8 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->FunctionType);
     Py_VISIT(st->GeneratorType);
     Py_VISIT(st->InterpreterType);
+    Py_VISIT(st->ProxyType);
+    Py_VISIT(st->RunnerType);
     Py_VISIT(st->safe_builtins);
     Py_VISIT(st->matcher_code);
     Py_VISIT(st->kind_of_class);
@@ -1152,6 +1214,8 @@ core_clear(PyObject *m)
     Py_CLEAR(st->FunctionType);
     Py_CLEAR(st->GeneratorType);
     Py_CLEAR(st->InterpreterType);
+    Py_CLEAR(st->ProxyType);
+    Py_CLEAR(st->RunnerType);
     Py_CLEAR(st->safe_builtins);
     Py_CLEAR(st->matcher_code);
     Py_CLEAR(st->kind_of_class);

@@ -67,8 +67,13 @@ provenance_in_import(void)
     PyFrameObject *f = PyEval_GetFrame();
     Py_XINCREF(f);
     int r = 0;
+    Interp *in = prov_tls_interp;
     while (f != NULL && f != prov_boundary) {
         PyCodeObject *co = PyFrame_GetCode(f);
+        if (in != NULL && (PyObject *)co == in->entry_code) {
+            Py_DECREF(co); /* the step's entry frame (tripwire.c) */
+            break;
+        }
         r = PyUnicode_CompareWithASCIIString(co->co_name, "<module>") == 0;
         Py_DECREF(co);
         if (r) {
