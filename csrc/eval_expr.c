@@ -1345,6 +1345,12 @@ call_function(Frame *f, Node *e)
         Py_DECREF(func);
         return res;
     }
+    if (e->nv == 0 && e->nw == 0 && e->a->kind == K_Name &&
+        !(e->flags & NF_STAR_ARGS) && module_is_guarded_dir(func)) {
+        /* dir() lists the code's own names, never the host's frame */
+        Py_DECREF(func);
+        return module_dir_frame(f);
+    }
     /* interpreted functions (and methods bound to them) need no call gate,
        and their results were gated inside */
     int interpreted = hostcall_is_interpreted(f->in, func);

@@ -329,10 +329,18 @@ typedef struct {
     long long prev_used;
     int prev_tripped;
 } MemSave;
+/* gadgets.c: the thread's profile function, saved while a step runs. */
+typedef struct {
+    Py_tracefunc func;
+    PyObject *obj; /* owned */
+    int armed;
+} GadgetSave;
 
 /* Saved state for a host -> interpreted call (see interp_enter). */
 typedef struct {
     int started; /* this call started a budget window */
+    struct Interp *prev_prov; /* provenance.c: armed interpreter before */
+    GadgetSave gadgets;
     struct Interp *tripwire_prev; /* tripwire state to restore */
     MemSave mem; /* memory accounting of the enclosing window */
 } InterpSave;
@@ -736,7 +744,41 @@ int nesting_init(ModState *st);
 /* Drop the measurements kept for the step (end of a step or hook). */
 void nesting_forget(Interp *in);
 
+/* provenance.c: which classes the code made (recorded at creation while
+ * a step runs on the thread), protocols they may not define, id(). */
+int provenance_init(void);
+int provenance_adopt(Interp *in, PyTypeObject *tp); /* 0 / -1 (abort) */
+int provenance_is_code_type(PyTypeObject *tp);      /* 1 / 0, no error */
+Interp *provenance_arm(Interp *in); /* returns the previous one */
+/* Is a module body running above the step (an import)?  1 / 0. */
+int provenance_in_import(void);
+void provenance_disarm(Interp *prev);
+PyObject *provenance_id(PyObject *obj); /* new ref: id() of the code */
+/* The host-object part of the attribute choke point (policy.c): `_private`
+ * names and writes on what the code did not create.  0 / -1 (abort). */
+int provenance_check_attr(Interp *in, PyObject *obj, PyObject *name,
+                          int store);
+/* Is this the read super().__init_subclass__ (1 / 0)? */
+int provenance_super_init_subclass(PyObject *obj, PyObject *name);
+
+/* gadgets.c: host Python functions refused while a step runs on the
+ * thread (gadgets.def). */
+int gadgets_init(void);
+int gadgets_refresh(void); /* after an import: resolve new modules */
+void gadgets_arm(Interp *in, GadgetSave *save);
+void gadgets_disarm(GadgetSave *save);
+/* Off and back on around a tool call (host code not acting for the code). */
+void gadgets_suspend(GadgetSave *save);
+void gadgets_resume(GadgetSave *save);
+/* Value gate part: instances of the table's C types (attrgetter...) whose
+ * names would be refused.  0 / -1 (abort). */
+int gadgets_check_value(Interp *in, PyObject *v);
+
 /* module.c */
+/* Is `func` the code's dir() builtin?  Without arguments the evaluator calls
+ * module_dir_frame(): the sorted names bound in the frame (new ref). */
+int module_is_guarded_dir(PyObject *func);
+PyObject *module_dir_frame(Frame *f);
 /* The source text of a node's span (ast.get_source_segment).  New ref. */
 PyObject *source_segment(ProgramObject *p, Node *s);
 ModState *get_modstate_from_type(PyTypeObject *tp);

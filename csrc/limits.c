@@ -395,6 +395,8 @@ interp_enter(Interp *in, InterpSave *save)
     in->running = 1;
     in->run_thread = (unsigned long)pthread_self();
     save->started = 1;
+    save->prev_prov = provenance_arm(in);
+    gadgets_arm(in, &save->gadgets);
     save->tripwire_prev = tripwire_arm(in); /* host code acting for it */
     memlimit_begin(in, &save->mem); /* security: memory budget (memlimit.c) */
     return 0;
@@ -418,6 +420,8 @@ PyObject *
 interp_leave(Interp *in, InterpSave *save, PyObject *res)
 {
     if (save->started) {
+        gadgets_disarm(&save->gadgets);
+        provenance_disarm(save->prev_prov);
         if (res != NULL && in->abort != ABORT_NONE) {
             /* host code inside the hook swallowed the abort */
             Py_CLEAR(res);

@@ -2431,6 +2431,23 @@ lower_program(ModState *st, Interp *in, PyObject *source)
     if (src == NULL) {
         return NULL;
     }
+    if (PyUnicode_FindChar(source, 0, 0, PyUnicode_GET_LENGTH(source), 1) !=
+        -1) {
+        /* a C string would end at the NUL: let CPython's compile() refuse
+           the whole source with its own SyntaxError */
+        PyObject *b = PyImport_ImportModule("builtins");
+        PyObject *c = b ? PyObject_CallMethod(b, "compile", "OOsi", source,
+                                              st->str_string_filename,
+                                              "exec", PyCF_ONLY_AST)
+                        : NULL;
+        Py_XDECREF(b);
+        if (c != NULL) {
+            Py_DECREF(c);
+            PyErr_SetString(PyExc_SyntaxError,
+                            "source code string cannot contain null bytes");
+        }
+        return NULL;
+    }
     /* CPython's compiler first, result discarded: it raises the
        SyntaxErrors that only its symbol table and code generator detect
        (duplicate match captures, unreachable patterns, misplaced

@@ -280,7 +280,39 @@ builtin_delattr(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
+/* id(obj): a stable number per object that is not its address
+ * (provenance.c). */
+static PyObject *
+builtin_id(PyObject *self, PyObject *obj)
+{
+    (void)self;
+    return provenance_id(obj);
+}
+
+/* dir([obj]).  Without an argument, the evaluator answers with the names
+ * of the calling scope (module_dir_frame); reached any other way (e.g.
+ * through functools.partial, called by host code) there is no scope of the
+ * code to list, and CPython's dir() would list the host's frame. */
+static PyObject *
+builtin_dir(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs > 1) {
+        PyErr_Format(PyExc_TypeError,
+                     "dir expected at most 1 argument, got %zd", nargs);
+        return NULL;
+    }
+    if (nargs == 1) {
+        return PyObject_Dir(args[0]);
+    }
+    return PyList_New(0);
+}
+
 static PyMethodDef guarded_builtins[] = {
+    {"id", (PyCFunction)builtin_id, METH_O,
+     "Return a number identifying the object (not its address)."},
+    {"dir", (PyCFunction)(void (*)(void))builtin_dir, METH_FASTCALL,
+     "dir([object]) -> list of strings"},
     {"print", (PyCFunction)(void (*)(void))builtin_print,
      METH_FASTCALL | METH_KEYWORDS, "print(*values, sep=' ', end='\\n')"},
     {"getattr", (PyCFunction)(void (*)(void))builtin_getattr, METH_FASTCALL,
@@ -293,6 +325,47 @@ static PyMethodDef guarded_builtins[] = {
      "delattr(object, name)"},
     {NULL},
 };
+
+int
+module_is_guarded_dir(PyObject *func)
+{
+    return Py_IS_TYPE(func, &PyCFunction_Type) &&
+           PyCFunction_GET_FUNCTION(func) ==
+               (PyCFunction)(void (*)(void))builtin_dir;
+}
+
+PyObject *
+module_dir_frame(Frame *f)
+{
+    PyObject *names = NULL;
+    if (f->locals != NULL) {
+        names = PyMapping_Keys(f->locals);
+    }
+    else {
+        Scope *sc = f->scope;
+        names = PyList_New(0);
+        for (int i = 0; names != NULL && i < sc->nlocals; i++) {
+            if (f->fast[i] != NULL &&
+                PyList_Append(names, PyTuple_GET_ITEM(sc->varnames, i)) < 0) {
+                Py_CLEAR(names);
+            }
+        }
+        for (int i = 0; names != NULL && i < sc->ncells + sc->nfree; i++) {
+            PyObject *nm = i < sc->ncells
+                               ? PyTuple_GET_ITEM(sc->cellvars, i)
+                               : PyTuple_GET_ITEM(sc->freevars, i - sc->ncells);
+            if (f->cells[i] != NULL && PyCell_GET(f->cells[i]) != NULL &&
+                PySequence_Contains(names, nm) == 0 &&
+                PyList_Append(names, nm) < 0) {
+                Py_CLEAR(names);
+            }
+        }
+    }
+    if (names != NULL && PyList_Sort(names) < 0) {
+        Py_CLEAR(names);
+    }
+    return names;
+}
 
 /* ------------------------------------------------------------- Interpreter */
 
@@ -865,13 +938,21 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     int is_final = 0;
     RunCtx rc = {in, p, &fr, output, 0, 0};
     output = NULL;
-    /* below a clean Python frame, tripwire armed (tripwire.c), allocations
-       counted against the memory budget (memlimit.c) */
+    /* security: classes created on this thread are the code's; gadgets
+       refused (provenance.c, gadgets.c); below a clean Python frame,
+       tripwire armed (tripwire.c); allocations counted against the memory
+       budget (memlimit.c) */
+    Interp *prev_prov = provenance_arm(in);
+    GadgetSave gsave;
+    gadgets_arm(in, &gsave);
     MemSave mem;
     memlimit_begin(in, &mem);
-    int ran = tripwire_run_step(in, state, run_module_body, &rc);
+    int run_ok = tripwire_run_step(in, state, run_module_body, &rc) == 0 &&
+                 rc.ok;
     memlimit_end(in, &mem);
-    if (ran < 0 || !rc.ok) {
+    gadgets_disarm(&gsave);
+    provenance_disarm(prev_prov);
+    if (!run_ok) {
         output = rc.output;
         goto done;
     }
@@ -1113,7 +1194,8 @@ core_exec(PyObject *m)
     }
     if (budgets_add_to_module(m) < 0 || bigstack_add_to_module(m) < 0 ||
         nesting_init(st) < 0 || fuzzcov_add_to_module(m) < 0 ||
-        sandbox_add_functions(m) < 0) {
+        sandbox_add_functions(m) < 0 || provenance_init() < 0 ||
+        gadgets_init() < 0) {
         return -1;
     }
     return 0;

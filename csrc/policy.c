@@ -461,56 +461,6 @@ is_namespace_dict(PolicyData *pd, PyObject *d)
     return r;
 }
 
-/* Is the (heap) class `tp` one that interpreted code defined, i.e. one it
- * may modify?  Classes of the host (authorized modules, the host's
- * __main__ such as tool classes) are not.  1 / 0; never raises. */
-static int
-is_sandbox_class(PolicyData *pd, PyTypeObject *tp)
-{
-    if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
-        return 1; /* static types are immutable: CPython refuses */
-    }
-    /* the code's classes take __module__ from its globals' __name__
-       ("__main__" in the executor's state) */
-    PyObject *mod = PyDict_GetItemWithError(tp->tp_dict, pd->s_module);
-    if (mod == NULL || !PyUnicode_Check(mod)) {
-        PyErr_Clear();
-        return 0;
-    }
-    PyObject *main = PyImport_GetModule(mod);
-    if (main == NULL) {
-        PyErr_Clear();
-        return 1; /* no loaded module has that name: not a host class */
-    }
-    if (!str_eq(mod, pd->s_main)) {
-        Py_DECREF(main);
-        return 0; /* a class of an (authorized or host) module */
-    }
-    /* a class of the host's own __main__ (a tool class defined in the
-       host's script), reachable there by name */
-    PyObject *ht_qualname = ((PyHeapTypeObject *)tp)->ht_qualname;
-    int host = 0;
-    PyObject *dot = PyUnicode_FromOrdinal('.');
-    PyObject *parts =
-        ht_qualname && dot ? PyUnicode_Split(ht_qualname, dot, -1) : NULL;
-    Py_XDECREF(dot);
-    PyObject *cur = main;
-    Py_INCREF(cur);
-    for (Py_ssize_t i = 0; parts && i < PyList_GET_SIZE(parts) && cur; i++) {
-        PyObject *nxt = NULL;
-        if (_PyObject_LookupAttr(cur, PyList_GET_ITEM(parts, i), &nxt) < 0) {
-            nxt = NULL;
-        }
-        Py_SETREF(cur, nxt);
-    }
-    host = cur == (PyObject *)tp;
-    Py_XDECREF(cur);
-    Py_XDECREF(parts);
-    Py_DECREF(main);
-    PyErr_Clear();
-    return !host;
-}
-
 /* ------------------------------------------------- attribute choke point */
 
 static int
@@ -546,7 +496,8 @@ policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name, int store)
     Py_UCS4 c0 = n ? PyUnicode_READ_CHAR(name, 0) : 0;
     /* 1. the name alone */
     if (c0 == '_' && is_dunder(name)) {
-        if (store || !set_has(pd->dunder_allow, name)) {
+        if (store || (!set_has(pd->dunder_allow, name) &&
+                      !provenance_super_init_subclass(obj, name))) {
             raise_interp_error(in, "Forbidden access to dunder attribute: %U",
                                name);
             return -1;
@@ -653,17 +604,9 @@ policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name, int store)
                                store > 0 ? "assignment" : "deletion", name);
             return -1;
         }
-        if (PyType_Check(obj) && !is_sandbox_class(pd, (PyTypeObject *)obj)) {
-            raise_interp_error(
-                in,
-                "Forbidden %s of attribute %U of class %s, which "
-                "was not defined by the code",
-                store > 0 ? "assignment" : "deletion", name,
-                ((PyTypeObject *)obj)->tp_name);
-            return -1;
-        }
     }
-    return 0;
+    /* 3. objects and classes the code did not create (provenance.c) */
+    return provenance_check_attr(in, obj, name, store);
 }
 
 /* --------------------------------------------------- str.format checking */
@@ -1478,7 +1421,8 @@ policy_import(Frame *f, PyObject *name, PyObject *fromlist, int level)
     PyObject *mod =
         PyImport_ImportModuleLevelObject(name, NULL, NULL, fromlist, 0);
     tripwire_restore(armed);
-    if (mod == NULL) {
+    if (mod == NULL || gadgets_refresh() < 0) {
+        Py_XDECREF(mod);
         return NULL;
     }
     if (fromlist != NULL && PyTuple_Check(fromlist)) {
@@ -1571,6 +1515,9 @@ policy_check_value(Interp *in, PyObject *v)
     if (tp == &PyMethod_Type || tp == &PyFunction_Type ||
         tp == &PyCFunction_Type || tp == in->st->FunctionType) {
         return 0; /* callables: not synchronization primitives */
+    }
+    if (gadgets_check_value(in, v) < 0) {
+        return -1; /* attrgetter & co. holding refused names (gadgets.c) */
     }
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(pd->sync_types); i++) {
         if (PyObject_TypeCheck(

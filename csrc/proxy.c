@@ -36,8 +36,19 @@ proxy_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
 {
     ProxyObject *p = (ProxyObject *)self;
     PyObject *target = Py_NewRef(p->target);
+    /* a tool is the host's code, not acting for the code: no tripwire, no
+       gadget refusals, its classes are not the code's, its allocations do
+       not count against the step's memory budget */
     Interp *in = tripwire_suspend();
+    Interp *prov = provenance_arm(NULL);
+    GadgetSave gs;
+    gadgets_suspend(&gs);
+    MemSave ms;
+    memlimit_suspend(&ms);
     PyObject *res = PyObject_Vectorcall(target, args, nargsf, kwnames);
+    memlimit_resume(&ms);
+    gadgets_resume(&gs);
+    provenance_disarm(prov);
     tripwire_restore(in);
     Py_DECREF(target);
     if (in != NULL && in->deadline > 0 && in->abort == ABORT_NONE &&

@@ -24,7 +24,9 @@ def test_print_outputs_are_a_copy():
     ex = new_executor()
     ex("print('one')\n_print_outputs = 'forged'")
     assert str(ex.state["_print_outputs"]) == "one\n"
-    out = ex("_print_outputs.value = 'forged'\nprint('two')")
+    # the container is the host's: writing its attributes is refused
+    refused(ex, "_print_outputs.value = 'forged'", match="not created by the code")
+    out = ex("print('two')")
     assert out.logs == "two\n"
 
 

@@ -1,0 +1,538 @@
+/* gadgets.c: host Python functions refused while a step runs (the table is
+ * gadgets.def, one entry per function with its reason).
+ *
+ * While interpreted code runs on a thread (gadgets_arm), a C profile
+ * function is installed on that thread: CPython calls it when any Python
+ * frame starts.  A frame whose code object is in the table is refused there
+ * (the step's uncatchable policy error), however the function was reached:
+ * called by the code, bound as a method, inherited by a subclass, wrapped in
+ * functools.partial or in a function the code wrote, or called by another
+ * host function.  Interpreted code itself runs in no Python frame, so only
+ * host Python code pays for the profile function.
+ *
+ * Process-wide state, on purpose: the table is about host code, which is
+ * process-wide; it holds code objects alive, nothing else.
+ */
+#include "interp.h"
+#include "tripwire.h"
+
+#include <frameobject.h>
+#include <string.h>
+
+typedef struct {
+    const char *module, *qualname, *arg, *reason;
+    int whole_module; /* 1: every function of the module; 2: a C type */
+} GadgetDef;
+
+static const GadgetDef gadget_defs[] = {
+#define GADGET(m, q, r) {m, q, NULL, r, 0},
+#define GADGET_IF(m, q, a, r) {m, q, a, r, 0},
+#define GADGET_MODULE(m, r) {m, NULL, NULL, r, 1},
+#define GADGET_TYPE(m, q, r) {m, q, NULL, r, 2},
+#include "gadgets.def"
+#undef GADGET
+#undef GADGET_IF
+#undef GADGET_MODULE
+#undef GADGET_TYPE
+};
+
+#define NGADGETS ((int)(sizeof(gadget_defs) / sizeof(gadget_defs[0])))
+
+typedef struct {
+    PyObject *code; /* owned through `keep` */
+    int def;
+} GEntry;
+
+typedef struct {
+    GEntry *tab; /* open addressing by code address, cap a power of two */
+    size_t cap, used;
+    PyObject *keep; /* list: the code objects of the table */
+    unsigned char resolved[NGADGETS];
+    int pending; /* entries not resolved yet */
+    PyTypeObject *types[NGADGETS]; /* GADGET_TYPE entries (kept) */
+    Py_ssize_t nmodules; /* len(sys.modules) at the last resolution */
+} Gadgets;
+
+static Gadgets gad; /* process-wide, see the header comment */
+
+static size_t
+code_hash(const void *p)
+{
+    uintptr_t k = (uintptr_t)p;
+    return (size_t)((k >> 4) ^ (k >> 16));
+}
+
+static int
+gtab_grow(void)
+{
+    size_t cap = gad.cap ? gad.cap * 2 : 256;
+    GEntry *tab = PyMem_Calloc(cap, sizeof(GEntry));
+    if (tab == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; i < gad.cap; i++) {
+        if (gad.tab[i].code != NULL) {
+            size_t j = code_hash(gad.tab[i].code) & (cap - 1);
+            while (tab[j].code != NULL) {
+                j = (j + 1) & (cap - 1);
+            }
+            tab[j] = gad.tab[i];
+        }
+    }
+    PyMem_Free(gad.tab);
+    gad.tab = tab;
+    gad.cap = cap;
+    return 0;
+}
+
+/* The table entry of code object `co`, or -1.  Never raises. */
+static int
+gtab_get(PyObject *co)
+{
+    if (gad.cap == 0) {
+        return -1;
+    }
+    for (size_t i = code_hash(co) & (gad.cap - 1);;
+         i = (i + 1) & (gad.cap - 1)) {
+        if (gad.tab[i].code == co) {
+            return gad.tab[i].def;
+        }
+        if (gad.tab[i].code == NULL) {
+            return -1;
+        }
+    }
+}
+
+/* Add the code of function-like `f` (function, classmethod, staticmethod,
+ * property, bound method) under entry `def`.  0 / -1. */
+static int
+gtab_add_callable(PyObject *f, int def)
+{
+    if (f == NULL) {
+        return 0;
+    }
+    if (Py_IS_TYPE(f, &PyClassMethod_Type) ||
+        Py_IS_TYPE(f, &PyStaticMethod_Type) || PyMethod_Check(f)) {
+        PyObject *fn = PyObject_GetAttrString(f, "__func__");
+        if (fn == NULL) {
+            PyErr_Clear();
+            return 0;
+        }
+        int r = gtab_add_callable(fn, def);
+        Py_DECREF(fn);
+        return r;
+    }
+    if (PyObject_TypeCheck(f, &PyProperty_Type)) {
+        static const char *const acc[] = {"fget", "fset", "fdel"};
+        for (int i = 0; i < 3; i++) {
+            PyObject *a = PyObject_GetAttrString(f, acc[i]);
+            if (a == NULL) {
+                PyErr_Clear();
+                continue;
+            }
+            int r = gtab_add_callable(a, def);
+            Py_DECREF(a);
+            if (r < 0) {
+                return -1;
+            }
+        }
+        return 0;
+    }
+    if (!PyFunction_Check(f)) {
+        return 0;
+    }
+    PyObject *co = PyFunction_GET_CODE(f);
+    if (gtab_get(co) >= 0) {
+        return 0;
+    }
+    if ((gad.used + 1) * 2 > gad.cap && gtab_grow() < 0) {
+        return -1;
+    }
+    if (PyList_Append(gad.keep, co) < 0) {
+        return -1;
+    }
+    size_t i = code_hash(co) & (gad.cap - 1);
+    while (gad.tab[i].code != NULL) {
+        i = (i + 1) & (gad.cap - 1);
+    }
+    gad.tab[i].code = co;
+    gad.tab[i].def = def;
+    gad.used++;
+    return 0;
+}
+
+/* Is `v`'s __module__ the str `modname`?  Never raises. */
+static int
+defined_in(PyObject *v, PyObject *modname)
+{
+    PyObject *m = PyObject_GetAttrString(v, "__module__");
+    if (m == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int r = PyUnicode_Check(m) && PyUnicode_Compare(m, modname) == 0;
+    Py_DECREF(m);
+    PyErr_Clear();
+    return r;
+}
+
+/* Every function of module `mod` and of its classes.  0 / -1. */
+static int
+add_whole_module(PyObject *mod, int def)
+{
+    PyObject *name = PyModule_GetNameObject(mod);
+    PyObject *d = PyModule_GetDict(mod);
+    if (name == NULL || d == NULL) {
+        Py_XDECREF(name);
+        return -1;
+    }
+    PyObject *items = PyDict_Values(d); /* a snapshot */
+    int r = items ? 0 : -1;
+    for (Py_ssize_t i = 0; items && i < PyList_GET_SIZE(items) && r == 0;
+         i++) {
+        PyObject *v = PyList_GET_ITEM(items, i);
+        if (PyFunction_Check(v) && defined_in(v, name)) {
+            r = gtab_add_callable(v, def);
+        }
+        else if (PyType_Check(v) && defined_in(v, name)) {
+            PyObject *cd = ((PyTypeObject *)v)->tp_dict;
+            PyObject *members = cd ? PyDict_Values(cd) : NULL;
+            for (Py_ssize_t j = 0;
+                 members && j < PyList_GET_SIZE(members) && r == 0; j++) {
+                r = gtab_add_callable(PyList_GET_ITEM(members, j), def);
+            }
+            Py_XDECREF(members);
+        }
+    }
+    Py_XDECREF(items);
+    Py_DECREF(name);
+    return r;
+}
+
+/* One dotted qualname below `mod`; the last part is read from the class
+ * dict when its parent is a class (classmethod and property unwrapped).
+ * 0 / -1 (a missing name is not an error: another Python version). */
+static int
+add_qualname(PyObject *mod, const char *qualname, int def)
+{
+    PyObject *cur = Py_NewRef(mod);
+    const char *p = qualname;
+    int r = 0;
+    while (cur != NULL) {
+        const char *dot = strchr(p, '.');
+        size_t n = dot ? (size_t)(dot - p) : strlen(p);
+        PyObject *part = PyUnicode_FromStringAndSize(p, (Py_ssize_t)n);
+        if (part == NULL) {
+            r = -1;
+            break;
+        }
+        PyObject *nxt = NULL;
+        if (PyType_Check(cur)) {
+            nxt = PyDict_GetItemWithError(((PyTypeObject *)cur)->tp_dict,
+                                          part);
+            Py_XINCREF(nxt);
+        }
+        else if (_PyObject_LookupAttr(cur, part, &nxt) < 0) {
+            nxt = NULL;
+        }
+        Py_DECREF(part);
+        PyErr_Clear();
+        Py_SETREF(cur, nxt);
+        if (dot == NULL) {
+            break;
+        }
+        p = dot + 1;
+    }
+    if (cur != NULL && r == 0) {
+        r = gtab_add_callable(cur, def);
+    }
+    Py_XDECREF(cur);
+    return r;
+}
+
+/* Resolve the entries whose module is loaded now.  0 / -1. */
+static int
+gadgets_resolve(void)
+{
+    if (gad.pending == 0) {
+        return 0;
+    }
+    /* nothing new imported since the last time: nothing new to resolve
+       (each step starts here: keep it cheap) */
+    PyObject *mods = PyImport_GetModuleDict();
+    if (mods != NULL && PyDict_Check(mods) &&
+        PyDict_GET_SIZE(mods) == gad.nmodules) {
+        return 0;
+    }
+    gad.nmodules = mods != NULL && PyDict_Check(mods) ? PyDict_GET_SIZE(mods)
+                                                      : -1;
+    for (int i = 0; i < NGADGETS; i++) {
+        if (gad.resolved[i]) {
+            continue;
+        }
+        PyObject *name = PyUnicode_FromString(gadget_defs[i].module);
+        PyObject *mod = name ? PyImport_GetModule(name) : NULL;
+        Py_XDECREF(name);
+        if (mod == NULL) {
+            if (PyErr_Occurred()) {
+                gad.nmodules = -1; /* try again next time */
+                return -1;
+            }
+            continue; /* not loaded: nothing can run it yet */
+        }
+        int r = 0;
+        if (gadget_defs[i].whole_module == 2) {
+            PyObject *t =
+                PyObject_GetAttrString(mod, gadget_defs[i].qualname);
+            if (t != NULL && PyType_Check(t) && PyList_Append(gad.keep, t) == 0) {
+                gad.types[i] = (PyTypeObject *)t;
+            }
+            Py_XDECREF(t);
+            PyErr_Clear();
+        }
+        else if (gadget_defs[i].whole_module == 1) {
+            r = add_whole_module(mod, i);
+        }
+        else {
+            r = add_qualname(mod, gadget_defs[i].qualname, i);
+        }
+        Py_DECREF(mod);
+        if (r < 0) {
+            gad.nmodules = -1; /* try again next time */
+            return -1;
+        }
+        gad.resolved[i] = 1;
+        gad.pending--;
+    }
+    return 0;
+}
+
+int
+gadgets_refresh(void)
+{
+    return gadgets_resolve();
+}
+
+/* Is the call's argument `arg` (a local of the starting frame) true? */
+static int
+frame_arg_true(PyFrameObject *frame, const char *arg)
+{
+#if PY_VERSION_HEX >= 0x030B0000
+    PyObject *locals = PyFrame_GetLocals(frame);
+#else
+    PyObject *locals = PyObject_GetAttrString((PyObject *)frame, "f_locals");
+#endif
+    if (locals == NULL) {
+        PyErr_Clear();
+        return 1; /* cannot tell: refuse */
+    }
+    PyObject *v = PyMapping_GetItemString(locals, arg);
+    Py_DECREF(locals);
+    if (v == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int t = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    if (t < 0) {
+        PyErr_Clear();
+        return 1;
+    }
+    return t;
+}
+
+static int
+gadgets_profile(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
+{
+    (void)arg;
+    if (what != PyTrace_CALL) {
+        return 0;
+    }
+    PyCodeObject *co = PyFrame_GetCode(frame);
+    int def = gtab_get((PyObject *)co);
+    Py_DECREF(co);
+    if (def < 0) {
+        return 0;
+    }
+    const GadgetDef *g = &gadget_defs[def];
+    if (g->arg != NULL && !frame_arg_true(frame, g->arg)) {
+        return 0;
+    }
+    if (provenance_in_import()) {
+        return 0; /* a module body runs it: host code being imported */
+    }
+    Interp *in = &((InterpreterObject *)obj)->in;
+    raise_interp_error(in, "Forbidden call of %s%s%s: %s", g->module,
+                       g->qualname ? "." : "",
+                       g->qualname ? g->qualname : "", g->reason);
+    return -1;
+}
+
+void
+gadgets_arm(Interp *in, GadgetSave *save)
+{
+    PyThreadState *ts = PyThreadState_Get();
+    save->armed = 0;
+    /* may run with an exception pending (a generator closed by the
+       collector): keep it */
+    PyObject *exc, *val, *tb;
+    PyErr_Fetch(&exc, &val, &tb);
+    if (gadgets_resolve() < 0) {
+        PyErr_Clear();
+    }
+    save->func = ts->c_profilefunc;
+    save->obj = Py_XNewRef(ts->c_profileobj);
+    /* our own sys.setprofile audit event is not the code's doing */
+    Interp *tw = tripwire_suspend();
+    PyEval_SetProfile(gadgets_profile, in->owner);
+    tripwire_restore(tw);
+    save->armed = ts->c_profilefunc == gadgets_profile;
+    if (!save->armed) {
+        Py_CLEAR(save->obj);
+    }
+    PyErr_Clear();
+    PyErr_Restore(exc, val, tb);
+}
+
+void
+gadgets_disarm(GadgetSave *save)
+{
+    if (!save->armed) {
+        return;
+    }
+    PyObject *exc, *val, *tb;
+    PyErr_Fetch(&exc, &val, &tb);
+    Interp *tw = tripwire_suspend();
+    PyEval_SetProfile(save->func, save->obj);
+    tripwire_restore(tw);
+    PyErr_Clear();
+    PyErr_Restore(exc, val, tb);
+    Py_CLEAR(save->obj);
+    save->armed = 0;
+}
+
+/* Around a call into host code that is not acting for the code (a tool):
+ * take the profile function off the thread if it is ours, and put it back. */
+void
+gadgets_suspend(GadgetSave *save)
+{
+    PyThreadState *ts = PyThreadState_Get();
+    save->armed = ts->c_profilefunc == gadgets_profile;
+    save->obj = NULL;
+    if (save->armed) {
+        save->func = ts->c_profilefunc;
+        save->obj = Py_XNewRef(ts->c_profileobj);
+        PyObject *exc, *val, *tb;
+        PyErr_Fetch(&exc, &val, &tb);
+        PyEval_SetProfile(NULL, NULL); /* the caller suspended the tripwire */
+        PyErr_Restore(exc, val, tb);
+    }
+}
+
+void
+gadgets_resume(GadgetSave *save)
+{
+    if (save->armed) {
+        PyObject *exc, *val, *tb;
+        PyErr_Fetch(&exc, &val, &tb);
+        PyEval_SetProfile(save->func, save->obj);
+        PyErr_Restore(exc, val, tb);
+        Py_CLEAR(save->obj);
+        save->armed = 0;
+    }
+}
+
+int
+gadgets_init(void)
+{
+    if (gad.keep != NULL) {
+        return 0;
+    }
+    gad.keep = PyList_New(0);
+    if (gad.keep == NULL) {
+        return -1;
+    }
+    gad.pending = NGADGETS;
+    gad.nmodules = -1;
+    if (gtab_grow() < 0) {
+        return -1;
+    }
+    return gadgets_resolve();
+}
+
+/* Check one name held by a GADGET_TYPE instance: each dotted part. */
+static int
+check_held_name(Interp *in, PyObject *s, const GadgetDef *g)
+{
+    PyObject *dot = PyUnicode_FromString(".");
+    PyObject *parts = dot ? PyUnicode_Split(s, dot, -1) : NULL;
+    Py_XDECREF(dot);
+    if (parts == NULL) {
+        return -1;
+    }
+    int r = 0;
+    for (Py_ssize_t i = 0; r == 0 && i < PyList_GET_SIZE(parts); i++) {
+        PyObject *p = PyList_GET_ITEM(parts, i);
+        if (PyUnicode_GET_LENGTH(p) > 0 && PyUnicode_READ_CHAR(p, 0) == '_') {
+            raise_interp_error(in, "Forbidden value: %s.%s for the name %R (%s)",
+                               g->module, g->qualname, s, g->reason);
+            r = -1;
+        }
+        else {
+            r = policy_check_attr_name(in, NULL, p, 0);
+        }
+    }
+    Py_DECREF(parts);
+    return r;
+}
+
+/* Check the str items of tuple `args` (and of a partial's args). */
+static int
+check_held_args(Interp *in, PyObject *args, const GadgetDef *g)
+{
+    if (args == NULL || !PyTuple_Check(args)) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args); i++) {
+        PyObject *a = PyTuple_GET_ITEM(args, i);
+        if (PyUnicode_Check(a) && check_held_name(in, a, g) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int
+gadgets_check_value(Interp *in, PyObject *v)
+{
+    PyTypeObject *tp = Py_TYPE(v);
+    for (int i = 0; i < NGADGETS; i++) {
+        if (gad.types[i] != tp) {
+            continue;
+        }
+        const GadgetDef *g = &gadget_defs[i];
+        /* the names it holds, as its __reduce__ says: (cls, args) or
+           (partial(cls, name, ...), args) */
+        PyObject *red = PyObject_CallMethod(v, "__reduce__", NULL);
+        if (red == NULL) {
+            return -1;
+        }
+        int r = 0;
+        if (PyTuple_Check(red) && PyTuple_GET_SIZE(red) >= 2) {
+            PyObject *fn = PyTuple_GET_ITEM(red, 0);
+            r = check_held_args(in, PyTuple_GET_ITEM(red, 1), g);
+            if (r == 0 && !PyType_Check(fn)) {
+                PyObject *pa = PyObject_GetAttrString(fn, "args");
+                if (pa == NULL) {
+                    PyErr_Clear();
+                }
+                r = check_held_args(in, pa, g);
+                Py_XDECREF(pa);
+            }
+        }
+        Py_DECREF(red);
+        return r;
+    }
+    return 0;
+}
