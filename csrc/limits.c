@@ -105,6 +105,7 @@ limits_start(Interp *in)
         in->max_result_bytes = DEFAULT_MAX_RESULT_BYTES;
     }
     in->abort_msg[0] = 0;
+    citizen_start(in);
 }
 
 /* Make the abort sticky and remember its message (see limits_reraise_abort). */
@@ -154,6 +155,9 @@ limits_abort(Interp *in, AbortKind kind, const char *fmt, ...)
 int
 limits_reraise_abort(Interp *in)
 {
+    if (citizen_abort_passes_through(in->abort)) {
+        return citizen_reraise(in);
+    }
     AbortKind kind = in->abort != ABORT_NONE ? in->abort : ABORT_BUDGET;
     PyObject *cls =
         kind == ABORT_TIMEOUT ? in->timeout_error : in->interpreter_error;
@@ -239,8 +243,7 @@ limits_tick_slow(Interp *in)
             Py_DECREF(shown);
             return r;
         }
-        if (PyErr_CheckSignals() < 0) {
-            in->abort = ABORT_BUDGET;
+        if (citizen_tick(in) < 0) { /* GIL hand-over, signals */
             return -1;
         }
     }
