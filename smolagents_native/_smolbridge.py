@@ -25,7 +25,6 @@ MODULE = "smolagents.local_python_executor"
 
 _rebases: list[tuple[type, str]] = []
 _callbacks: list[Callable[[Any], None]] = []
-_applied: Any = None  # the module the registrations were last applied to
 
 
 def module() -> Any:
@@ -68,10 +67,7 @@ def _rebase_one(cls: type, name: str, mod: Any) -> None:
 
 
 def _apply(mod: Any) -> None:
-    global _applied
-    if mod is _applied:
-        return
-    _applied = mod
+    # Idempotent: also run again when the module is reloaded (new class objects).
     for cls, name in _rebases:
         _rebase_one(cls, name, mod)
     for callback in _callbacks:
