@@ -195,6 +195,28 @@ def set_meter_provider(provider: Any) -> None:
     _meter_provider = provider
 
 
+_env_seen: dict[str, bool] = {}
+
+
+def _global_provider(module: Any, private: str, env_name: str, getter: str) -> Any:
+    """OpenTelemetry's global provider, or None when the host has set none. Reads the API's
+    module global when it has one (`get_*_provider()` costs microseconds: it looks the
+    environment up at each call); the environment variable that names a provider to load is
+    looked up once per process."""
+    current = getattr(module, private, _UNSET)
+    if current is None:
+        seen = _env_seen.get(env_name)
+        if seen is None:
+            import os
+
+            seen = _env_seen[env_name] = env_name in os.environ
+        if not seen:
+            return None
+    if current is _UNSET or current is None:
+        current = getattr(module, getter)()  # loads the provider the environment names
+    return current
+
+
 def _tracer() -> Any:
     """The tracer to use, or None when no tracer provider is configured (OpenTelemetry's
     default proxy and no-op providers count as not configured)."""
@@ -204,8 +226,12 @@ def _tracer() -> Any:
         return None
     provider = _tracer_provider
     if provider is None:
-        provider = trace.get_tracer_provider()
-        if isinstance(provider, (trace.ProxyTracerProvider, trace.NoOpTracerProvider)):
+        provider = _global_provider(
+            trace, "_TRACER_PROVIDER", "OTEL_PYTHON_TRACER_PROVIDER", "get_tracer_provider"
+        )
+        if provider is None or isinstance(
+            provider, (trace.ProxyTracerProvider, trace.NoOpTracerProvider)
+        ):
             return None
     cache = _tracer_cache
     if cache is not None and cache[0] is provider:
@@ -246,10 +272,16 @@ def _meters() -> _Instruments | None:
         metrics = sys.modules.get("opentelemetry.metrics")
         if metrics is None:
             return None
-        provider = metrics.get_meter_provider()
-        if isinstance(provider, metrics.NoOpMeterProvider) or type(provider).__name__ in (
-            "_ProxyMeterProvider",
-            "ProxyMeterProvider",
+        provider = _global_provider(
+            sys.modules.get("opentelemetry.metrics._internal", metrics),
+            "_METER_PROVIDER",
+            "OTEL_PYTHON_METER_PROVIDER",
+            "get_meter_provider",
+        )
+        if (
+            provider is None
+            or isinstance(provider, metrics.NoOpMeterProvider)
+            or type(provider).__name__ in ("_ProxyMeterProvider", "ProxyMeterProvider")
         ):
             return None
     cache = _meters_cache
