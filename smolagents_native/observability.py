@@ -580,9 +580,9 @@ def call_tool(name: str, tool: Callable[..., Any], args: tuple, kwargs: dict[str
         try:
             return tool(*args, **kwargs)
         except BaseException as exc:
-            from .errors import FinalAnswerException
+            from . import errors
 
-            if not isinstance(exc, FinalAnswerException):
+            if not isinstance(exc, (errors.FinalAnswerException, errors.FINAL_ANSWER_MATCH)):
                 real.record_exception(exc)
                 real.set_attribute("error.type", type(exc).__qualname__)
                 real.set_status(trace.Status(trace.StatusCode.ERROR, str(exc)[:1000]))

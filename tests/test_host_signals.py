@@ -24,6 +24,15 @@ import smolagents_native
 from smolagents_native import InterpreterError, LocalPythonExecutor
 
 ROOT = Path(smolagents_native.__file__).resolve().parent.parent
+# Latency bound for a loaded machine (the target is 50 ms; measured about 0.3 ms), wider under
+# the sanitizers. Without signal handling at the check points the step never ends this way.
+MAX_LATENCY = 2.0 * (3 if os.environ.get("SMOLAGENTS_NATIVE_SANITIZE") == "1" else 1)
+
+
+def sigint() -> None:
+    """A real SIGINT, sent to the main thread (a process-directed signal may be delivered to
+    any thread, and only the main thread's blocking calls are interrupted)."""
+    signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
 
 FOREVER = "n = 0\nwhile True:\n    n += 1\n"
 SWALLOW = textwrap.dedent(
@@ -70,13 +79,13 @@ def interrupt(ex: LocalPythonExecutor, code: str, action) -> float:
 
 @pytest.mark.parametrize(
     "action",
-    [_thread.interrupt_main, lambda: os.kill(os.getpid(), signal.SIGINT)],
-    ids=["interrupt_main", "SIGINT"],
+    [_thread.interrupt_main, sigint, lambda: os.kill(os.getpid(), signal.SIGINT)],
+    ids=["interrupt_main", "SIGINT", "SIGINT-to-process"],
 )
 def test_keyboard_interrupt_reaches_the_caller(action):
     ex = executor()
     latency = interrupt(ex, FOREVER, action)
-    assert latency < 1.0, latency  # 50 ms target; generous for a loaded machine
+    assert latency < MAX_LATENCY, latency
     assert ex("1 + 1").output == 2  # usable afterwards
 
 
@@ -103,8 +112,8 @@ def test_user_code_cannot_swallow_ctrl_c(code):
 def test_ctrl_c_during_time_sleep():
     ex = executor()
     code = "import time\ntry:\n    time.sleep(30)\nexcept KeyboardInterrupt:\n    print('swallowed')"
-    latency = interrupt(ex, code, lambda: os.kill(os.getpid(), signal.SIGINT))
-    assert latency < 1.0, latency
+    latency = interrupt(ex, code, sigint)
+    assert latency < MAX_LATENCY, latency
     assert "swallowed" not in str(ex.state["_print_outputs"])
 
 
@@ -169,7 +178,7 @@ def test_cli_exits_130_on_sigint(tmp_path):
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )
     try:
-        time.sleep(3.0)  # imports done, the step running
+        time.sleep(MAX_LATENCY * 1.5)  # imports done, the step running
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:
