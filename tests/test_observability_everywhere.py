@@ -246,3 +246,64 @@ def test_global_providers_are_used_and_nothing_is_imported_otherwise():
     before, names = json.loads(proc.stdout.strip().splitlines()[-1])
     assert before is False
     assert names == ["execute_tool t", "smolagents_native.execute"]
+
+
+def test_steps_and_tools_appear_inside_an_openinference_trace(tmp_path):
+    # smolagents' own CodeAgent, traced by OpenInference, running our executor (patched).
+    pytest.importorskip("smolagents")
+    pytest.importorskip("openinference.instrumentation.smolagents")
+    script = textwrap.dedent(
+        '''
+        import json
+        from opentelemetry import trace
+        from opentelemetry.sdk.trace import TracerProvider
+        from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+        from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+        from openinference.instrumentation.smolagents import SmolagentsInstrumentor
+        exporter = InMemorySpanExporter()
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(exporter))
+        trace.set_tracer_provider(provider)
+        SmolagentsInstrumentor().instrument(tracer_provider=provider)
+        import smolagents_native
+        smolagents_native.patch_smolagents()
+        from smolagents import agents, models, tool
+
+        @tool
+        def double(x: int) -> int:
+            """Double a number.
+
+            Args:
+                x: the number
+            """
+            return 2 * x
+
+        class Model(models.Model):
+            def __init__(self):
+                super().__init__(model_id="scripted")
+            def generate(self, messages, **kw):
+                return models.ChatMessage(role=models.MessageRole.ASSISTANT,
+                    content="Thought: go\\n<code>\\nfinal_answer(double(21))\\n</code>")
+
+        agent = agents.CodeAgent(tools=[double], model=Model(), verbosity_level=0)
+        answer = agent.run("answer")
+        spans = exporter.get_finished_spans()
+        names = {s.context.span_id: s.name for s in spans}
+        parents = {s.name: names.get(s.parent.span_id) if s.parent else None for s in spans}
+        traces = {s.context.trace_id for s in spans}
+        print(json.dumps([answer, parents, len(traces)]))
+        '''
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    path = tmp_path / "traced_agent.py"  # smolagents' @tool reads the function's source
+    path.write_text(script)
+    proc = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                          env=env, timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    answer, parents, n_traces = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert answer == 42 and n_traces == 1
+    assert parents["execute_tool double"] == "smolagents_native.execute"
+    execute_parent = parents["smolagents_native.execute"]
+    assert execute_parent is not None and execute_parent.startswith("Step")  # OpenInference's
+    assert parents[execute_parent] == "CodeAgent.run"
