@@ -74,9 +74,26 @@ def _apply(mod: Any) -> None:
         callback(mod)
 
 
+def _watch_loader(loader: Any) -> Any:
+    """The loader to use for smolagents' executor module: the same loader object, whose
+    `exec_module` applies the registrations right after the module has run (an instance
+    attribute, so the loader keeps its class); a wrapper if it takes no attributes."""
+    real_exec = loader.exec_module
+
+    def exec_module(mod: Any) -> None:
+        real_exec(mod)
+        _apply(mod)
+
+    try:
+        loader.exec_module = exec_module
+    except (AttributeError, TypeError):
+        return _Loader(loader)
+    return loader
+
+
 class _Loader:
-    """Wraps the real loader of smolagents' executor module; applies the registrations right
-    after the module has run. Every other attribute is the real loader's."""
+    """Wraps a loader that takes no attributes; applies the registrations right after the
+    module has run. Every other attribute is the real loader's."""
 
     def __init__(self, loader: Any):
         self._loader = loader
@@ -107,7 +124,7 @@ class _Watcher:
             spec = find(fullname, path, target)
             if spec is not None:
                 if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-                    spec.loader = _Loader(spec.loader)
+                    spec.loader = _watch_loader(spec.loader)
                 return spec
         return None
 
