@@ -25,10 +25,16 @@
  * the same way where a handler would see it (citizen_claim_error), so user
  * code never swallows a Ctrl-C; smolagents behaves alike (its `try` only
  * handles Exception, and a KeyboardInterrupt reaches the host).
+ *
+ * Hooks the host calls after the step (limits.c, interp_leave) turn a
+ * non-Exception into InterpreterError so that interpreted code cannot end
+ * the host's control flow; an exception raised by a signal handler at a
+ * check point (ABORT_SIGNAL) is the host's own and passes through them too.
  */
 #include "interp.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define DEFAULT_SWITCH_INTERVAL 0.005
 
@@ -62,19 +68,28 @@ citizen_start(Interp *in)
     in->gil_last = 0.0;      /* the first check point hands over */
 }
 
-/* Make the pending exception (raised by a signal handler, or a
- * KeyboardInterrupt) an uncatchable abort that reaches the caller
- * unchanged.  Returns -1 (the exception stays set). */
+/* abort_msg of a KeyboardInterrupt raised by a signal handler (ABORT_SIGNAL):
+ * citizen_reraise raises a KeyboardInterrupt again for it. */
+static const char SIGNAL_KBI_MSG[] = "KeyboardInterrupt";
+
+/* Make the pending exception (raised by a signal handler at a check point
+ * when `from_signal`, else a KeyboardInterrupt) an uncatchable abort that
+ * reaches the caller unchanged.  Returns -1 (the exception stays set). */
 static int
-claim(Interp *in, PyObject *type)
+claim(Interp *in, PyObject *type, int from_signal)
 {
     int kbi = PyErr_GivenExceptionMatches(type, PyExc_KeyboardInterrupt);
-    in->abort = kbi ? ABORT_INTERRUPT : ABORT_SIGNAL;
+    in->abort = from_signal ? ABORT_SIGNAL : ABORT_INTERRUPT;
     in->check_countdown = 0; /* every charge() now takes the slow path */
-    snprintf(in->abort_msg, sizeof(in->abort_msg),
-             "Execution was interrupted by a signal handler raising %.100s",
-             PyExceptionClass_Check(type) ? ((PyTypeObject *)type)->tp_name
-                                          : "?");
+    if (kbi) {
+        snprintf(in->abort_msg, sizeof(in->abort_msg), "%s", SIGNAL_KBI_MSG);
+    }
+    else {
+        snprintf(in->abort_msg, sizeof(in->abort_msg),
+                 "Execution was interrupted by a signal handler raising %.100s",
+                 PyExceptionClass_Check(type) ? ((PyTypeObject *)type)->tp_name
+                                              : "?");
+    }
     return -1;
 }
 
@@ -94,7 +109,7 @@ citizen_tick(Interp *in)
     }
     if (PyErr_CheckSignals() < 0) {
         PyObject *t = PyErr_Occurred();
-        return claim(in, t != NULL ? t : PyExc_KeyboardInterrupt);
+        return claim(in, t != NULL ? t : PyExc_KeyboardInterrupt, 1);
     }
     return 0;
 }
@@ -107,7 +122,7 @@ citizen_claim_error(Interp *in)
     }
     if (in->abort == ABORT_NONE &&
         PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
-        claim(in, PyExc_KeyboardInterrupt);
+        claim(in, PyExc_KeyboardInterrupt, 0);
         return 1;
     }
     return 0;
@@ -116,7 +131,8 @@ citizen_claim_error(Interp *in)
 int
 citizen_reraise(Interp *in)
 {
-    if (in->abort == ABORT_INTERRUPT) {
+    if (in->abort == ABORT_INTERRUPT ||
+        strcmp(in->abort_msg, SIGNAL_KBI_MSG) == 0) {
         PyErr_SetNone(PyExc_KeyboardInterrupt);
     }
     else {

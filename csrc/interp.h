@@ -181,10 +181,10 @@ typedef enum {
     ABORT_BUDGET,  /* a limit fired: uncatchable InterpreterError */
     ABORT_TIMEOUT, /* deadline: uncatchable timeout error */
     ABORT_POLICY,  /* a policy refusal: uncatchable InterpreterError */
-    ABORT_INTERRUPT, /* KeyboardInterrupt (citizen.c): uncatchable, reaches
-                        the caller unchanged */
-    ABORT_SIGNAL,    /* another exception raised by a host signal handler
-                        at a check point (citizen.c): likewise */
+    ABORT_INTERRUPT, /* a KeyboardInterrupt from a host call or the code
+                        (citizen.c): uncatchable, reaches the caller */
+    ABORT_SIGNAL,    /* an exception raised by a host signal handler at a
+                        check point (citizen.c): likewise, also out of hooks */
 } AbortKind;
 
 /* Number of generator C stacks kept for reuse per module (generator.c). */

@@ -420,7 +420,7 @@ interp_leave(Interp *in, InterpSave *save, PyObject *res)
             Py_CLEAR(res);
             limits_reraise_abort(in);
         }
-        if (res == NULL && PyErr_Occurred() &&
+        if (res == NULL && PyErr_Occurred() && in->abort != ABORT_SIGNAL &&
             !PyErr_ExceptionMatches(PyExc_Exception) &&
             !PyErr_ExceptionMatches(PyExc_GeneratorExit)) {
             /* SystemExit, KeyboardInterrupt, a final answer... raised by

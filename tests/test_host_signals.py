@@ -187,3 +187,23 @@ def test_cli_exits_130_on_sigint(tmp_path):
             proc.wait()
     assert proc.returncode == 130, err
     assert "interrupted" in err
+
+
+def test_ctrl_c_in_a_hook_the_host_calls_after_the_step():
+    # An interpreted __repr__ run by the host's repr(): a real Ctrl-C is the host's own and
+    # reaches it; a KeyboardInterrupt the code raises in the hook stays an InterpreterError
+    # (hooks must not end the host's control flow: docs/security.md, section 6).
+    ex = executor()
+    looping = ex(
+        "class Slow:\n    def __repr__(self):\n        while True:\n            pass\nSlow()"
+    ).output
+    fire_later(_thread.interrupt_main)
+    with pytest.raises(KeyboardInterrupt):
+        repr(looping)
+    raising = ex(
+        "class Raising:\n    def __repr__(self):\n        raise KeyboardInterrupt('code')\n"
+        "Raising()"
+    ).output
+    with pytest.raises(InterpreterError, match="KeyboardInterrupt"):
+        repr(raising)
+    assert ex("4 + 4").output == 8
