@@ -1321,6 +1321,11 @@ call_function(Frame *f, Node *e)
     if (func == NULL) {
         return NULL;
     }
+    if (e->a->kind == K_Name || e->a->kind == K_Attribute) {
+        /* smolagents counts neither a callee name nor the attribute of a
+           method call (only its object) */
+        uncharge(f->in);
+    }
     PyObject *res = NULL;
     if ((e->flags & NF_SUPER_CALL) && func == (PyObject *)&PySuper_Type) {
         res = call_zero_arg_super(f, func);

@@ -95,11 +95,9 @@ eval_for(Frame *f, Node *s)
     }
     Status st = ST_OK;
     iternextfunc next = Py_TYPE(it)->tp_iternext;
+    /* no charge per iteration: as smolagents counts, the body's statements
+       are the operations (a body has at least one) */
     for (;;) {
-        if (charge(f->in) < 0) {
-            st = ST_ERROR;
-            break;
-        }
         PyObject *item = next(it);
         if (item == NULL) {
             if (PyErr_Occurred()) {

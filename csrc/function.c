@@ -637,11 +637,9 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
     }
     int rc = 0;
     PyObject *item;
+    /* no charge per iteration: the element (and the conditions) are the
+       operations, as smolagents counts them */
     for (;;) {
-        if (charge(cf->in) < 0) {
-            rc = -1;
-            break;
-        }
         item = PyIter_Next(it);
         if (item == NULL) {
             if (PyErr_Occurred()) {

@@ -530,6 +530,14 @@ charge(Interp *in)
     return 0;
 }
 
+/* Give back one operation: what smolagents does not count (the callee of a
+ * call when it is a name or an attribute) after the evaluator charged it. */
+static inline void
+uncharge(Interp *in)
+{
+    in->ops_left++;
+}
+
 /* Value gate with a fast path for the common exact types, which can never
  * be refused.  (Not dict: a module's namespace is an exact dict, refused by
  * policy_check_value.) */
