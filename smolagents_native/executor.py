@@ -24,6 +24,7 @@ from typing import Any
 
 from . import _core, _smolbridge, errors
 from . import observability as _obs
+from .grants import effective_grants
 from .errors import (
     ExecutionTimeoutError,
     FinalAnswerException,
@@ -607,6 +608,7 @@ def evaluate_python_code(
         interp.tools, interp.extra_builtins = _split_tools(
             static_tools, custom_tools, _obs.tracing_active()
         )
+        interp.grants = effective_grants(key)
         return _obs.observed(
             code,
             state,
@@ -631,6 +633,15 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             reads this module's `MAX_OPERATIONS` at each call, as smolagents reads its own.
         max_while_iterations: budget of iterations per `while` loop; `None` reads
             `MAX_WHILE_ITERATIONS` at each call.
+        readable_dirs: directories that host code acting for the code (pandas.read_csv,
+            numpy.load, io.FileIO...) may read, besides the Python installation. Not in
+            smolagents. `None` (the default): everywhere if a file module (`os`, `pathlib`,
+            `shutil`, `io`...) is authorized, else nowhere. See docs/security.md.
+        writable_dirs: directories such host code may create, write or delete files in;
+            `None`: as for `readable_dirs`. Giving either list narrows what an authorized file
+            module implies (the other one becomes empty unless given).
+        allow_network: whether such host code may open sockets; `None`: only if a network
+            module (`socket`, `requests`...) is authorized.
 
     One executor may be shared by several threads: its steps run one at a time (a lock per
     executor; a thread waits for the running step, without holding the GIL), so each step's
@@ -651,6 +662,9 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         timeout_seconds: int | None = MAX_EXECUTION_TIME_SECONDS,
         max_operations: int | None = None,
         max_while_iterations: int | None = None,
+        readable_dirs: list[str] | None = None,
+        writable_dirs: list[str] | None = None,
+        allow_network: bool | None = None,
     ):
         self.custom_tools: dict[str, Callable] = {}
         self.state: dict[str, Any] = {"__name__": "__main__"}
@@ -668,6 +682,10 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         self.timeout_seconds = timeout_seconds
         self.max_operations = max_operations
         self.max_while_iterations = max_while_iterations
+        self.readable_dirs = readable_dirs
+        self.writable_dirs = writable_dirs
+        self.allow_network = allow_network
+        self._grants_key: tuple | None = None
         self._interp = _new_interpreter(self.authorized_imports)
         self._interp_imports = list(self.authorized_imports)
         # Snapshot of (static_tools, custom_tools, traced) last given to the core.
@@ -703,6 +721,17 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
                 static, custom, traced
             )
             self._synced = (dict(static), dict(custom), traced)
+            self._grants_key = None
+        key = (
+            self._interp, self.authorized_imports, self.readable_dirs, self.writable_dirs,
+            self.allow_network,
+        )
+        if self._grants_key != key:
+            self._interp.grants = effective_grants(*key[1:])
+            # copies: a list changed in place later must be seen as a change
+            self._grants_key = tuple(
+                list(v) if isinstance(v, list) else v for v in key
+            )
 
     def __call__(self, code_action: str) -> CodeOutput:
         me = threading.get_ident()
