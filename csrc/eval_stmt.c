@@ -34,7 +34,7 @@ lookup_special(PyObject *obj, PyObject *name)
 static int
 error_is_uncatchable(Frame *f)
 {
-    if (f->in->abort != ABORT_NONE) {
+    if (f->in->abort != ABORT_NONE || citizen_claim_error(f->in)) {
         return 1;
     }
     PyObject *t = PyErr_Occurred();

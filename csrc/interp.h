@@ -182,6 +182,10 @@ typedef enum {
     ABORT_BUDGET,  /* a limit fired: uncatchable InterpreterError */
     ABORT_TIMEOUT, /* deadline: uncatchable timeout error */
     ABORT_POLICY,  /* a policy refusal: uncatchable InterpreterError */
+    ABORT_INTERRUPT, /* a KeyboardInterrupt from a host call or the code
+                        (citizen.c): uncatchable, reaches the caller */
+    ABORT_SIGNAL,    /* an exception raised by a host signal handler at a
+                        check point (citizen.c): likewise, also out of hooks */
 } AbortKind;
 
 /* Number of generator C stacks kept for reuse per module (generator.c). */
@@ -307,6 +311,9 @@ typedef struct Interp {
     struct NestCache *nest_cache; /* nesting.c: recent measurements */
     char abort_msg[256];        /* message of the pending abort, re-raised
                                    when host code swallowed the error */
+    /* citizen.c: GIL hand-over at the check points */
+    double gil_interval; /* sys.getswitchinterval() (< 0: not read yet) */
+    double gil_last;     /* monotonic time the GIL was last released */
     /* tripwire.c: grants (NULL: unrestricted, else a tuple of real paths
        of directories), the installation's directories (always readable),
        the entry frame's code and its runner */
@@ -495,6 +502,26 @@ int policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args,
 PyObject *policy_build_safe_builtins(PyObject *module, ModState *st);
 PyObject *policy_import(Frame *f, PyObject *name, PyObject *fromlist,
                         int level);
+
+/* citizen.c: the interpreter as a good citizen of its host process */
+/* Start of a budget window (limits_start). */
+void citizen_start(Interp *in);
+/* At a check point: hand the GIL over at the switch interval, run pending
+ * signal handlers (main thread).  0 / -1 (the handler's exception, made an
+ * uncatchable abort). */
+int citizen_tick(Interp *in);
+/* Called where a handler decides whether it may see the pending error: a
+ * KeyboardInterrupt becomes an uncatchable abort (ABORT_INTERRUPT).
+ * 1 if the pending error is now an abort of citizen.c's kinds, else 0. */
+int citizen_claim_error(Interp *in);
+/* The abort kinds whose exception reaches the caller unchanged. */
+static inline int
+citizen_abort_passes_through(AbortKind kind)
+{
+    return kind == ABORT_INTERRUPT || kind == ABORT_SIGNAL;
+}
+/* Raise the pending citizen abort again (host code swallowed it).  -1. */
+int citizen_reraise(Interp *in);
 
 /* limits.c */
 int limits_tick_slow(Interp *in);

@@ -97,6 +97,7 @@ limits_start(Interp *in)
         in->max_depth = in->max_depth_cfg;
     }
     in->abort_msg[0] = 0;
+    citizen_start(in);
 }
 
 /* Make the abort sticky and remember its message (see limits_reraise_abort). */
@@ -146,6 +147,9 @@ limits_abort(Interp *in, AbortKind kind, const char *fmt, ...)
 int
 limits_reraise_abort(Interp *in)
 {
+    if (citizen_abort_passes_through(in->abort)) {
+        return citizen_reraise(in);
+    }
     AbortKind kind = in->abort != ABORT_NONE ? in->abort : ABORT_BUDGET;
     PyObject *cls =
         kind == ABORT_TIMEOUT ? in->timeout_error : in->interpreter_error;
@@ -228,8 +232,7 @@ limits_tick_slow(Interp *in)
             Py_DECREF(shown);
             return r;
         }
-        if (PyErr_CheckSignals() < 0) {
-            in->abort = ABORT_BUDGET;
+        if (citizen_tick(in) < 0) { /* GIL hand-over, signals */
             return -1;
         }
     }
@@ -434,7 +437,7 @@ interp_leave(Interp *in, InterpSave *save, PyObject *res)
             limits_reraise_abort(in);
         }
         memlimit_end(in, &save->mem);
-        if (res == NULL && PyErr_Occurred() &&
+        if (res == NULL && PyErr_Occurred() && in->abort != ABORT_SIGNAL &&
             !PyErr_ExceptionMatches(PyExc_Exception) &&
             !PyErr_ExceptionMatches(PyExc_GeneratorExit)) {
             /* SystemExit, KeyboardInterrupt, a final answer... raised by

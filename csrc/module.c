@@ -663,6 +663,7 @@ raise_parse_error(Interp *in, PyObject *source)
 static void
 raise_step_error(Interp *in, ProgramObject *p, Node *stmt)
 {
+    int unchanged = citizen_claim_error(in); /* Ctrl-C, signal handlers */
     PyObject *t, *v, *tb;
     PyErr_Fetch(&t, &v, &tb);
     PyErr_NormalizeException(&t, &v, &tb);
@@ -675,7 +676,7 @@ raise_step_error(Interp *in, ProgramObject *p, Node *stmt)
         PyErr_SetString(PyExc_SystemError, "error without exception");
         return;
     }
-    if (in->abort == ABORT_TIMEOUT) {
+    if (in->abort == ABORT_TIMEOUT || unchanged) {
         PyErr_Restore(t, v, NULL);
         return;
     }

@@ -8,7 +8,7 @@ are imported on first use.
 
 from typing import Any
 
-from .compat import patch_smolagents, unpatch_smolagents
+from . import _smolbridge
 from .errors import ExecutionTimeoutError, FinalAnswerException, InterpreterError
 from .executor import (
     BASE_BUILTIN_MODULES,
@@ -25,6 +25,8 @@ from .executor import (
     PythonExecutor,
     evaluate_python_code,
 )
+
+_smolbridge.install()  # our classes get smolagents' bases whenever smolagents loads
 
 __version__ = "0.1.0"
 
@@ -68,6 +70,8 @@ _LAZY = {
     "ModelError": "models",
     "WorkerPool": "isolation",
     "run_many": "isolation",
+    "patch_smolagents": "compat",
+    "unpatch_smolagents": "compat",
 }
 
 

@@ -12,6 +12,7 @@ import importlib.util
 import inspect
 import json
 import logging
+import math
 import runpy
 import sys
 import textwrap
@@ -24,8 +25,27 @@ PROG = "python -m smolagents_native"
 
 def _positive_float(text: str) -> float:
     value = float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be a positive number")
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError("must be a finite positive number")
+    return value
+
+
+def _timeout(text: str) -> float | None:
+    """`--timeout`: a finite positive number of seconds, or `none` for no limit. Anything
+    else (nan, inf, 0, negative numbers, words) is a usage error (exit status 2)."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid value {text!r}: give a number of seconds, or 'none' for no limit"
+        ) from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(
+            f"invalid value {text!r}: must be a finite positive number of seconds "
+            "(or 'none' for no limit)"
+        )
     return value
 
 
@@ -47,7 +67,11 @@ def _add_sandbox_options(parser: argparse.ArgumentParser, timeout_help: str) -> 
         "option, or at '--')",
     )
     parser.add_argument(
-        "--timeout", type=_positive_float, default=30.0, metavar="S", help=timeout_help
+        "--timeout",
+        type=_timeout,
+        default=30.0,
+        metavar="S",
+        help=timeout_help + " (a finite positive number, or 'none' for no limit)",
     )
 
 
@@ -163,7 +187,7 @@ def _setup_logging(args: argparse.Namespace) -> None:
 # run
 
 
-def _make_executor(imports: list[str], timeout: float, max_operations: int | None) -> Any:
+def _make_executor(imports: list[str], timeout: float | None, max_operations: int | None) -> Any:
     from . import executor as executor_module
     from .executor import LocalPythonExecutor
 
@@ -418,10 +442,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] == "bench":  # everything after `bench` belongs to the benchmark
         return _cmd_bench(argv[1:])
     args = build_parser().parse_args(argv)
-    if args.command == "run":
-        return _cmd_run(args)
-    if args.command == "agent":
-        return _cmd_agent(args)
+    try:
+        if args.command == "run":
+            return _cmd_run(args)
+        if args.command == "agent":
+            return _cmd_agent(args)
+    except KeyboardInterrupt:  # Ctrl-C: the step and the agent loop stop (docs/core-api.md)
+        sys.stdout.flush()
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
     raise AssertionError(args.command)  # pragma: no cover
 
 

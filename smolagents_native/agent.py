@@ -520,7 +520,16 @@ class CodeAgent:
         first_step = len(self.steps) + 1
         answer: Any = None
         finished = False
-        with obs.span("smolagents_native.agent.run", task=task, max_steps=max_steps) as run_span:
+        agent_name = getattr(self, "name", None) or type(self).__name__
+        with obs.span(  # GenAI semantic conventions: an in-process agent's run
+            f"invoke_agent {agent_name}",
+            otel_attributes={
+                "gen_ai.operation.name": "invoke_agent",
+                "gen_ai.agent.name": agent_name,
+            },
+            task=task,
+            max_steps=max_steps,
+        ) as run_span:
             for number in range(first_step, first_step + max_steps):
                 record = self._step(number)
                 if record.is_final_answer:

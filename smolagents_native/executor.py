@@ -22,7 +22,8 @@ from functools import wraps
 from importlib.util import find_spec
 from typing import Any
 
-from . import _core
+from . import _core, _smolbridge, errors
+from . import observability as _obs
 from ._budgets import (  # the defaults, generated from csrc/budgets.def
     BUDGETS,
     MAX_EXECUTION_TIME_SECONDS,
@@ -38,16 +39,10 @@ from ._budgets import (  # the defaults, generated from csrc/budgets.def
 )
 from .grants import effective_grants
 from .errors import (
-    FINAL_ANSWER_MATCH,
     ExecutionTimeoutError,
     FinalAnswerException,
     InterpreterError,
 )
-
-try:  # optional dependency: only used to share base classes
-    from smolagents import local_python_executor as _smol
-except Exception:
-    _smol = None
 
 __all__ = [
     "ALLOWED_DUNDER_METHODS",
@@ -190,18 +185,25 @@ BASE_PYTHON_TOOLS: dict[str, Callable] = {
     "complex": complex,
 }
 
-# Values that stand for "the base tool `name`": ours, and smolagents' (its `print` and
-# `getattr` are wrappers), so a static_tools dict built from either is recognised.
-_SMOL_BASE_TOOLS: dict[str, Any] = getattr(_smol, "BASE_PYTHON_TOOLS", {}) if _smol else {}
-_BASE_VALUES: dict[str, tuple[Any, ...]] = {
-    name: (value, _SMOL_BASE_TOOLS[name]) if name in _SMOL_BASE_TOOLS else (value,)
-    for name, value in BASE_PYTHON_TOOLS.items()
-}
-# The same, as ids (the values stay alive in the dicts above): an identity test that never
+# Values that stand for "the base tool `name`": ours, and smolagents' once it is loaded (its
+# `print` and `getattr` are wrappers), so a static_tools dict built from either is recognised.
+_BASE_VALUES: dict[str, tuple[Any, ...]] = {}
+# The same, as ids (the values stay alive in the dict above): an identity test that never
 # calls a tool's __eq__.
-_BASE_IDS: dict[str, frozenset[int]] = {
-    name: frozenset(map(id, values)) for name, values in _BASE_VALUES.items()
-}
+_BASE_IDS: dict[str, frozenset[int]] = {}
+
+
+def _set_base_values(smol_base_tools: dict[str, Any]) -> None:
+    global _BASE_VALUES, _BASE_IDS
+    values = {
+        name: (value, smol_base_tools[name]) if name in smol_base_tools else (value,)
+        for name, value in BASE_PYTHON_TOOLS.items()
+    }
+    _BASE_VALUES = values
+    _BASE_IDS = {name: frozenset(map(id, v)) for name, v in values.items()}
+
+
+_set_base_values({})
 _PY_BUILTIN_NAMES = frozenset(dir(builtins))
 
 
@@ -357,12 +359,24 @@ def __getattr__(name: str) -> Any:
 # ---------------------------------------------------------------------------------------------
 # Result containers.
 
-_PrintContainerBase: tuple[type, ...] = (
-    (_smol.PrintContainer,) if _smol is not None and hasattr(_smol, "PrintContainer") else ()
-)
+# Each class below is smolagents' own subclass once smolagents is loaded (before or after this
+# module): it is defined over a placeholder base that `_smolbridge` replaces by smolagents'
+# class of the same name.
 
 
-class PrintContainer(*_PrintContainerBase):  # type: ignore[misc]
+class _PrintContainerBase:
+    pass
+
+
+class _CodeOutputBase:
+    pass
+
+
+class _PythonExecutorBase(ABC):
+    pass
+
+
+class PrintContainer(_PrintContainerBase):
     """What the code printed during one step; `str()` gives the text."""
 
     def __init__(self, value: str = ""):
@@ -386,59 +400,58 @@ class PrintContainer(*_PrintContainerBase):  # type: ignore[misc]
         return len(self.value)
 
 
-if _smol is not None and hasattr(_smol, "CodeOutput"):
+@dataclass
+class CodeOutput(_CodeOutputBase):
+    """Result of one executor step (a subclass of smolagents' CodeOutput when it is loaded)."""
 
-    @dataclass
-    class CodeOutput(_smol.CodeOutput):  # type: ignore[no-redef]
-        """Result of one executor step (a subclass of smolagents' CodeOutput)."""
+    output: Any
+    logs: str
+    is_final_answer: bool
 
-        output: Any
-        logs: str
-        is_final_answer: bool
+    def _repr_html_(self) -> str:
+        from .notebook import code_output_html
 
-        def _repr_html_(self) -> str:
-            from .notebook import code_output_html
+        return code_output_html(self)
 
-            return code_output_html(self)
+    def _repr_markdown_(self) -> str:
+        from .notebook import code_output_markdown
 
-        def _repr_markdown_(self) -> str:
-            from .notebook import code_output_markdown
+        return code_output_markdown(self)
 
-            return code_output_markdown(self)
 
-    PythonExecutor = _smol.PythonExecutor
+class PythonExecutor(_PythonExecutorBase):
+    """Interface of a code executor, as in smolagents. Once smolagents is loaded, this name
+    is smolagents' own class (and ours becomes a subclass of it)."""
 
-else:
+    @abstractmethod
+    def send_tools(self, tools: dict[str, Any]) -> None: ...
 
-    @dataclass
-    class CodeOutput:  # type: ignore[no-redef]
-        """Result of one executor step."""
+    @abstractmethod
+    def send_variables(self, variables: dict[str, Any]) -> None: ...
 
-        output: Any
-        logs: str
-        is_final_answer: bool
+    @abstractmethod
+    def __call__(self, code_action: str) -> CodeOutput: ...
 
-        def _repr_html_(self) -> str:
-            from .notebook import code_output_html
 
-            return code_output_html(self)
+_OwnPythonExecutor = PythonExecutor
 
-        def _repr_markdown_(self) -> str:
-            from .notebook import code_output_markdown
 
-            return code_output_markdown(self)
+def _smolagents_loaded(mod: Any) -> None:
+    global PythonExecutor
+    smol_base_tools = getattr(mod, "BASE_PYTHON_TOOLS", None)
+    if isinstance(smol_base_tools, dict):
+        _set_base_values(smol_base_tools)
+    smol_executor = getattr(mod, "PythonExecutor", None)
+    if isinstance(smol_executor, type) and issubclass(_OwnPythonExecutor, smol_executor):
+        PythonExecutor = smol_executor
+        package = sys.modules.get(__package__ or "")
+        if package is not None and "PythonExecutor" in vars(package):
+            package.PythonExecutor = smol_executor
 
-    class PythonExecutor(ABC):  # type: ignore[no-redef]
-        """Interface of a code executor, as in smolagents."""
 
-        @abstractmethod
-        def send_tools(self, tools: dict[str, Any]) -> None: ...
-
-        @abstractmethod
-        def send_variables(self, variables: dict[str, Any]) -> None: ...
-
-        @abstractmethod
-        def __call__(self, code_action: str) -> CodeOutput: ...
+_smolbridge.rebase(PrintContainer, "PrintContainer")
+_smolbridge.rebase(CodeOutput, "CodeOutput")
+_smolbridge.rebase(_OwnPythonExecutor, "PythonExecutor")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -455,13 +468,17 @@ def _wrap_final_answer(tool: Callable) -> Callable:
 
 
 def _split_tools(
-    static_tools: dict[str, Callable] | None, custom_tools: dict[str, Callable] | None
+    static_tools: dict[str, Callable] | None,
+    custom_tools: dict[str, Callable] | None,
+    traced: bool = False,
 ) -> tuple[dict[str, Callable], dict[str, Any]]:
     """Return (protected tools, extra builtins) for the core.
 
     smolagents' base tools that are Python builtins are dropped (the core has its own);
     the others (math functions) become extra builtins, shadowable like builtins. Every other
-    static tool is protected. `custom_tools` are shadowable: extra builtins too.
+    static tool is protected. `custom_tools` are shadowable: extra builtins too. With
+    `traced`, protected tools that are not classes are wrapped so that each call is an
+    ``execute_tool`` span (observability.call_tool).
     """
     tools: dict[str, Callable] = {}
     extra: dict[str, Any] = {}
@@ -477,6 +494,11 @@ def _split_tools(
             tools[name] = value
     if "final_answer" in tools:
         tools["final_answer"] = _wrap_final_answer(tools["final_answer"])
+    if traced:
+        tools = {
+            name: value if isinstance(value, type) else _obs.TracedTool(name, value)
+            for name, value in tools.items()
+        }
     return tools, extra
 
 
@@ -484,7 +506,7 @@ def _new_interpreter(authorized_imports: list[str]) -> Any:
     return _core.Interpreter(
         authorized_imports=list(authorized_imports),
         interpreter_error=InterpreterError,
-        final_answer_exception=FINAL_ANSWER_MATCH,
+        final_answer_exception=errors.FINAL_ANSWER_MATCH,
         timeout_error=ExecutionTimeoutError,
     )
 
@@ -601,9 +623,16 @@ def evaluate_python_code(
     key = tuple(authorized_imports)
     interp = _acquire_interpreter(key)
     try:
-        interp.tools, interp.extra_builtins = _split_tools(static_tools, custom_tools)
+        interp.tools, interp.extra_builtins = _split_tools(
+            static_tools, custom_tools, _obs.tracing_active()
+        )
         interp.grants = effective_grants(key)
-        return _run_step(interp, code, state, max_print_outputs_length, timeout_seconds)
+        return _obs.observed(
+            code,
+            state,
+            lambda: _run_step(interp, code, state, max_print_outputs_length, timeout_seconds),
+            entry="evaluate_python_code",
+        )
     finally:
         _release_interpreter(key, interp)
 
@@ -642,7 +671,17 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
     The other budgets (docs/security.md, section 5) are copied from this module's constants
     when the executor is created, into `budgets` (read-only): the steps read that copy, never
     the module's globals.
+
+    One executor may be shared by several threads: its steps run one at a time (a lock per
+    executor; a thread waits for the running step, without holding the GIL), so each step's
+    prints and state writes are its own. A step that would start inside a running step of the
+    same executor on the same thread (a tool calling the executor again) would wait for
+    itself: it raises InterpreterError instead.
     """
+
+    # Each call logs, traces and measures itself (observability.observed): measure() and
+    # execute() use this executor's own span and metrics.
+    observes_itself = True
 
     _process_capable = False  # True on isolation.ProcessExecutor
 
@@ -699,8 +738,11 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         self._grants_key: tuple | None = None
         self._interp = _new_interpreter(self.authorized_imports)
         self._interp_imports = list(self.authorized_imports)
-        # Snapshot of (static_tools, custom_tools) last given to the core.
-        self._synced: tuple[dict, dict] | None = None
+        # Snapshot of (static_tools, custom_tools, traced) last given to the core.
+        self._synced: tuple[dict, dict, bool] | None = None
+        # Steps run one at a time; _step_thread is the thread running one (None: idle).
+        self._step_lock = threading.Lock()
+        self._step_thread: int | None = None
 
     @property
     def budgets(self) -> types.MappingProxyType:
@@ -733,9 +775,12 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             self._synced = None
         static = self.static_tools or {}
         custom = self.custom_tools or {}
-        if self._synced is None or self._synced != (static, custom):
-            self._interp.tools, self._interp.extra_builtins = _split_tools(static, custom)
-            self._synced = (dict(static), dict(custom))
+        traced = _obs.tracing_active()
+        if self._synced is None or self._synced != (static, custom, traced):
+            self._interp.tools, self._interp.extra_builtins = _split_tools(
+                static, custom, traced
+            )
+            self._synced = (dict(static), dict(custom), traced)
             self._grants_key = None
         key = (
             self._interp, self.authorized_imports, self.readable_dirs, self.writable_dirs,
@@ -749,16 +794,35 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             )
 
     def __call__(self, code_action: str) -> CodeOutput:
+        me = threading.get_ident()
+        if self._step_thread == me:
+            raise InterpreterError(
+                "This executor is already running a step on this thread (a tool or callback "
+                "called it again from inside the step); a step cannot start inside another "
+                "step of the same executor. Use another executor for nested code."
+            )
+        with self._step_lock:  # waits without the GIL; Ctrl-C interrupts the wait
+            self._step_thread = me
+            try:
+                return self._step(code_action)
+            finally:
+                self._step_thread = None
+
+    def _step(self, code_action: str) -> CodeOutput:
         self._sync()
-        output, is_final_answer = _run_step(
-            self._interp,
+        output, is_final_answer = _obs.observed(
             code_action,
             self.state,
-            self.max_print_outputs_length,
-            self.timeout_seconds,
-            self.max_operations,
-            self.max_while_iterations,
-            self._budget_copy,
+            lambda: _run_step(
+                self._interp,
+                code_action,
+                self.state,
+                self.max_print_outputs_length,
+                self.timeout_seconds,
+                self.max_operations,
+                self.max_while_iterations,
+                self._budget_copy,
+            ),
         )
         logs = str(self.state["_print_outputs"])
         return CodeOutput(output=output, logs=logs, is_final_answer=is_final_answer)
@@ -788,3 +852,5 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+_smolbridge.on_load(_smolagents_loaded)

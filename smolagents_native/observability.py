@@ -9,10 +9,25 @@ Everything here is opt-in and has no third-party dependency:
 - :class:`JsonFormatter` writes one JSON object per line. Records emitted by this package carry
   their metrics (step, duration, operations, imports used, output size, error type) as
   top-level keys of that object.
-- OpenTelemetry spans (``smolagents_native.agent.run``, ``smolagents_native.agent.step``,
-  ``smolagents_native.execute``) are created when ``opentelemetry-api`` is importable, through
-  the global tracer provider or the one given to :func:`set_tracer_provider`. Without it the
-  span helpers do nothing.
+- Every execution (``LocalPythonExecutor.__call__``, ``evaluate_python_code``, the agent's
+  steps) is observed by :func:`observed`: one log record (``smolagents_native.executor``, INFO
+  on success, WARNING on error), one ``smolagents_native.execute`` span, and the metrics below.
+- OpenTelemetry spans, following the GenAI semantic conventions where they apply:
+  ``invoke_agent CodeAgent`` for an agent run (``gen_ai.operation.name = invoke_agent``),
+  ``smolagents_native.agent.step`` for its steps, ``smolagents_native.execute`` for each code
+  execution, ``execute_tool <name>`` for each tool call (``gen_ai.operation.name =
+  execute_tool``, ``gen_ai.tool.name``...). They are children of the caller's current span, so
+  an agent traced by smolagents' OpenInference instrumentation shows them in its own trace.
+  Spans are made when a tracer provider is configured: the one given to
+  :func:`set_tracer_provider`, or OpenTelemetry's global one once the host has set it. This
+  package never imports OpenTelemetry itself.
+- OpenTelemetry metrics, through the metrics API when a meter provider is configured (global,
+  or :func:`set_meter_provider`): ``smolagents_native.executions`` (counter),
+  ``smolagents_native.execution.errors`` (counter, with ``error.type``) and
+  ``smolagents_native.execution.duration`` (histogram, seconds).
+
+With no handler enabled for INFO on ``smolagents_native.executor`` and no provider configured,
+an execution pays for three cheap checks and nothing else.
 
 The same metrics are plain data too: :class:`ExecutionMetrics`, and the agent's step records
 (``StepRecord.metrics``).
@@ -20,13 +35,12 @@ The same metrics are plain data too: :class:`ExecutionMetrics`, and the agent's 
 
 from __future__ import annotations
 
-import ast
 import contextlib
-import datetime as _dt
-import json
 import logging
+import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -36,13 +50,16 @@ __all__ = [
     "ExecutionMetrics",
     "JsonFormatter",
     "configure_logging",
+    "call_tool",
     "execute",
     "get_logger",
     "imports_used",
     "log_execution",
     "measure",
+    "observed",
     "operations_count",
     "output_size",
+    "set_meter_provider",
     "set_tracer_provider",
     "span",
     "tracing_available",
@@ -71,6 +88,8 @@ def imports_used(code: str) -> list[str]:
     """Module names imported by `code` (``import a.b`` -> ``a.b``; ``from a import b`` -> ``a``),
     in order of first appearance, without duplicates. Found statically with :mod:`ast`, so it
     also lists imports the executor refused. Code that does not parse gives ``[]``."""
+    import ast
+
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError):  # ValueError: source contains null bytes
@@ -129,34 +148,148 @@ def operations_count(executor: Any) -> int | None:
 # ---------------------------------------------------------------------------------------------
 # OpenTelemetry (optional).
 
-try:  # opentelemetry-api is an optional dependency
-    from opentelemetry import trace as _otel_trace
-except Exception:  # ImportError, or a broken install
-    _otel_trace = None
-
+# The module `opentelemetry.trace`, looked up in sys.modules (never imported here: a host that
+# configured a tracer provider has imported it). None (e.g. set by a test) means "no
+# OpenTelemetry"; _UNSET means "look it up".
+_UNSET: Any = object()
+_otel_trace: Any = _UNSET
 _tracer_provider: Any = None
+_meter_provider: Any = None
+_tracer_cache: tuple[Any, Any] | None = None  # (provider, tracer)
+_meters_cache: tuple[Any, Any] | None = None  # (provider, _Instruments)
+
+
+def _trace_module() -> Any:
+    if _otel_trace is _UNSET:
+        return sys.modules.get("opentelemetry.trace")
+    return _otel_trace
 
 
 def tracing_available() -> bool:
-    """True when OpenTelemetry's API is importable (spans are then created)."""
-    return _otel_trace is not None
+    """True when OpenTelemetry's API is importable (spans are made once a provider is set)."""
+    if _otel_trace is None:
+        return False
+    if _trace_module() is not None:
+        return True
+    from importlib.util import find_spec
+
+    try:
+        return find_spec("opentelemetry.trace") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def set_tracer_provider(provider: Any) -> None:
     """Use `provider` for this package's spans instead of the global tracer provider (`None`
     goes back to the global one). Handy in tests and in applications that keep several."""
     global _tracer_provider
+    if provider is not None:
+        import opentelemetry.trace  # noqa: F401  (the provider's own API: already imported)
     _tracer_provider = provider
 
 
+def set_meter_provider(provider: Any) -> None:
+    """Use `provider` for this package's metrics instead of the global meter provider
+    (`None` goes back to the global one)."""
+    global _meter_provider
+    _meter_provider = provider
+
+
+_env_seen: dict[str, bool] = {}
+
+
+def _global_provider(module: Any, private: str, env_name: str, getter: str) -> Any:
+    """OpenTelemetry's global provider, or None when the host has set none. Reads the API's
+    module global when it has one (`get_*_provider()` costs microseconds: it looks the
+    environment up at each call); the environment variable that names a provider to load is
+    looked up once per process."""
+    current = getattr(module, private, _UNSET)
+    if current is None:
+        seen = _env_seen.get(env_name)
+        if seen is None:
+            import os
+
+            seen = _env_seen[env_name] = env_name in os.environ
+        if not seen:
+            return None
+    if current is _UNSET or current is None:
+        current = getattr(module, getter)()  # loads the provider the environment names
+    return current
+
+
 def _tracer() -> Any:
-    if _otel_trace is None:
+    """The tracer to use, or None when no tracer provider is configured (OpenTelemetry's
+    default proxy and no-op providers count as not configured)."""
+    global _tracer_cache
+    trace = _trace_module()
+    if trace is None:
         return None
+    provider = _tracer_provider
+    if provider is None:
+        provider = _global_provider(
+            trace, "_TRACER_PROVIDER", "OTEL_PYTHON_TRACER_PROVIDER", "get_tracer_provider"
+        )
+        if provider is None or isinstance(
+            provider, (trace.ProxyTracerProvider, trace.NoOpTracerProvider)
+        ):
+            return None
+    cache = _tracer_cache
+    if cache is not None and cache[0] is provider:
+        return cache[1]
     from . import __version__
 
-    if _tracer_provider is not None:
-        return _tracer_provider.get_tracer(LOGGER_NAME, __version__)
-    return _otel_trace.get_tracer(LOGGER_NAME, __version__)
+    tracer = provider.get_tracer(LOGGER_NAME, __version__)
+    _tracer_cache = (provider, tracer)
+    return tracer
+
+
+class _Instruments:
+    """The package's OpenTelemetry metric instruments, made from one meter provider."""
+
+    def __init__(self, provider: Any):
+        from . import __version__
+
+        meter = provider.get_meter(LOGGER_NAME, __version__)
+        self.executions = meter.create_counter(
+            "smolagents_native.executions", unit="{execution}",
+            description="Code executions (executor calls, evaluate_python_code, agent steps)",
+        )
+        self.errors = meter.create_counter(
+            "smolagents_native.execution.errors", unit="{error}",
+            description="Code executions that ended with an error, by error.type",
+        )
+        self.duration = meter.create_histogram(
+            "smolagents_native.execution.duration", unit="s",
+            description="Wall-clock duration of code executions",
+        )
+
+
+def _meters() -> _Instruments | None:
+    """The metric instruments, or None when no meter provider is configured."""
+    global _meters_cache
+    provider = _meter_provider
+    if provider is None:
+        metrics = sys.modules.get("opentelemetry.metrics")
+        if metrics is None:
+            return None
+        provider = _global_provider(
+            sys.modules.get("opentelemetry.metrics._internal", metrics),
+            "_METER_PROVIDER",
+            "OTEL_PYTHON_METER_PROVIDER",
+            "get_meter_provider",
+        )
+        if (
+            provider is None
+            or isinstance(provider, metrics.NoOpMeterProvider)
+            or type(provider).__name__ in ("_ProxyMeterProvider", "ProxyMeterProvider")
+        ):
+            return None
+    cache = _meters_cache
+    if cache is not None and cache[0] is provider:
+        return cache[1]
+    instruments = _Instruments(provider)
+    _meters_cache = (provider, instruments)
+    return instruments
 
 
 def _attribute_value(value: Any) -> Any:
@@ -193,22 +326,26 @@ class _Span:
         if self._span is None:
             return
         self.set(error=message, error_type=error_type)
+        self._span.set_attribute("error.type", error_type)
         from opentelemetry.trace import Status, StatusCode
 
         self._span.set_status(Status(StatusCode.ERROR, f"{error_type}: {message}"))
 
 
 @contextlib.contextmanager
-def span(name: str, **attributes: Any) -> Iterator[_Span]:
+def span(
+    name: str, *, otel_attributes: dict[str, Any] | None = None, **attributes: Any
+) -> Iterator[_Span]:
     """Open an OpenTelemetry span named `name` (a child of the current span) with
-    ``smolagents_native.<key>`` attributes; a no-op without OpenTelemetry. An exception that
-    escapes the block marks the span as failed and propagates."""
+    ``smolagents_native.<key>`` attributes, and `otel_attributes` as given (semantic
+    conventions' names); a no-op without a tracer provider. An exception that escapes the
+    block marks the span as failed and propagates."""
     tracer = _tracer()
     if tracer is None:
         yield _Span(None)
         return
     with tracer.start_as_current_span(
-        name, record_exception=True, set_status_on_exception=True
+        name, attributes=otel_attributes, record_exception=True, set_status_on_exception=True
     ) as real:
         handle = _Span(real)
         handle.set(**attributes)
@@ -236,6 +373,9 @@ class JsonFormatter(logging.Formatter):
     """
 
     def format(self, record: logging.LogRecord) -> str:
+        import datetime as _dt
+        import json
+
         data: dict[str, Any] = {
             "time": _dt.datetime.fromtimestamp(record.created, _dt.timezone.utc).isoformat(),
             "level": record.levelname,
@@ -308,13 +448,221 @@ def _describe(metrics: ExecutionMetrics) -> str:
 # Instrumented execution.
 
 
+# Set by `measure` around a call of an executor that observes itself: the step number for
+# its span and record, and a list that receives its ExecutionMetrics (the caller logs them).
+_step_var: ContextVar[int | None] = ContextVar("smolagents_native_step", default=None)
+_collect_var: ContextVar[list[ExecutionMetrics] | None] = ContextVar(
+    "smolagents_native_collect", default=None
+)
+_executor_logger = get_logger("executor")
+
+
+def observed(
+    code: str,
+    state: dict[str, Any],
+    call: Callable[[], tuple[Any, bool]],
+    *,
+    entry: str = "executor",
+) -> tuple[Any, bool]:
+    """Run `call()`, one execution of `code` that leaves ``_operations_count`` and
+    ``_print_outputs`` in `state` and returns (output, is_final_answer), with the package's
+    instrumentation: a ``smolagents_native.execute`` span, the OpenTelemetry metrics, and one
+    log record on ``smolagents_native.executor`` (or, inside :func:`measure`, the metrics
+    handed to it instead). The executors call this; it returns or raises what `call` does.
+    """
+    collect = _collect_var.get()
+    log = collect is None and _executor_logger.isEnabledFor(logging.INFO)
+    tracer = _tracer()
+    meters = _meters()
+    if not log and collect is None and tracer is None and meters is None:
+        return call()  # nothing configured: next to no cost
+    step = _step_var.get()
+    metrics = ExecutionMetrics(step=step, imports=imports_used(code))
+    tokens = (_collect_var.set(None), _step_var.set(None))  # not for nested executions
+    real = None
+    start = time.perf_counter()
+    try:
+        if tracer is not None:
+            real = tracer.start_span(
+                "smolagents_native.execute",
+                attributes={
+                    f"{LOGGER_NAME}.entry": entry,
+                    f"{LOGGER_NAME}.code": _code_attribute(code),
+                    **({f"{LOGGER_NAME}.step": step} if step is not None else {}),
+                },
+            )
+            with _trace_module().use_span(real, end_on_exit=False):
+                output, is_final = call()
+        else:
+            output, is_final = call()
+        metrics.output_size = output_size(output)
+        metrics.is_final_answer = bool(is_final)
+        return output, is_final
+    except BaseException as exc:
+        metrics.error_type = type(exc).__name__
+        metrics.error = str(exc)
+        if real is not None:
+            real.record_exception(exc)
+        raise
+    finally:
+        _collect_var.reset(tokens[0])
+        _step_var.reset(tokens[1])
+        metrics.duration = time.perf_counter() - start
+        metrics.operations = _state_operations(state)
+        printed = state.get("_print_outputs")
+        metrics.logs_size = len(str(printed)) if printed is not None else 0
+        if real is not None:
+            _end_execute_span(real, metrics)
+        if meters is not None:
+            _record_metrics(meters, metrics, entry)
+        if collect is not None:
+            collect.append(metrics)
+        elif log:
+            log_execution(metrics, logger=_executor_logger)
+
+
+def _state_operations(state: dict[str, Any]) -> int | None:
+    value = state.get("_operations_count")
+    if isinstance(value, dict):
+        value = value.get("counter")
+    return value if isinstance(value, int) else None
+
+
+def _end_execute_span(real: Any, metrics: ExecutionMetrics) -> None:
+    handle = _Span(real)
+    handle.set(
+        duration=metrics.duration,
+        operations=metrics.operations,
+        imports=metrics.imports,
+        output_size=metrics.output_size,
+        is_final_answer=metrics.is_final_answer,
+    )
+    if metrics.error_type is not None:
+        handle.set_error(metrics.error_type, metrics.error or "")
+    real.end()
+
+
+def _record_metrics(meters: _Instruments, metrics: ExecutionMetrics, entry: str) -> None:
+    attributes: dict[str, Any] = {f"{LOGGER_NAME}.entry": entry}
+    if metrics.error_type is not None:
+        attributes["error.type"] = metrics.error_type
+        meters.errors.add(1, attributes)
+    meters.executions.add(1, attributes)
+    meters.duration.record(metrics.duration, attributes)
+
+
+def call_tool(name: str, tool: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> Any:
+    """Call `tool(*args, **kwargs)` for interpreted code, inside an ``execute_tool <name>``
+    span (GenAI semantic conventions) when a tracer provider is configured. The hook a tool
+    proxy calls; a final answer (FinalAnswerException) is not an error."""
+    tracer = _tracer()
+    if tracer is None:
+        return tool(*args, **kwargs)
+    attributes: dict[str, Any] = {
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": name,
+        "gen_ai.tool.type": "function",
+    }
+    description = getattr(tool, "description", None)  # smolagents' Tool
+    if not isinstance(description, str):
+        doc = getattr(tool, "__doc__", None)
+        description = doc.strip().split("\n\n")[0] if isinstance(doc, str) else None
+    if description:
+        attributes["gen_ai.tool.description"] = description
+    trace = _trace_module()
+    with tracer.start_as_current_span(
+        f"execute_tool {name}",
+        kind=trace.SpanKind.INTERNAL,
+        attributes=attributes,
+        record_exception=False,
+        set_status_on_exception=False,
+    ) as real:
+        try:
+            return tool(*args, **kwargs)
+        except BaseException as exc:
+            from . import errors
+
+            if not isinstance(exc, (errors.FinalAnswerException, errors.FINAL_ANSWER_MATCH)):
+                real.record_exception(exc)
+                real.set_attribute("error.type", type(exc).__qualname__)
+                real.set_status(trace.Status(trace.StatusCode.ERROR, str(exc)[:1000]))
+            raise
+
+
+class TracedTool:
+    """A tool as given to the interpreter while tracing is on: calls go through
+    :func:`call_tool`; other attributes are the tool's."""
+
+    __slots__ = ("_name", "_tool")
+
+    def __init__(self, name: str, tool: Callable[..., Any]):
+        self._name = name
+        self._tool = tool
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return call_tool(self._name, self._tool, args, kwargs)
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self._tool, attr)
+
+    def __repr__(self) -> str:
+        return repr(self._tool)
+
+
+def tracing_active() -> bool:
+    """True when spans are being made (a tracer provider is configured)."""
+    return _tracer() is not None
+
+
 def measure(
     executor: Any, code: str, *, step: int | None = None
 ) -> tuple[Any, Exception | None, ExecutionMetrics]:
     """Run `code` in `executor` inside a ``smolagents_native.execute`` span, without logging.
 
     Returns (CodeOutput or None, the exception or None, metrics): an Exception raised by the
-    executor is returned, not raised (a BaseException such as KeyboardInterrupt propagates)."""
+    executor is returned, not raised (a BaseException such as KeyboardInterrupt propagates).
+    Our executors observe themselves (:func:`observed`): their span and metrics are used;
+    any other executor gets the span and metrics from here."""
+    if getattr(executor, "observes_itself", False):
+        box: list[ExecutionMetrics] = []
+        tokens = (_collect_var.set(box), _step_var.set(step))
+        result = None
+        error: Exception | None = None
+        try:
+            result = executor(code)
+        except Exception as exc:  # the error is data here: returned to the caller
+            error = exc
+        finally:
+            _collect_var.reset(tokens[0])
+            _step_var.reset(tokens[1])
+        if box:
+            metrics = box[-1]
+            if result is not None:
+                metrics.logs_size = len(result.logs or "")
+            return result, error, metrics
+        return result, error, _metrics_of(executor, code, step, result, error, 0.0)
+    return _measure_foreign(executor, code, step)
+
+
+def _metrics_of(
+    executor: Any, code: str, step: int | None, result: Any, error: Exception | None,
+    duration: float,
+) -> ExecutionMetrics:
+    metrics = ExecutionMetrics(step=step, imports=imports_used(code), duration=duration)
+    metrics.operations = operations_count(executor)
+    if result is not None:
+        metrics.output_size = output_size(result.output)
+        metrics.logs_size = len(result.logs or "")
+        metrics.is_final_answer = bool(result.is_final_answer)
+    if error is not None:
+        metrics.error_type = type(error).__name__
+        metrics.error = str(error)
+    return metrics
+
+
+def _measure_foreign(
+    executor: Any, code: str, step: int | None
+) -> tuple[Any, Exception | None, ExecutionMetrics]:
     metrics = ExecutionMetrics(step=step, imports=imports_used(code))
     result = None
     error: Exception | None = None

@@ -188,7 +188,9 @@ def test_agent_spans(spans):
     by_name: dict[str, list] = {}
     for s in finished:
         by_name.setdefault(s.name, []).append(s)
-    (run,) = by_name["smolagents_native.agent.run"]
+    (run,) = by_name["invoke_agent CodeAgent"]
+    assert run.attributes["gen_ai.operation.name"] == "invoke_agent"
+    assert run.attributes["gen_ai.agent.name"] == "CodeAgent"
     steps = sorted(
         by_name["smolagents_native.agent.step"],
         key=lambda s: s.attributes["smolagents_native.step"],

@@ -1,0 +1,145 @@
+/* citizen.c: interpreted code as a good citizen of its host process.
+ *
+ * The budgets' check point (limits_tick_slow, every CLOCK_EVERY operations)
+ * calls citizen_tick(), which does what CPython's eval loop does at its own
+ * check points:
+ *
+ * - GIL: a step may run for seconds, and the host may have other threads (a
+ *   web server's, a UI's, a heartbeat).  The GIL is released and taken again
+ *   once per switch interval (sys.getswitchinterval(), re-read after each
+ *   hand-over, so a change applies within one interval).  CPython offers no
+ *   public way to know whether a thread waits for the GIL; a release with no
+ *   waiter costs about a microsecond.  A waiting thread asks for the GIL
+ *   after one interval (gil_drop_request) and the next release at most one
+ *   interval later hands it over: its worst stall is about twice the
+ *   interval, as with CPython's own loop.
+ * - Signals: PyErr_CheckSignals() runs the host's Python-level signal
+ *   handlers (on the main thread only; elsewhere it does nothing).  The
+ *   exception a handler raises ends the step as an uncatchable abort: user
+ *   `except` / `finally` / `__exit__` do not see it (as for the budgets), and
+ *   it reaches the caller unchanged (KeyboardInterrupt stays a
+ *   KeyboardInterrupt; a host handler's TimeoutError stays a TimeoutError).
+ *
+ * KeyboardInterrupt from anywhere else (a host call interrupted by Ctrl-C,
+ * such as time.sleep, or a `raise KeyboardInterrupt` in the code) is claimed
+ * the same way where a handler would see it (citizen_claim_error), so user
+ * code never swallows a Ctrl-C; smolagents behaves alike (its `try` only
+ * handles Exception, and a KeyboardInterrupt reaches the host).
+ *
+ * Hooks the host calls after the step (limits.c, interp_leave) turn a
+ * non-Exception into InterpreterError so that interpreted code cannot end
+ * the host's control flow; an exception raised by a signal handler at a
+ * check point (ABORT_SIGNAL) is the host's own and passes through them too.
+ */
+#include "interp.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define DEFAULT_SWITCH_INTERVAL 0.005
+
+/* Read sys.getswitchinterval() into in->gil_interval (the default if it
+ * cannot be read).  No exception is left set. */
+static void
+read_switch_interval(Interp *in)
+{
+    double v = DEFAULT_SWITCH_INTERVAL;
+    PyObject *fn = PySys_GetObject("getswitchinterval"); /* borrowed */
+    if (fn != NULL) {
+        Py_INCREF(fn); /* sys may drop it while it runs */
+        PyObject *r = PyObject_CallNoArgs(fn);
+        Py_DECREF(fn);
+        double d = r != NULL ? PyFloat_AsDouble(r) : -1.0;
+        Py_XDECREF(r);
+        if (d == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+        }
+        else if (d > 0.0 && d < 1e6) {
+            v = d;
+        }
+    }
+    in->gil_interval = v;
+}
+
+void
+citizen_start(Interp *in)
+{
+    in->gil_interval = -1.0; /* read at the first check point */
+    in->gil_last = 0.0;      /* the first check point hands over */
+}
+
+/* abort_msg of a KeyboardInterrupt raised by a signal handler (ABORT_SIGNAL):
+ * citizen_reraise raises a KeyboardInterrupt again for it. */
+static const char SIGNAL_KBI_MSG[] = "KeyboardInterrupt";
+
+/* Make the pending exception (raised by a signal handler at a check point
+ * when `from_signal`, else a KeyboardInterrupt) an uncatchable abort that
+ * reaches the caller unchanged.  Returns -1 (the exception stays set). */
+static int
+claim(Interp *in, PyObject *type, int from_signal)
+{
+    int kbi = PyErr_GivenExceptionMatches(type, PyExc_KeyboardInterrupt);
+    in->abort = from_signal ? ABORT_SIGNAL : ABORT_INTERRUPT;
+    in->check_countdown = 0; /* every charge() now takes the slow path */
+    if (kbi) {
+        snprintf(in->abort_msg, sizeof(in->abort_msg), "%s", SIGNAL_KBI_MSG);
+    }
+    else {
+        snprintf(in->abort_msg, sizeof(in->abort_msg),
+                 "Execution was interrupted by a signal handler raising %.100s",
+                 PyExceptionClass_Check(type) ? ((PyTypeObject *)type)->tp_name
+                                              : "?");
+    }
+    return -1;
+}
+
+int
+citizen_tick(Interp *in)
+{
+    if (in->gil_interval < 0) {
+        read_switch_interval(in);
+    }
+    if (limits_now() - in->gil_last >= in->gil_interval) {
+        /* Hand the GIL over if a thread asked for it (CPython's forced
+           switching makes the release wait until that thread has it). */
+        Py_BEGIN_ALLOW_THREADS
+        Py_END_ALLOW_THREADS
+        in->gil_last = limits_now();
+        read_switch_interval(in);
+    }
+    if (PyErr_CheckSignals() < 0) {
+        PyObject *t = PyErr_Occurred();
+        return claim(in, t != NULL ? t : PyExc_KeyboardInterrupt, 1);
+    }
+    return 0;
+}
+
+int
+citizen_claim_error(Interp *in)
+{
+    if (citizen_abort_passes_through(in->abort)) {
+        return 1;
+    }
+    if (in->abort == ABORT_NONE &&
+        PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
+        claim(in, PyExc_KeyboardInterrupt, 0);
+        return 1;
+    }
+    return 0;
+}
+
+int
+citizen_reraise(Interp *in)
+{
+    if (in->abort == ABORT_INTERRUPT ||
+        strcmp(in->abort_msg, SIGNAL_KBI_MSG) == 0) {
+        PyErr_SetNone(PyExc_KeyboardInterrupt);
+    }
+    else {
+        PyObject *cls = in->interpreter_error ? in->interpreter_error
+                                              : PyExc_RuntimeError;
+        PyErr_SetString(cls, in->abort_msg);
+    }
+    in->check_countdown = 0;
+    return -1;
+}
