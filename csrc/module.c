@@ -94,7 +94,7 @@ print_piece(Interp *in, PyObject *file, PyObject *text)
     }
     if (in->max_print_len >= 0 && in->print_len > in->max_print_len) {
         limits_abort(in, ABORT_BUDGET,
-                     "Print outputs exceeded the limit of %lld characters",
+                     budget_message(BUDGET_ID_max_print_len),
                      in->max_print_len);
         return -1;
     }
@@ -364,9 +364,13 @@ interpreter_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     self->in.owner = (PyObject *)self;
     self->in.tools_epoch = 1;
-    self->in.max_print_len = -1;
-    self->in.ops_limit_cfg = 10000000;
-    self->in.max_while_iterations = 1000000;
+    Budgets defaults; /* budgets.def, until a run gives its own */
+    PyObject *none = NULL;
+    if (budgets_parse(NULL, &defaults, &none) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    budgets_apply(&self->in, &defaults);
     return (PyObject *)self;
 }
 
@@ -456,8 +460,7 @@ interpreter_dealloc(InterpreterObject *self)
     PyTypeObject *tp = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
     interpreter_clear(self);
-    bigstack_free(self->in.bigstack);
-    self->in.bigstack = NULL;
+    nesting_forget(&self->in);
     tp->tp_free(self);
     Py_DECREF(tp);
 }
@@ -627,6 +630,20 @@ raise_step_error(Interp *in, ProgramObject *p, Node *stmt)
         PyErr_Restore(t, v, NULL);
         return;
     }
+    if (PyUnicode_GET_LENGTH(s) == 0 &&
+        PyErr_GivenExceptionMatches(t, PyExc_MemoryError)) {
+        /* CPython's allocators raise a bare MemoryError: say what ran out */
+        Py_SETREF(s, PyUnicode_FromString(
+                         "out of memory: an allocation failed (the host's "
+                         "memory, or its address-space limit RLIMIT_AS, is "
+                         "exhausted)"));
+        if (s == NULL) {
+            Py_DECREF(seg);
+            PyErr_Clear();
+            PyErr_Restore(t, v, NULL);
+            return;
+        }
+    }
     PyObject *msg = PyUnicode_FromFormat(
         "Code execution failed at line '%U' due to: %s: %U", seg,
         ((PyTypeObject *)t)->tp_name, s);
@@ -752,25 +769,17 @@ run_module_body(void *arg)
 static PyObject *
 interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"code",
-                             "state",
-                             "max_operations",
-                             "max_while_iterations",
-                             "timeout",
-                             "max_print_len",
-                             "max_depth",
-                             "max_int_bits",
-                             "max_result_bytes",
-                             NULL};
-    PyObject *code, *state, *timeout = Py_None, *maxprint = Py_None;
-    long long max_ops = 10000000, max_while = 1000000;
-    /* security budgets (limits.c, docs/security.md); 0: the default */
-    int max_depth = 0;
-    long long max_int_bits = 0, max_result_bytes = 0;
-    if (!PyArg_ParseTupleAndKeywords(
-            args, kwds, "UO!|$LLOOiLL", kwlist, &code, &PyDict_Type, &state,
-            &max_ops, &max_while, &timeout, &maxprint, &max_depth,
-            &max_int_bits, &max_result_bytes)) {
+    /* budgets (budgets.def): parsed into the interpreter's own copy */
+    static char *kwlist[] = {"code", "state", NULL};
+    PyObject *code, *state, *rest = NULL;
+    Budgets budgets;
+    if (budgets_parse(kwds, &budgets, &rest) < 0) {
+        return NULL;
+    }
+    int ok = PyArg_ParseTupleAndKeywords(args, rest, "UO!", kwlist, &code,
+                                         &PyDict_Type, &state);
+    Py_XDECREF(rest);
+    if (!ok) {
         return NULL;
     }
     Interp *in = &self->in;
@@ -784,28 +793,7 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
                         "Interpreter.__init__ was not called");
         return NULL;
     }
-    /* budgets */
-    in->ops_limit = max_ops;
-    in->ops_limit_cfg = max_ops;
-    in->max_while_iterations = max_while;
-    in->timeout = 0;
-    if (timeout != Py_None) {
-        in->timeout = PyFloat_AsDouble(timeout);
-        if (in->timeout == -1.0 && PyErr_Occurred()) {
-            return NULL;
-        }
-    }
-    in->timeout_seconds = in->timeout;
-    in->max_depth_cfg = max_depth;
-    in->max_int_bits = max_int_bits;
-    in->max_result_bytes = max_result_bytes;
-    in->max_print_len = -1;
-    if (maxprint != Py_None) {
-        in->max_print_len = PyLong_AsLongLong(maxprint);
-        if (in->max_print_len == -1 && PyErr_Occurred()) {
-            return NULL;
-        }
-    }
+    budgets_apply(in, &budgets);
     PyObject *chunks = PyList_New(0);
     if (chunks == NULL) {
         return NULL;
@@ -868,6 +856,7 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     fr.program = (PyObject *)p;
     in->current_program = (PyObject *)p;
     in->running = 1;
+    in->run_thread = (unsigned long)pthread_self();
     in->abort = ABORT_NONE;
     PyObject *output = Py_None;
     Py_INCREF(output);
@@ -889,6 +878,7 @@ done:
     in->running = 0;
     in->abort = ABORT_NONE;
     in->current_program = NULL;
+    nesting_forget(in);
     Py_DECREF(p);
     return result;
 }
@@ -1101,7 +1091,9 @@ core_exec(PyObject *m)
     if (st->safe_builtins == NULL) {
         return -1;
     }
-    if (sandbox_add_functions(m) < 0) {
+    if (budgets_add_to_module(m) < 0 || bigstack_add_to_module(m) < 0 ||
+        nesting_init(st) < 0 || fuzzcov_add_to_module(m) < 0 ||
+        sandbox_add_functions(m) < 0) {
         return -1;
     }
     return 0;
