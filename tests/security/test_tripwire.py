@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 
 import pytest
 from conftest import REFUSAL, refused
@@ -19,7 +20,13 @@ TRIPWIRE = r"Forbidden by the sandbox \(host code acting for the code\)"
 
 
 def executor(imports=(), **grants):
-    ex = LocalPythonExecutor(additional_authorized_imports=list(imports), **grants)
+    # The tripwire is the in-process layer: test it in process, although authorizing a
+    # third-party or system module makes isolation="process" the default (docs/isolation.md).
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        ex = LocalPythonExecutor(
+            additional_authorized_imports=list(imports), isolation="none", **grants
+        )
     ex.send_tools({})
     return ex
 
