@@ -3,6 +3,7 @@
  */
 #include "interp.h"
 #include "tripwire.h"
+#include "sandbox.h"
 
 #include <stddef.h>
 
@@ -1091,7 +1092,8 @@ core_exec(PyObject *m)
         return -1;
     }
     if (budgets_add_to_module(m) < 0 || bigstack_add_to_module(m) < 0 ||
-        nesting_init(st) < 0 || fuzzcov_add_to_module(m) < 0) {
+        nesting_init(st) < 0 || fuzzcov_add_to_module(m) < 0 ||
+        sandbox_add_functions(m) < 0) {
         return -1;
     }
     return 0;

@@ -630,11 +630,26 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             module implies (the other one becomes empty unless given).
         allow_network: whether such host code may open sockets; `None`: only if a network
             module (`socket`, `requests`...) is authorized.
+        isolation: `"none"` (in this process) or `"process"` (a sandboxed worker process,
+            docs/isolation.md; then the object is an `isolation.ProcessExecutor`, which takes
+            more options). `None`: `"process"` when an authorized module is third-party or
+            reaches the system (`isolation.needs_process`), else `"none"`.
 
     The other budgets (docs/security.md, section 5) are copied from this module's constants
     when the executor is created, into `budgets` (read-only): the steps read that copy, never
     the module's globals.
     """
+
+    _process_capable = False  # True on isolation.ProcessExecutor
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> LocalPythonExecutor:
+        if cls is LocalPythonExecutor:
+            from .isolation import ProcessExecutor, resolve_isolation
+
+            imports = args[0] if args else kwargs.get("additional_authorized_imports")
+            if resolve_isolation(kwargs.get("isolation"), imports) == "process":
+                cls = ProcessExecutor
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -647,7 +662,14 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         readable_dirs: list[str] | None = None,
         writable_dirs: list[str] | None = None,
         allow_network: bool | None = None,
+        isolation: str | None = None,
     ):
+        if isolation == "process" and not self._process_capable:
+            raise TypeError(
+                f"{type(self).__name__} runs in process: isolation='process' is for "
+                "LocalPythonExecutor itself (it then returns an isolation.ProcessExecutor)"
+            )
+        self.isolation = "none"
         self.custom_tools: dict[str, Callable] = {}
         self.state: dict[str, Any] = {"__name__": "__main__"}
         self.max_print_outputs_length = max_print_outputs_length
@@ -751,3 +773,12 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
     def send_tools(self, tools: dict[str, Any]) -> None:
         # Agent tools, then base Python tools, then additional functions, as smolagents.
         self.static_tools = {**tools, **BASE_PYTHON_TOOLS.copy(), **self.additional_functions}
+
+    def close(self) -> None:
+        """Nothing to release in process; process mode ends its worker."""
+
+    def __enter__(self) -> LocalPythonExecutor:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

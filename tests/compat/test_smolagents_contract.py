@@ -86,7 +86,8 @@ def test_executor_constructor_extends_smolagents_signature():
     # "derive from the authorized imports" (the tripwire's grants).
     extra = mine[len(theirs):]
     assert [name for name, _, _ in extra] == [
-        "max_operations", "max_while_iterations", "readable_dirs", "writable_dirs", "allow_network"
+        "max_operations", "max_while_iterations", "readable_dirs", "writable_dirs", "allow_network",
+        "isolation",
     ]
     assert all(default is None for _, _, default in extra)
 
