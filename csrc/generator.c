@@ -101,6 +101,9 @@
  * to GEN_STACK_MIN.  Each stack is two kernel mappings (guard and stack),
  * so the max_generators budget also bounds the map count. */
 #define GEN_STACK_MIN ((size_t)2 * 1024 * 1024)
+/* C stack that interpreted recursion in a body may use (as before stacks
+ * grew: the recursion limit, about 1,800 levels) */
+#define GEN_INTERP_STACK (GEN_STACK_MIN - GEN_STACK_MARGIN)
 #ifdef GEN_ASAN
 /* AddressSanitizer unpoisons a whole stack when it is released: keep its
  * shadow small (deep structures in generators are for the normal build) */
@@ -504,7 +507,13 @@ gen_switch(GenObject *gen, PyThreadState *ts)
 {
     Interp *in = gen->frame.in;
     GenStack *gs = gen->stack;
+    /* interpreted code in the body (and interpreters entered on this
+       stack) stops at GEN_INTERP_STACK below the top, as on a 2 MiB stack:
+       the rest of the stack is for host code's own C recursion */
     char *body_limit = gs->low + GEN_STACK_MARGIN;
+    if ((size_t)(gs->high - body_limit) > GEN_INTERP_STACK) {
+        body_limit = gs->high - GEN_INTERP_STACK;
+    }
     char *outer_limit = in->stack_limit;
     char *outer_lo = in->stack_lo, *outer_hi = in->stack_hi;
     /* the thread-local's address, computed once for both sides of the

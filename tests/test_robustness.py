@@ -136,7 +136,9 @@ from smolagents_native import LocalPythonExecutor
 sys.setrecursionlimit(10**6)
 B = LocalPythonExecutor([]); B.send_tools({})
 deep = B("def deep(n):\\n    return 0 if n == 0 else 1 + deep(n - 1)\\ndeep").output
-A = LocalPythonExecutor([]); A.send_tools({"deep": deep})
+# a variable, not a tool: tools reach the code as opaque proxies, i.e. host calls, which run
+# on the step's large stack (tests/test_stacks.py); a variable is called in place
+A = LocalPythonExecutor([]); A.send_tools({}); A.send_variables({"deep": deep})
 gen = A("def g(n):\\n    try:\\n        yield deep(n)\\n    except RecursionError:\\n"
         "        yield 'RecursionError'\\ng").output
 B.send_tools({"run_in_a": lambda n: next(gen(n))})
