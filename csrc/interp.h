@@ -771,6 +771,10 @@ int nesting_init(ModState *st);
 /* Drop the measurements kept for the step (end of a step or hook). */
 void nesting_forget(Interp *in);
 
+/* dunders.c: 1 when the reviewed allowlist lets the code read the dunder
+ * `name` on `obj` (NULL: the object is not known yet), else 0.  No error. */
+int dunder_read_allowed(Interp *in, PyObject *obj, PyObject *name);
+
 /* provenance.c: which classes the code made (recorded at creation while
  * a step runs on the thread), protocols they may not define, id(). */
 int provenance_init(void);

@@ -497,6 +497,7 @@ policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name, int store)
     /* 1. the name alone */
     if (c0 == '_' && is_dunder(name)) {
         if (store || (!set_has(pd->dunder_allow, name) &&
+                      !dunder_read_allowed(in, obj, name) &&
                       !provenance_super_init_subclass(obj, name))) {
             raise_interp_error(in, "Forbidden access to dunder attribute: %U",
                                name);
