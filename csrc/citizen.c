@@ -13,6 +13,9 @@
  *   after one interval (gil_drop_request) and the next release at most one
  *   interval later hands it over: its worst stall is about twice the
  *   interval, as with CPython's own loop.
+ *   Hooks the host calls after the step (an interpreted __repr__, a key
+ *   function) keep the GIL: meanwhile another thread may call the same
+ *   executor's functions, which must not find it busy.
  * - Signals: PyErr_CheckSignals() runs the host's Python-level signal
  *   handlers (on the main thread only; elsewhere it does nothing).  The
  *   exception a handler raises ends the step as an uncatchable abort: user
@@ -99,7 +102,10 @@ citizen_tick(Interp *in)
     if (in->gil_interval < 0) {
         read_switch_interval(in);
     }
-    if (limits_now() - in->gil_last >= in->gil_interval) {
+    /* not in a hook the host called after the step: another thread calling
+       this executor's functions meanwhile would find it busy and be refused
+       (limits.c, interp_wrong_thread); hooks are short calls of the host's */
+    if (!in->in_hook && limits_now() - in->gil_last >= in->gil_interval) {
         /* Hand the GIL over if a thread asked for it (CPython's forced
            switching makes the release wait until that thread has it). */
         Py_BEGIN_ALLOW_THREADS

@@ -398,6 +398,7 @@ interp_enter(Interp *in, InterpSave *save)
     in->running = 1;
     in->run_thread = (unsigned long)pthread_self();
     save->started = 1;
+    in->in_hook = 1;
     save->prev_prov = provenance_arm(in);
     gadgets_arm(in, &save->gadgets);
     save->tripwire_prev = tripwire_arm(in); /* host code acting for it */
@@ -423,6 +424,7 @@ PyObject *
 interp_leave(Interp *in, InterpSave *save, PyObject *res)
 {
     if (save->started) {
+        in->in_hook = 0;
         gadgets_disarm(&save->gadgets);
         provenance_disarm(save->prev_prov);
         if (res != NULL && in->abort != ABORT_NONE) {

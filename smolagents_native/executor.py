@@ -54,6 +54,7 @@ __all__ = [
     "MAX_EXECUTION_TIME_SECONDS",
     "MAX_GENERATORS",
     "MAX_NESTING",
+    "MAX_MEMORY_BYTES",
     "MAX_OPERATIONS",
     "MAX_WHILE_ITERATIONS",
     "CodeOutput",
