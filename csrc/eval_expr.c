@@ -12,10 +12,7 @@
 static NOINLINE PyObject *
 unbound_local(PyObject *name)
 {
-    PyErr_Format(PyExc_UnboundLocalError,
-                 "cannot access local variable '%U' where it is not "
-                 "associated with a value",
-                 name);
+    PyErr_Format(PyExc_UnboundLocalError, COMPAT_MSG_UNBOUND_LOCAL, name);
     return NULL;
 }
 
@@ -77,9 +74,11 @@ global_lookup_slow(Frame *f, PyObject *name)
 static inline PyObject *
 global_lookup(Frame *f, Node *e)
 {
-    uint64_t gv = compat_dict_version(f->globals);
-    uint64_t bv = compat_dict_version(f->builtins);
-    if (gv != 0 && bv != 0 && e->cache_gver == gv && e->cache_bver == bv) {
+    int wid = f->in->st->dict_watcher;
+    uint64_t gv = compat_dict_version(wid, f->globals);
+    uint64_t bv = compat_dict_version(wid, f->builtins);
+    if (gv != 0 && bv != 0 && e->cache_gver == gv && e->cache_bver == bv &&
+        e->cache_globals == f->globals && e->cache_builtins == f->builtins) {
         Py_INCREF(e->cache_value);
         return e->cache_value;
     }
@@ -87,6 +86,8 @@ global_lookup(Frame *f, Node *e)
     if (v != NULL && gv != 0 && bv != 0) {
         e->cache_gver = gv;
         e->cache_bver = bv;
+        e->cache_globals = f->globals;
+        e->cache_builtins = f->builtins;
         e->cache_value = v; /* borrowed: alive while the versions hold */
     }
     return v;
@@ -110,10 +111,7 @@ load_name(Frame *f, Node *e)
             if (e->slot < f->scope->ncells) {
                 return unbound_local(e->obj);
             }
-            PyErr_Format(PyExc_NameError,
-                         "cannot access free variable '%U' where it is not "
-                         "associated with a value in enclosing scope",
-                         e->obj);
+            PyErr_Format(PyExc_NameError, COMPAT_MSG_UNBOUND_FREE, e->obj);
             return NULL;
         }
         Py_INCREF(v);
@@ -136,10 +134,7 @@ load_name(Frame *f, Node *e)
         }
         v = PyCell_GET(f->cells[e->slot]);
         if (v == NULL) {
-            PyErr_Format(PyExc_NameError,
-                         "cannot access free variable '%U' where it is not "
-                         "associated with a value in enclosing scope",
-                         e->obj);
+            PyErr_Format(PyExc_NameError, COMPAT_MSG_UNBOUND_FREE, e->obj);
             return NULL;
         }
         Py_INCREF(v);
@@ -1053,7 +1048,7 @@ eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
                 goto fail;
             }
             if (Py_TYPE(v)->tp_iter == NULL && !PySequence_Check(v)) {
-                PyObject *fs = _PyObject_FunctionStr(func);
+                PyObject *fs = compat_function_str(func);
                 if (fs != NULL) {
                     PyErr_Format(
                         PyExc_TypeError,
@@ -1094,7 +1089,7 @@ eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
         if (k->obj == NULL) {
             /* **mapping: keys must be strings, no duplicates */
             if (!PyDict_Check(v) && !PyObject_HasAttrString(v, "keys")) {
-                PyObject *fs = _PyObject_FunctionStr(func);
+                PyObject *fs = compat_function_str(func);
                 PyErr_Format(
                     PyExc_TypeError,
                     "%U argument after ** must be a mapping, not %.200s", fs,
@@ -1114,7 +1109,7 @@ eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
             Py_ssize_t pos = 0;
             while (PyDict_Next(tmp, &pos, &key, &val)) {
                 if (!PyUnicode_Check(key)) {
-                    PyObject *fs = _PyObject_FunctionStr(func);
+                    PyObject *fs = compat_function_str(func);
                     PyErr_Format(PyExc_TypeError,
                                  "%U keywords must be strings", fs);
                     Py_XDECREF(fs);
@@ -1122,7 +1117,7 @@ eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
                     goto fail;
                 }
                 if (PyDict_Contains(kw, key)) {
-                    PyObject *fs = _PyObject_FunctionStr(func);
+                    PyObject *fs = compat_function_str(func);
                     PyErr_Format(
                         PyExc_TypeError,
                         "%U got multiple values for keyword argument '%U'", fs,
@@ -1142,7 +1137,7 @@ eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
             int c = PyDict_Contains(kw, k->obj);
             if (c) {
                 if (c > 0) {
-                    PyObject *fs = _PyObject_FunctionStr(func);
+                    PyObject *fs = compat_function_str(func);
                     PyErr_Format(
                         PyExc_TypeError,
                         "%U got multiple values for keyword argument '%U'", fs,
@@ -1195,8 +1190,8 @@ load_method(Frame *f, Node *attr, PyObject **self_arg)
         Py_DECREF(obj);
         return NULL;
     }
-    PyObject *meth = NULL;
-    int unbound = _PyObject_GetMethod(obj, attr->obj, &meth);
+    int unbound;
+    PyObject *meth = compat_get_method(obj, attr->obj, &unbound);
     if (meth == NULL) {
         Py_DECREF(obj);
         return NULL;

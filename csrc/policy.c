@@ -489,7 +489,7 @@ is_sandbox_class(PolicyData *pd, PyTypeObject *tp)
     Py_INCREF(cur);
     for (Py_ssize_t i = 0; parts && i < PyList_GET_SIZE(parts) && cur; i++) {
         PyObject *nxt = NULL;
-        if (_PyObject_LookupAttr(cur, PyList_GET_ITEM(parts, i), &nxt) < 0) {
+        if (PyObject_GetOptionalAttr(cur, PyList_GET_ITEM(parts, i), &nxt) < 0) {
             nxt = NULL;
         }
         Py_SETREF(cur, nxt);
@@ -1405,7 +1405,7 @@ check_star_import(Interp *in, PyObject *mod)
     PolicyData *pd = pdata(in);
     PyObject *names = NULL;
     PyObject *all = NULL;
-    if (_PyObject_LookupAttr(mod, pd->s_all, &all) < 0) {
+    if (PyObject_GetOptionalAttr(mod, pd->s_all, &all) < 0) {
         return -1;
     }
     if (all != NULL) {
