@@ -79,3 +79,24 @@ def test_node_table_matches_running_version():
     kinds = set(core.NODE_KINDS) | set(core.REFUSED_NODES)
     for name in ("TypeAlias", "TypeVar", "ParamSpec", "TypeVarTuple", "TryStar", "TemplateStr", "Interpolation"):
         assert (name in kinds) == hasattr(ast, name), name
+
+
+def test_global_lookup_cache_follows_every_change(make_executor):
+    """The global-name caches (PEP 509 version tags up to 3.11, a dict watcher from 3.12) must
+    see every change of globals and builtins, including a new state dict between steps."""
+    ex = make_executor()
+    ex("x = 1\ndef f():\n    return x\nseen = [f()]")
+    ex("x = 2\nseen.append(f())")
+    ex("del x\ntry:\n    f()\nexcept NameError as e:\n    seen.append(str(e))")
+    ex("x = 'back'\nseen.append(f())\nfor i in range(3):\n    x = i\n    seen.append(f())")
+    assert ex.state["seen"] == [1, 2, "name 'x' is not defined", "back", 0, 1, 2]
+    # a shadowing global of a builtin, then its removal
+    out = ex("r = []\ndef g():\n    return len([1, 2])\nr.append(g())\nlen = lambda s: -1\nr.append(g())\n"
+             "del len\nr.append(g())\nr").output
+    assert out == [2, -1, 2]
+    # a fresh state dict for the same executor and program text
+    f_old = ex.state["f"]
+    ex.state = {**ex.state, "x": "new state"}
+    assert ex("f()").output == 2  # f's globals are the dict it was defined in
+    assert ex("x").output == "new state"
+    assert f_old() == 2
