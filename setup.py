@@ -3,6 +3,7 @@
 Environment switches:
   SMOLAGENTS_NATIVE_WERROR=1    add -Werror (CI)
   SMOLAGENTS_NATIVE_SANITIZE=1  build with AddressSanitizer + UndefinedBehaviorSanitizer
+  SMOLAGENTS_NATIVE_FUZZ=1      add edge coverage for the fuzzer (csrc/fuzzcov.c, scripts/fuzz.py)
 """
 
 import os
@@ -51,6 +52,11 @@ if _flag("SMOLAGENTS_NATIVE_SANITIZE"):
     link_args += sanitize
     undef_macros.append("NDEBUG")  # keep assert() active in the sanitizer build
 
+define_macros = []
+if _flag("SMOLAGENTS_NATIVE_FUZZ"):
+    compile_args.append("-fsanitize-coverage=trace-pc")
+    define_macros.append(("SMOLAGENTS_NATIVE_FUZZ", "1"))
+
 core = Extension(
     "smolagents_native._core",
     sources=sorted(glob("csrc/*.c")),
@@ -59,6 +65,7 @@ core = Extension(
     extra_compile_args=compile_args,
     extra_link_args=link_args,
     undef_macros=undef_macros,
+    define_macros=define_macros,
 )
 
 setup(ext_modules=[core])

@@ -1372,7 +1372,8 @@ call_function(Frame *f, Node *e)
                  funcbridge_adapt_call(f->in, func, &PyTuple_GET_ITEM(args, 0),
                                        PyTuple_GET_SIZE(args)) == 0)) {
                 f->in->direct_call = interpreted;
-                res = PyObject_Call(func, args, kw);
+                res = interpreted ? PyObject_Call(func, args, kw)
+                                  : bigstack_call(f->in, func, args, kw);
                 f->in->direct_call = 0;
             }
             Py_DECREF(args);
@@ -1429,10 +1430,15 @@ call_function(Frame *f, Node *e)
         }
         if (ok) {
             f->in->direct_call = interpreted;
-            res = PyObject_Vectorcall(func, stack + 1,
-                                      (nargs + base - 1) |
-                                          PY_VECTORCALL_ARGUMENTS_OFFSET,
-                                      nkw ? e->obj : NULL);
+            size_t nargsf =
+                (nargs + base - 1) | PY_VECTORCALL_ARGUMENTS_OFFSET;
+            PyObject *kwn = nkw ? e->obj : NULL;
+            /* host calls made on a generator's stack go to the big one
+               (bigstack.c) */
+            res = interpreted
+                      ? PyObject_Vectorcall(func, stack + 1, nargsf, kwn)
+                      : bigstack_vectorcall(f->in, func, stack + 1, nargsf,
+                                            kwn);
             f->in->direct_call = 0;
         }
         for (Py_ssize_t i = 1; i < base + done; i++) {
@@ -1446,7 +1452,8 @@ call_function(Frame *f, Node *e)
     if (!interpreted) {
         limits_host_call_done(f->in); /* security: deadline accounting */
     }
-    if (res != NULL && !interpreted && gate_value(f->in, res) < 0) {
+    if (res != NULL && !interpreted &&
+        (gate_value(f->in, res) < 0 || nesting_check(f->in, res) < 0)) {
         Py_CLEAR(res);
     }
     return res;

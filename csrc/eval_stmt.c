@@ -151,8 +151,7 @@ eval_while(Frame *f, Node *s)
         }
         if (++iterations > f->in->max_while_iterations) {
             limits_abort(f->in, ABORT_BUDGET,
-                         "Maximum number of %lld iterations in While loop "
-                         "exceeded",
+                         budget_message(BUDGET_ID_max_while_iterations),
                          f->in->max_while_iterations);
             return ST_ERROR;
         }

@@ -58,6 +58,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* valgrind follows stack switches better when it knows the stacks; the
@@ -88,12 +89,25 @@
 
 /* Stack geometry.  The body's own checks (limits_check_stack) stop at
  * low + GEN_STACK_MARGIN, which leaves the margin for host code called near
- * that limit, as limits.c does for the thread's stack.  An interpreted call
- * level takes about 1 KiB of C stack (-O2), so the 1.75 MiB above the margin
- * hold the default recursion limit with room to spare.  Only touched pages
- * cost memory; a pooled stack whose deep part was touched gives it back
- * (GEN_STACK_KEEP). */
-#define GEN_STACK_SIZE ((size_t)2 * 1024 * 1024)
+ * that limit, as limits.c does for the thread's stack.  Host code called
+ * from the body may recurse in C without checks (hashing a nested tuple,
+ * releasing a long chain): the stack is as large as the step's would be for
+ * the same structures, GEN_STACK_SIZE of address space (MAP_NORESERVE: only
+ * touched pages cost memory, and a pooled stack whose deep part was touched
+ * gives it back, GEN_STACK_KEEP), or a 64th of RLIMIT_AS when that is
+ * smaller, and no less than GEN_STACK_MIN, which holds the default
+ * recursion limit of interpreted calls (about 1 KiB of C stack per level at
+ * -O2).  A reservation the kernel refuses is retried at half the size down
+ * to GEN_STACK_MIN.  Each stack is two kernel mappings (guard and stack),
+ * so the max_generators budget also bounds the map count. */
+#define GEN_STACK_MIN ((size_t)2 * 1024 * 1024)
+#ifdef GEN_ASAN
+/* AddressSanitizer unpoisons a whole stack when it is released: keep its
+ * shadow small (deep structures in generators are for the normal build) */
+#define GEN_STACK_SIZE GEN_STACK_MIN
+#else
+#define GEN_STACK_SIZE ((size_t)256 * 1024 * 1024)
+#endif
 #define GEN_STACK_MARGIN ((size_t)256 * 1024)
 #define GEN_GUARD_SIZE ((size_t)64 * 1024)
 #define GEN_STACK_KEEP ((size_t)128 * 1024)
@@ -215,8 +229,22 @@ stack_acquire(ModState *st)
         return (GenStack *)st->gen_stacks[--st->n_gen_stacks];
     }
     size_t total;
-    char *low;
-    char *map = stack_map(GEN_GUARD_SIZE, GEN_STACK_SIZE, &total, &low);
+    char *low = NULL, *map = NULL;
+    size_t size = GEN_STACK_SIZE;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        (size_t)(rl.rlim_cur / 64) < size) {
+        size = (size_t)(rl.rlim_cur / 64);
+        size = size < GEN_STACK_MIN ? GEN_STACK_MIN : size;
+    }
+    for (;;) {
+        map = stack_map(GEN_GUARD_SIZE, size, &total, &low, "a generator's");
+        if (map != NULL || size / 2 < GEN_STACK_MIN) {
+            break;
+        }
+        PyErr_Clear();
+        size /= 2;
+    }
     if (map == NULL) {
         return NULL;
     }
@@ -333,6 +361,15 @@ gen_entry(void *arg)
 static int
 gen_start_stack(GenObject *gen)
 {
+    /* budget (budgets.def): each started body holds a C stack of address
+       space and two kernel mappings until it ends */
+    Interp *in = gen->frame.in;
+    long long max = in->budgets.max_generators;
+    if (max >= 0 && in->live_generators >= max) {
+        limits_abort(in, ABORT_BUDGET,
+                     budget_message(BUDGET_ID_max_generators), max);
+        return -1;
+    }
     GenStack *gs = stack_acquire(gen->st);
     if (gs == NULL) {
         return -1;
@@ -343,6 +380,7 @@ gen_start_stack(GenObject *gen)
         return -1;
     }
     gen->stack = gs;
+    in->live_generators++;
     return 0;
 }
 
@@ -484,6 +522,8 @@ gen_switch(GenObject *gen, PyThreadState *ts)
     in->stack_hi = gs->high;
     in->depth = outer_depth + gen->depth_delta;
     tstate_recursion_set(ts, outer_rec - gen->rec_delta);
+    /* host calls of the body come back to the big stack below here */
+    char *outer_resume = bigstack_note_switch_out();
 #ifdef GEN_ASAN
     void *fake = NULL;
     __sanitizer_start_switch_fiber(&fake, gs->low,
@@ -493,6 +533,7 @@ gen_switch(GenObject *gen, PyThreadState *ts)
 #ifdef GEN_ASAN
     __sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #endif
+    bigstack_note_switch_back(outer_resume);
     int suspended = gen->out == OUT_YIELD;
     if (suspended) {
         gen->depth_delta = in->depth - outer_depth;
@@ -548,6 +589,7 @@ gen_finish(GenObject *gen)
         GenStack *gs = gen->stack;
         gen->stack = NULL;
         stack_release(gen->st, gs);
+        gen->frame.in->live_generators--; /* alive: gen->func holds it */
     }
     gen->depth_delta = 0;
     gen->rec_delta = 0;
@@ -860,54 +902,13 @@ delegate_send(GenObject *gen, PyThreadState *ts)
     return 0;
 }
 
-/* Resume the body (CPython's gen_send_ex2).  `arg` (borrowed) is the value
- * sent in, NULL from __next__; with MSG_THROW the exception to raise is set.
- * Returns PYGEN_NEXT with *presult the value yielded, PYGEN_RETURN with
- * *presult the value returned (new references), or PYGEN_ERROR with
- * *presult NULL and an exception set -- or none when __next__ reaches the
- * end (returned None, or already finished). */
+/* The resume itself (gen_send_ex2 past its checks), inside a budget
+ * window.  Same returns as gen_send_ex2. */
 static PySendResult
-gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
+gen_resume(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
 {
-    *presult = NULL;
-    if (gen->state == GEN_CREATED && msg == MSG_SEND && arg != NULL &&
-        arg != Py_None) {
-        PyErr_SetString(
-            PyExc_TypeError,
-            "can't send non-None value to a just-started generator");
-        return PYGEN_ERROR;
-    }
-    if (gen->state == GEN_RUNNING) {
-        PyErr_SetString(PyExc_ValueError, "generator already executing");
-        return PYGEN_ERROR;
-    }
-    if (gen->state == GEN_FINISHED) {
-        if (arg != NULL && msg != MSG_THROW) {
-            /* only send() returns a value from an exhausted generator */
-            Py_INCREF(Py_None);
-            *presult = Py_None;
-            return PYGEN_RETURN;
-        }
-        return PYGEN_ERROR;
-    }
-    if (gen->state == GEN_CREATED && msg == MSG_THROW) {
-        /* raised at the very start of the body, which never runs; up to
-           3.11 PEP 479 applies there too, from 3.12 the body's
-           StopIteration guard starts after that point (see
-           docs/compatibility.md, per-version differences) */
-        gen_finish_keep_error(gen);
-#if PY_VERSION_HEX < 0x030C0000
-        stop_iteration_to_runtime_error();
-#endif
-        return PYGEN_ERROR;
-    }
-
     Interp *in = gen->frame.in;
-    InterpSave save = {0};
     PySendResult rc = PYGEN_ERROR;
-    if (!in->running && interp_enter(in, &save) < 0) {
-        return PYGEN_ERROR;
-    }
     PyThreadState *ts = PyThreadState_Get();
     if (in->depth >= in->max_depth) {
         PyErr_SetString(PyExc_RecursionError, RECURSION_MSG);
@@ -965,17 +966,91 @@ gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
         break;
     }
     *presult = res;
-    if (save.started) {
-        interp_leave(in, &save, NULL);
-    }
     Py_DECREF(gen);
     return rc;
 
 leave:
-    if (save.started) {
-        interp_leave(in, &save, NULL);
-    }
     return rc;
+}
+
+
+typedef struct {
+    GenObject *gen;
+    PyObject *arg;
+    ResumeMsg msg;
+    PyObject **presult;
+    PySendResult rc;
+} ResumeCall;
+
+static void
+gen_resume_on_big_stack(void *p)
+{
+    ResumeCall *c = (ResumeCall *)p;
+    c->rc = gen_resume(c->gen, c->arg, c->msg, c->presult);
+}
+
+/* Resume the body (CPython's gen_send_ex2).  `arg` (borrowed) is the value
+ * sent in, NULL from __next__; with MSG_THROW the exception to raise is set.
+ * Returns PYGEN_NEXT with *presult the value yielded, PYGEN_RETURN with
+ * *presult the value returned (new references), or PYGEN_ERROR with
+ * *presult NULL and an exception set -- or none when __next__ reaches the
+ * end (returned None, or already finished). */
+static PySendResult
+gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
+{
+    *presult = NULL;
+    if (gen->state == GEN_CREATED && msg == MSG_SEND && arg != NULL &&
+        arg != Py_None) {
+        PyErr_SetString(
+            PyExc_TypeError,
+            "can't send non-None value to a just-started generator");
+        return PYGEN_ERROR;
+    }
+    if (gen->state == GEN_RUNNING) {
+        PyErr_SetString(PyExc_ValueError, "generator already executing");
+        return PYGEN_ERROR;
+    }
+    if (gen->state == GEN_FINISHED) {
+        if (arg != NULL && msg != MSG_THROW) {
+            /* only send() returns a value from an exhausted generator */
+            Py_INCREF(Py_None);
+            *presult = Py_None;
+            return PYGEN_RETURN;
+        }
+        return PYGEN_ERROR;
+    }
+    if (gen->state == GEN_CREATED && msg == MSG_THROW) {
+        /* raised at the very start of the body, which never runs; up to
+           3.11 PEP 479 applies there too, from 3.12 the body's
+           StopIteration guard starts after that point (see
+           docs/compatibility.md, per-version differences) */
+        gen_finish_keep_error(gen);
+#if PY_VERSION_HEX < 0x030C0000
+        stop_iteration_to_runtime_error();
+#endif
+        return PYGEN_ERROR;
+    }
+
+    Interp *in = gen->frame.in;
+    InterpSave save = {0};
+    if (in->running) {
+        if (interp_check_thread(in) < 0) {
+            return PYGEN_ERROR;
+        }
+        return gen_resume(gen, arg, msg, presult);
+    }
+    /* resumed by host code after the step: a fresh budget window, on the
+       thread's big stack (as a hook), so that host code the body calls
+       (or a generator expression evaluates) has the step's stack depth */
+    if (interp_enter(in, &save) < 0) {
+        return PYGEN_ERROR;
+    }
+    ResumeCall rcall = {gen, arg, msg, presult, PYGEN_ERROR};
+    if (bigstack_run(in, gen_resume_on_big_stack, &rcall) < 0) {
+        rcall.rc = PYGEN_ERROR;
+    }
+    interp_leave(in, &save, NULL);
+    return rcall.rc;
 }
 
 /* gen_send_ex2 with the return value turned into StopIteration.  Returns a

@@ -11,6 +11,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include "compat.h"
@@ -190,6 +191,22 @@ typedef enum {
 
 struct PolicyData; /* policy.c */
 
+/* The configured budgets of an interpreter, one field per entry of
+ * budgets.def (budgets.c parses them; -1: None, no limit). */
+#define BUDGET_COUNT_T long long
+#define BUDGET_SECONDS_T double
+typedef struct Budgets {
+#define BUDGET(name, kind, def, unit, cst, what, msg) BUDGET_##kind##_T name;
+#include "budgets.def"
+#undef BUDGET
+} Budgets;
+typedef enum {
+#define BUDGET(name, ...) BUDGET_ID_##name,
+#include "budgets.def"
+#undef BUDGET
+    BUDGET__COUNT
+} BudgetId;
+
 /* Per-module state (multi-phase init). */
 typedef struct {
     PyObject *ast_module;
@@ -203,6 +220,8 @@ typedef struct {
     PyTypeObject *FunctionType;
     PyTypeObject *GeneratorType;
     PyTypeObject *InterpreterType;
+    PyTypeObject *ProxyType;  /* proxy.c: call-only tool proxies */
+    PyTypeObject *RunnerType; /* tripwire.c: the entry frame's runner */
     PyObject *safe_builtins;    /* dict built once */
     PyObject *str_dunder_class; /* "__class__" */
     PyObject *str_dot0;         /* ".0" */
@@ -228,6 +247,7 @@ typedef struct {
     int ndangerous;
     struct PolicyData *policy; /* policy.c: owned by the module's `_policy`
                                   capsule (security tables, wrappers) */
+    destructor subtype_dealloc; /* nesting.c: deallocator of Python classes */
     PyCFunction eg_split, eg_subgroup; /* funcbridge.c: the C functions of
                                           BaseExceptionGroup's methods */
     PyObject *matcher_code; /* funcbridge.c: code of `lambda e: p(e)` */
@@ -240,7 +260,7 @@ typedef struct {
  * Interpreter Python object (module.c).  Interpreted functions keep a strong
  * reference to the Interpreter object so that hooks called later by host code
  * still run under the same policy and budgets. */
-typedef struct BigStack BigStack;
+typedef struct BigStack BigStack; /* bigstack.c: one per thread */
 
 typedef struct Interp {
     ModState *st;
@@ -271,7 +291,6 @@ typedef struct Interp {
     char *stack_thread_limit;   /* cached: pthread_getattr_np reads /proc */
     AbortKind abort;
     int running;
-    BigStack *bigstack;        /* bigstack.c: the stack steps run on */
     int direct_call;           /* set by call_function just before calling an
                                  interpreted function (its arguments were
                                  gated already); cleared by the callee */
@@ -283,13 +302,28 @@ typedef struct Interp {
     long long max_result_bytes; /* size pre-check of str/bytes/list results */
     int max_depth_cfg;          /* interpreted call depth (<= 0: derived from
                                    the recursion limit) */
+    Budgets budgets;            /* configuration of the current / last run
+                                   (budgets.c): never read from Python
+                                   globals while code runs */
+    int live_generators;        /* generator bodies holding a C stack */
+    unsigned long run_thread;   /* pthread of the running step or hook */
+    struct NestCache *nest_cache; /* nesting.c: recent measurements */
     char abort_msg[256];        /* message of the pending abort, re-raised
                                    when host code swallowed the error */
+    /* tripwire.c: grants (NULL: unrestricted, else a tuple of real paths
+       of directories), the installation's directories (always readable),
+       the entry frame's code and its runner */
+    PyObject *grant_read, *grant_write, *install_dirs;
+    int grant_network, grant_processes, grants_set;
+    PyObject *entry_code, *entry_runner, *entry_globals;
+    PyObject *host_hook_code; /* code of the host's sys.unraisablehook
+                                 last called during a step */
 } Interp;
 
 /* Saved state for a host -> interpreted call (see interp_enter). */
 typedef struct {
     int started; /* this call started a budget window */
+    struct Interp *tripwire_prev; /* tripwire state to restore */
 } InterpSave;
 
 /* Statement status: control flow never uses Python exceptions. */
@@ -467,8 +501,10 @@ void limits_start(Interp *in);
 /* stack.c: lowest safe address of the generator C stack the thread runs on
  * (kept by generator.c at every switch), NULL on the thread's own stack.
  * Inline: read and written at every generator switch. */
-/* stack.c: map a C stack above a guard area (generator and step stacks). */
-char *stack_map(size_t guard, size_t size, size_t *total, char **low);
+/* stack.c: map a C stack above a guard area (generator and step stacks);
+ * `what` names the stack in the MemoryError. */
+char *stack_map(size_t guard, size_t size, size_t *total, char **low,
+                const char *what);
 
 extern _Thread_local char *stack_current_limit_tls;
 static inline char *
@@ -538,6 +574,19 @@ PyObject *raise_interp_error(Interp *in, const char *fmt, ...);
  * called after the step, e.g. an interpreted __str__), start a fresh budget
  * window with the configured limits.  0 / -1. */
 int interp_enter(Interp *in, InterpSave *save);
+/* Entering interpreted code while a step (or hook) of this interpreter
+ * runs: only from the thread that runs it (its budgets and stack bounds
+ * are that thread's).  0, or -1 with InterpreterError.  Inline: called on
+ * every call of an interpreted function by host code. */
+int interp_wrong_thread(Interp *in);
+static inline int
+interp_check_thread(Interp *in)
+{
+    if (in->running && in->run_thread != (unsigned long)pthread_self()) {
+        return interp_wrong_thread(in);
+    }
+    return 0;
+}
 /* Leave; passes `res` through (NULL on error). */
 PyObject *interp_leave(Interp *in, InterpSave *save, PyObject *res);
 
@@ -549,11 +598,52 @@ PyObject *generator_run_body(Frame *fr, Node *def);
 /* generator.c: unmap the pooled generator stacks (module free). */
 void generator_free_stacks(ModState *st);
 
-/* bigstack.c: run fn(arg) on the interpreter's large C stack (created on
- * first use).  -1 with an exception if the stack cannot be had; otherwise 0
- * and whatever fn left (it reports its own errors). */
+/* bigstack.c: run fn(arg) on the thread's large C stack (mapped on first
+ * use, shared by the interpreters of the thread).  -1 with an exception if
+ * the stack cannot be had; otherwise 0 and whatever fn left (it reports its
+ * own errors). */
 int bigstack_run(Interp *in, void (*fn)(void *), void *arg);
-void bigstack_free(BigStack *bs);
+/* From a generator body: run fn(arg) on the big stack below the frame that
+ * resumed the generator there, or in place when there is none.  0 / -1. */
+int bigstack_call_from_generator(Interp *in, void (*fn)(void *), void *arg);
+/* Around a switch to a generator body (generator.c): record the resumer's
+ * position on the big stack; returns what to put back afterwards. */
+char *bigstack_note_switch_out(void);
+/* A host call (PyObject_Vectorcall / PyObject_Call) made from interpreted
+ * code: on the big stack when made on a generator's stack.  New ref. */
+PyObject *bigstack_vectorcall(Interp *in, PyObject *func, PyObject *const *args,
+                              size_t nargsf, PyObject *kwnames);
+PyObject *bigstack_call(Interp *in, PyObject *func, PyObject *args,
+                        PyObject *kw);
+void bigstack_note_switch_back(char *saved);
+/* Unmap the calling thread's big stack if nothing runs on it: 1 if it was
+ * released, 0 otherwise.  Its reserved size in bytes (0: none). */
+int bigstack_release_thread(void);
+size_t bigstack_thread_size(void);
+
+/* budgets.c: parse the budget keywords of Interpreter.run() into *b (the
+ * defaults of budgets.def for those absent); the other keywords are left
+ * in *rest (a new dict, or NULL when none).  0 / -1. */
+int budgets_parse(PyObject *kwds, Budgets *b, PyObject **rest);
+/* Install *b as the interpreter's configuration (in->budgets and the
+ * working limits derived from it). */
+void budgets_apply(Interp *in, const Budgets *b);
+/* The printf-style message of a budget (budgets.def). */
+const char *budget_message(BudgetId id);
+/* Add BUDGETS (tuple of (name, default, unit, constant, what, message))
+ * to the module.  0 / -1. */
+int budgets_add_to_module(PyObject *m);
+/* bigstack.c: add release_thread_stack() / thread_stack_size().  0 / -1. */
+int bigstack_add_to_module(PyObject *m);
+/* fuzzcov.c: add _fuzz_counters() in the fuzz build; nothing otherwise. */
+int fuzzcov_add_to_module(PyObject *m);
+/* nesting.c: refuse (abort, max_nesting) a host-call result nested deeper
+ * than the budget through objects whose types recurse without CPython's
+ * trashcan.  0 / -1. */
+int nesting_check(Interp *in, PyObject *res);
+int nesting_init(ModState *st);
+/* Drop the measurements kept for the step (end of a step or hook). */
+void nesting_forget(Interp *in);
 
 /* module.c */
 /* The source text of a node's span (ast.get_source_segment).  New ref. */

@@ -19,6 +19,7 @@
  * it again.
  */
 #include "interp.h"
+#include "tripwire.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -27,9 +28,6 @@
 
 #define CLOCK_EVERY 2048
 #define STACK_MARGIN (256 * 1024)
-/* Defaults when Interpreter.run is not given the budget. */
-#define DEFAULT_MAX_INT_BITS ((long long)4000000)       /* ~1.2M digits */
-#define DEFAULT_MAX_RESULT_BYTES ((long long)100000000) /* 100 MB */
 
 double
 limits_now(void)
@@ -97,12 +95,6 @@ limits_start(Interp *in)
     in->max_depth = rl > 50 ? rl - 20 : rl;
     if (in->max_depth_cfg > 0 && in->max_depth_cfg < in->max_depth) {
         in->max_depth = in->max_depth_cfg;
-    }
-    if (in->max_int_bits == 0) {
-        in->max_int_bits = DEFAULT_MAX_INT_BITS;
-    }
-    if (in->max_result_bytes == 0) {
-        in->max_result_bytes = DEFAULT_MAX_RESULT_BYTES;
     }
     in->abort_msg[0] = 0;
 }
@@ -200,12 +192,9 @@ limits_tick_slow(Interp *in)
         return -1;
     }
     if (in->ops_left < 0) {
-        return limits_abort(
-            in, ABORT_BUDGET,
-            "Reached the max number of operations of %lld. "
-            "Maybe there is an infinite loop somewhere in the "
-            "code, or you're just asking too many calculations.",
-            in->ops_limit);
+        return limits_abort(in, ABORT_BUDGET,
+                            budget_message(BUDGET_ID_max_operations),
+                            in->ops_limit);
     }
     if (in->check_countdown <= 0) {
         in->check_countdown = CLOCK_EVERY;
@@ -400,12 +389,28 @@ interp_enter(Interp *in, InterpSave *save)
         return 0;
     }
     /* a hook called by host code after the step: a fresh budget window */
-    in->ops_limit = in->ops_limit_cfg > 0 ? in->ops_limit_cfg : 10000000;
+    in->ops_limit = in->ops_limit_cfg; /* budgets.c */
     in->timeout = in->timeout_seconds;
     limits_start(in);
     in->running = 1;
+    in->run_thread = (unsigned long)pthread_self();
     save->started = 1;
+    save->tripwire_prev = tripwire_arm(in); /* host code acting for it */
     return 0;
+}
+
+int
+interp_wrong_thread(Interp *in)
+{
+    /* not an abort: the running step, on its own thread, goes on */
+    PyObject *cls =
+        in->interpreter_error ? in->interpreter_error : PyExc_RuntimeError;
+    PyErr_SetString(cls,
+                    "an interpreted function (or generator) was called from "
+                    "another thread while its executor runs code in a "
+                    "different thread: call it from that thread, or after "
+                    "the step has finished");
+    return -1;
 }
 
 PyObject *
@@ -438,6 +443,8 @@ interp_leave(Interp *in, InterpSave *save, PyObject *res)
         }
         in->running = 0;
         in->abort = ABORT_NONE;
+        nesting_forget(in);
+        tripwire_restore(save->tripwire_prev);
     }
     return res;
 }

@@ -2,6 +2,8 @@
  * Interpreter type, the Python-visible entry point (docs/core-api.md).
  */
 #include "interp.h"
+#include "tripwire.h"
+#include "sandbox.h"
 
 #include <stddef.h>
 
@@ -92,7 +94,7 @@ print_piece(Interp *in, PyObject *file, PyObject *text)
     }
     if (in->max_print_len >= 0 && in->print_len > in->max_print_len) {
         limits_abort(in, ABORT_BUDGET,
-                     "Print outputs exceeded the limit of %lld characters",
+                     budget_message(BUDGET_ID_max_print_len),
                      in->max_print_len);
         return -1;
     }
@@ -300,6 +302,23 @@ static PyMethodDef guarded_builtins[] = {
 
 /* ------------------------------------------------------------- Interpreter */
 
+/* b.update({k: proxy_wrap(v) for k, v in src.items()}).  0 / -1. */
+static int
+update_proxied(ModState *st, PyObject *b, PyObject *src)
+{
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(src, &pos, &k, &v)) {
+        PyObject *w = proxy_wrap(st, v);
+        if (w == NULL || PyDict_SetItem(b, k, w) < 0) {
+            Py_XDECREF(w);
+            return -1;
+        }
+        Py_DECREF(w);
+    }
+    return 0;
+}
+
 static int
 interpreter_rebuild_builtins(InterpreterObject *self)
 {
@@ -308,8 +327,10 @@ interpreter_rebuild_builtins(InterpreterObject *self)
     if (b == NULL) {
         return -1;
     }
-    if ((self->extra_builtins && PyDict_Update(b, self->extra_builtins) < 0) ||
-        (in->tools && PyDict_Update(b, in->tools) < 0)) {
+    /* the code gets call-only proxies of host callables (proxy.c) */
+    if ((self->extra_builtins &&
+         update_proxied(in->st, b, self->extra_builtins) < 0) ||
+        (in->tools && update_proxied(in->st, b, in->tools) < 0)) {
         Py_DECREF(b);
         return -1;
     }
@@ -349,9 +370,13 @@ interpreter_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     self->in.owner = (PyObject *)self;
     self->in.tools_epoch = 1;
-    self->in.max_print_len = -1;
-    self->in.ops_limit_cfg = 10000000;
-    self->in.max_while_iterations = 1000000;
+    Budgets defaults; /* budgets.def, until a run gives its own */
+    PyObject *none = NULL;
+    if (budgets_parse(NULL, &defaults, &none) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    budgets_apply(&self->in, &defaults);
     return (PyObject *)self;
 }
 
@@ -416,7 +441,7 @@ interpreter_traverse(InterpreterObject *self, visitproc visit, void *arg)
     Py_VISIT(self->in.timeout_error);
     Py_VISIT(self->cache);
     Py_VISIT(self->extra_builtins);
-    return 0;
+    return tripwire_traverse(&self->in, visit, arg);
 }
 
 static int
@@ -431,6 +456,7 @@ interpreter_clear(InterpreterObject *self)
     Py_CLEAR(self->in.timeout_error);
     Py_CLEAR(self->cache);
     Py_CLEAR(self->extra_builtins);
+    tripwire_clear(&self->in);
     return 0;
 }
 
@@ -440,8 +466,7 @@ interpreter_dealloc(InterpreterObject *self)
     PyTypeObject *tp = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
     interpreter_clear(self);
-    bigstack_free(self->in.bigstack);
-    self->in.bigstack = NULL;
+    nesting_forget(&self->in);
     tp->tp_free(self);
     Py_DECREF(tp);
 }
@@ -587,6 +612,21 @@ raise_step_error(Interp *in, ProgramObject *p, Node *stmt)
         PyErr_Restore(t, v, NULL);
         return;
     }
+    if (in->abort != ABORT_NONE &&
+        !PyErr_GivenExceptionMatches(t, in->interpreter_error)) {
+        /* host code turned the abort's error into its own (numpy wraps a
+           tripwire refusal in UnpicklingError): report the abort */
+        Py_DECREF(t);
+        Py_DECREF(v);
+        limits_reraise_abort(in);
+        PyErr_Fetch(&t, &v, &tb);
+        PyErr_NormalizeException(&t, &v, &tb);
+        Py_XDECREF(tb);
+        if (v == NULL) {
+            Py_XDECREF(t);
+            return;
+        }
+    }
     PyObject *seg = source_segment(p, stmt);
     PyObject *s = PyObject_Str(v);
     if (seg == NULL || s == NULL) {
@@ -595,6 +635,20 @@ raise_step_error(Interp *in, ProgramObject *p, Node *stmt)
         PyErr_Clear();
         PyErr_Restore(t, v, NULL);
         return;
+    }
+    if (PyUnicode_GET_LENGTH(s) == 0 &&
+        PyErr_GivenExceptionMatches(t, PyExc_MemoryError)) {
+        /* CPython's allocators raise a bare MemoryError: say what ran out */
+        Py_SETREF(s, PyUnicode_FromString(
+                         "out of memory: an allocation failed (the host's "
+                         "memory, or its address-space limit RLIMIT_AS, is "
+                         "exhausted)"));
+        if (s == NULL) {
+            Py_DECREF(seg);
+            PyErr_Clear();
+            PyErr_Restore(t, v, NULL);
+            return;
+        }
     }
     PyObject *msg = PyUnicode_FromFormat(
         "Code execution failed at line '%U' due to: %s: %U", seg,
@@ -721,25 +775,17 @@ run_module_body(void *arg)
 static PyObject *
 interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"code",
-                             "state",
-                             "max_operations",
-                             "max_while_iterations",
-                             "timeout",
-                             "max_print_len",
-                             "max_depth",
-                             "max_int_bits",
-                             "max_result_bytes",
-                             NULL};
-    PyObject *code, *state, *timeout = Py_None, *maxprint = Py_None;
-    long long max_ops = 10000000, max_while = 1000000;
-    /* security budgets (limits.c, docs/security.md); 0: the default */
-    int max_depth = 0;
-    long long max_int_bits = 0, max_result_bytes = 0;
-    if (!PyArg_ParseTupleAndKeywords(
-            args, kwds, "UO!|$LLOOiLL", kwlist, &code, &PyDict_Type, &state,
-            &max_ops, &max_while, &timeout, &maxprint, &max_depth,
-            &max_int_bits, &max_result_bytes)) {
+    /* budgets (budgets.def): parsed into the interpreter's own copy */
+    static char *kwlist[] = {"code", "state", NULL};
+    PyObject *code, *state, *rest = NULL;
+    Budgets budgets;
+    if (budgets_parse(kwds, &budgets, &rest) < 0) {
+        return NULL;
+    }
+    int ok = PyArg_ParseTupleAndKeywords(args, rest, "UO!", kwlist, &code,
+                                         &PyDict_Type, &state);
+    Py_XDECREF(rest);
+    if (!ok) {
         return NULL;
     }
     Interp *in = &self->in;
@@ -753,28 +799,7 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
                         "Interpreter.__init__ was not called");
         return NULL;
     }
-    /* budgets */
-    in->ops_limit = max_ops;
-    in->ops_limit_cfg = max_ops;
-    in->max_while_iterations = max_while;
-    in->timeout = 0;
-    if (timeout != Py_None) {
-        in->timeout = PyFloat_AsDouble(timeout);
-        if (in->timeout == -1.0 && PyErr_Occurred()) {
-            return NULL;
-        }
-    }
-    in->timeout_seconds = in->timeout;
-    in->max_depth_cfg = max_depth;
-    in->max_int_bits = max_int_bits;
-    in->max_result_bytes = max_result_bytes;
-    in->max_print_len = -1;
-    if (maxprint != Py_None) {
-        in->max_print_len = PyLong_AsLongLong(maxprint);
-        if (in->max_print_len == -1 && PyErr_Occurred()) {
-            return NULL;
-        }
-    }
+    budgets_apply(in, &budgets);
     PyObject *chunks = PyList_New(0);
     if (chunks == NULL) {
         return NULL;
@@ -842,6 +867,7 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     fr.program = (PyObject *)p;
     in->current_program = (PyObject *)p;
     in->running = 1;
+    in->run_thread = (unsigned long)pthread_self();
     in->abort = ABORT_NONE;
     PyObject *output = Py_None;
     Py_INCREF(output);
@@ -849,7 +875,8 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     int is_final = 0;
     RunCtx rc = {in, p, &fr, output, 0, 0};
     output = NULL;
-    if (bigstack_run(in, run_module_body, &rc) < 0 || !rc.ok) {
+    /* below a clean Python frame, tripwire armed (tripwire.c) */
+    if (tripwire_run_step(in, state, run_module_body, &rc) < 0 || !rc.ok) {
         output = rc.output;
         goto done;
     }
@@ -862,6 +889,7 @@ done:
     in->running = 0;
     in->abort = ABORT_NONE;
     in->current_program = NULL;
+    nesting_forget(in);
     Py_DECREF(p);
     return result;
 }
@@ -941,7 +969,24 @@ interpreter_get_ops(InterpreterObject *self, void *c)
     return PyLong_FromLongLong(used);
 }
 
+static PyObject *
+interpreter_get_grants(InterpreterObject *self, void *c)
+{
+    return tripwire_get_grants(&self->in);
+}
+
+static int
+interpreter_set_grants(InterpreterObject *self, PyObject *v, void *c)
+{
+    return tripwire_set_grants(&self->in, v);
+}
+
 static PyGetSetDef interpreter_getset[] = {
+    {"grants", (getter)interpreter_get_grants, (setter)interpreter_set_grants,
+     "What host code acting for the code may do (tripwire.c): a dict with "
+     "readable_dirs, writable_dirs (None: unrestricted), allow_network, "
+     "allow_processes.",
+     NULL},
     {"tools", (getter)interpreter_get_tools, (setter)interpreter_set_tools,
      "Protected names (tools): looked up after state; cannot be rebound.",
      NULL},
@@ -1041,8 +1086,13 @@ core_exec(PyObject *m)
         (PyTypeObject *)PyType_FromModuleAndSpec(m, &Generator_spec, NULL);
     st->InterpreterType =
         (PyTypeObject *)PyType_FromModuleAndSpec(m, &interpreter_spec, NULL);
+    st->ProxyType =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &Proxy_spec, NULL);
+    st->RunnerType =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &Runner_spec, NULL);
     if (!st->ProgramType || !st->FunctionType || !st->GeneratorType ||
-        !st->InterpreterType) {
+        !st->InterpreterType || !st->ProxyType || !st->RunnerType ||
+        tripwire_install() < 0) {
         return -1;
     }
     if (PyModule_AddType(m, st->InterpreterType) < 0 ||
@@ -1051,6 +1101,11 @@ core_exec(PyObject *m)
     }
     st->safe_builtins = policy_build_safe_builtins(m, st);
     if (st->safe_builtins == NULL) {
+        return -1;
+    }
+    if (budgets_add_to_module(m) < 0 || bigstack_add_to_module(m) < 0 ||
+        nesting_init(st) < 0 || fuzzcov_add_to_module(m) < 0 ||
+        sandbox_add_functions(m) < 0) {
         return -1;
     }
     st->dict_watcher = compat_dict_watcher_add();
@@ -1065,6 +1120,8 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->FunctionType);
     Py_VISIT(st->GeneratorType);
     Py_VISIT(st->InterpreterType);
+    Py_VISIT(st->ProxyType);
+    Py_VISIT(st->RunnerType);
     Py_VISIT(st->safe_builtins);
     Py_VISIT(st->matcher_code);
     Py_VISIT(st->kind_of_class);
@@ -1081,6 +1138,8 @@ core_clear(PyObject *m)
     Py_CLEAR(st->FunctionType);
     Py_CLEAR(st->GeneratorType);
     Py_CLEAR(st->InterpreterType);
+    Py_CLEAR(st->ProxyType);
+    Py_CLEAR(st->RunnerType);
     Py_CLEAR(st->safe_builtins);
     Py_CLEAR(st->matcher_code);
     Py_CLEAR(st->kind_of_class);

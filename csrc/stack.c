@@ -14,6 +14,8 @@
  */
 #include "interp.h"
 
+#include <errno.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -22,13 +24,31 @@
  * stack_set_current_limit() (interp.h). */
 _Thread_local char *stack_current_limit_tls;
 
+/* MemoryError for a C stack that could not be mapped: the address space
+ * (RLIMIT_AS) or the kernel's count of mappings (vm.max_map_count) ran out;
+ * errno says which as best the kernel can. */
+static void
+stack_map_error(const char *what, size_t size)
+{
+    int e = errno;
+    PyErr_Format(PyExc_MemoryError,
+                 "could not map %s C stack of %zu KiB: %s (%s)", what,
+                 size / 1024,
+                 e == ENOMEM ? "address space (RLIMIT_AS) or the kernel's "
+                               "map count (vm.max_map_count) exhausted"
+                             : "mmap failed",
+                 strerror(e));
+}
+
 /* Map a C stack of `size` bytes above a PROT_NONE guard area of `guard`
  * bytes (both rounded up to pages); address space only: pages cost memory
  * when touched.  Returns the start of the mapping (the guard), its total
- * size in *total and the lowest usable address in *low, or NULL with
- * MemoryError set.  Release with munmap(map, *total). */
+ * size in *total and the lowest usable address in *low, or NULL with a
+ * MemoryError that names the stack (`what`: "the step's", "a generator's")
+ * and what ran out.  Release with munmap(map, *total). */
 char *
-stack_map(size_t guard, size_t size, size_t *total, char **low)
+stack_map(size_t guard, size_t size, size_t *total, char **low,
+          const char *what)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     if (page == 0 || page == (size_t)-1) {
@@ -42,12 +62,12 @@ stack_map(size_t guard, size_t size, size_t *total, char **low)
 #endif
     char *map = mmap(NULL, *total, PROT_READ | PROT_WRITE, flags, -1, 0);
     if (map == MAP_FAILED) {
-        PyErr_NoMemory();
+        stack_map_error(what, size);
         return NULL;
     }
     if (mprotect(map, guard, PROT_NONE) != 0) {
         munmap(map, *total);
-        PyErr_NoMemory();
+        stack_map_error(what, size);
         return NULL;
     }
     *low = map + guard;

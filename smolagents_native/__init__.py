@@ -50,9 +50,11 @@ __all__ = [
     "RunResult",
     "ScriptedModel",
     "StepRecord",
+    "WorkerPool",
     "evaluate_python_code",
     "load_ipython_extension",
     "patch_smolagents",
+    "run_many",
     "unpatch_smolagents",
 ]
 
@@ -64,6 +66,8 @@ _LAZY = {
     "ScriptedModel": "models",
     "OpenAICompatibleModel": "models",
     "ModelError": "models",
+    "WorkerPool": "isolation",
+    "run_many": "isolation",
 }
 
 

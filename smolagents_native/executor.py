@@ -12,6 +12,7 @@ import contextvars
 import logging
 import math
 import re
+import sys
 import threading
 import types
 from abc import ABC, abstractmethod
@@ -22,6 +23,19 @@ from importlib.util import find_spec
 from typing import Any
 
 from . import _core
+from ._budgets import (  # the defaults, generated from csrc/budgets.def
+    BUDGETS,
+    MAX_EXECUTION_TIME_SECONDS,
+    MAX_GENERATORS,
+    MAX_INT_BITS,
+    MAX_NESTING,
+    MAX_OPERATIONS,
+    MAX_PRINT_OUTPUTS_CHARS,
+    MAX_RECURSION_DEPTH,
+    MAX_RESULT_BYTES,
+    MAX_WHILE_ITERATIONS,
+)
+from .grants import effective_grants
 from .errors import (
     FINAL_ANSWER_MATCH,
     ExecutionTimeoutError,
@@ -42,6 +56,8 @@ __all__ = [
     "DANGEROUS_MODULES",
     "DEFAULT_MAX_LEN_OUTPUT",
     "MAX_EXECUTION_TIME_SECONDS",
+    "MAX_GENERATORS",
+    "MAX_NESTING",
     "MAX_OPERATIONS",
     "MAX_WHILE_ITERATIONS",
     "CodeOutput",
@@ -78,19 +94,15 @@ BASE_BUILTIN_MODULES = [
 ]
 
 DEFAULT_MAX_LEN_OUTPUT = 50000
-MAX_OPERATIONS = 10000000
-MAX_WHILE_ITERATIONS = 1000000
-MAX_EXECUTION_TIME_SECONDS = 30
+# MAX_OPERATIONS, MAX_WHILE_ITERATIONS, MAX_EXECUTION_TIME_SECONDS and the sandbox's own budgets
+# (MAX_PRINT_OUTPUTS_CHARS, MAX_RECURSION_DEPTH, MAX_INT_BITS, MAX_RESULT_BYTES, MAX_GENERATORS,
+# MAX_NESTING) come from csrc/budgets.def through ._budgets (docs/security.md, section 5). A
+# step that exceeds one ends with InterpreterError. They are the defaults: `evaluate_python_code`
+# reads them at each call (as smolagents), a `LocalPythonExecutor` copies them when created.
 # smolagents' list of dunder methods the code may call. Kept for API compatibility only: the C
 # policy has its own, fixed allowlist of dunder attributes (docs/security.md, section 2), and
 # does not read this list.
 ALLOWED_DUNDER_METHODS = ["__init__", "__str__", "__repr__"]
-# Budgets of the sandbox beyond smolagents' (docs/security.md). A step that exceeds one ends
-# with InterpreterError. `None` for MAX_RECURSION_DEPTH: the host's recursion limit minus 20.
-MAX_PRINT_OUTPUTS_CHARS = 10_000_000  # everything print() may write in one step
-MAX_RECURSION_DEPTH: int | None = None  # interpreted call depth (RecursionError, as CPython)
-MAX_INT_BITS = 4_000_000  # size of an int result of **, <<, * (about 1.2 million digits)
-MAX_RESULT_BYTES = 100_000_000  # size of a str/bytes/list result of *, join, bytes(n)...
 MAX_LENGTH_TRUNCATE_CONTENT = 20000
 
 # Non-exhaustive lists kept for API compatibility. The C policy blocks these and much more.
@@ -508,25 +520,29 @@ def _release_interpreter(key: tuple[str, ...], interp: Any) -> None:
         idle.append(interp)
 
 
+def _budget_defaults() -> dict[str, Any]:
+    """The budgets as this module's constants say now (MAX_OPERATIONS, ...), as keyword
+    arguments of `Interpreter.run` (all but `timeout`, which callers give explicitly)."""
+    g = globals()
+    return {name: g[const] for name, _d, _u, const, _w, _m in BUDGETS if name != "timeout"}
+
+
 def _budgets(
     timeout_seconds: float | None,
     max_operations: int | None = None,
     max_while_iterations: int | None = None,
+    defaults: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Keyword arguments of `Interpreter.run` for the budgets. One given as None is read from
-    this module's global (MAX_OPERATIONS, MAX_WHILE_ITERATIONS, ...) now, so patching the
-    global takes effect on the next step."""
-    return {
-        "max_operations": MAX_OPERATIONS if max_operations is None else max_operations,
-        "max_while_iterations": (
-            MAX_WHILE_ITERATIONS if max_while_iterations is None else max_while_iterations
-        ),
-        "timeout": timeout_seconds,
-        "max_print_len": MAX_PRINT_OUTPUTS_CHARS,
-        "max_depth": MAX_RECURSION_DEPTH or 0,
-        "max_int_bits": MAX_INT_BITS,
-        "max_result_bytes": MAX_RESULT_BYTES,
-    }
+    """Keyword arguments of `Interpreter.run` for the budgets: `defaults` (an executor's own
+    copy), or this module's constants read now; `max_operations` / `max_while_iterations`
+    override them when given."""
+    kw = dict(defaults) if defaults is not None else _budget_defaults()
+    if max_operations is not None:
+        kw["max_operations"] = max_operations
+    if max_while_iterations is not None:
+        kw["max_while_iterations"] = max_while_iterations
+    kw["timeout"] = timeout_seconds
+    return kw
 
 
 def _run_step(
@@ -537,12 +553,15 @@ def _run_step(
     timeout_seconds: float | None,
     max_operations: int | None = None,
     max_while_iterations: int | None = None,
+    defaults: dict[str, Any] | None = None,
 ) -> tuple[Any, bool]:
     """Run `code` once and write `_print_outputs` / `_operations_count` into `state`, whether
     the step succeeds or fails. Budgets as in `_budgets`."""
     try:
         return interp.run(
-            code, state, **_budgets(timeout_seconds, max_operations, max_while_iterations)
+            code,
+            state,
+            **_budgets(timeout_seconds, max_operations, max_while_iterations, defaults),
         )
     except ExecutionTimeoutError:
         raise ExecutionTimeoutError(
@@ -582,6 +601,7 @@ def evaluate_python_code(
     interp = _acquire_interpreter(key)
     try:
         interp.tools, interp.extra_builtins = _split_tools(static_tools, custom_tools)
+        interp.grants = effective_grants(key)
         return _run_step(interp, code, state, max_print_outputs_length, timeout_seconds)
     finally:
         _release_interpreter(key, interp)
@@ -598,10 +618,38 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         additional_functions: extra callables offered to the code, protected like tools.
         timeout_seconds: wall-clock limit per step (`None`: no limit).
         max_operations: operation budget per step. Not in smolagents; `None` (the default)
-            reads this module's `MAX_OPERATIONS` at each call, as smolagents reads its own.
-        max_while_iterations: budget of iterations per `while` loop; `None` reads
-            `MAX_WHILE_ITERATIONS` at each call.
+            uses `MAX_OPERATIONS` as it was when the executor was created.
+        max_while_iterations: budget of iterations per `while` loop; `None` uses
+            `MAX_WHILE_ITERATIONS` as it was when the executor was created.
+        readable_dirs: directories that host code acting for the code (pandas.read_csv,
+            numpy.load, io.FileIO...) may read, besides the Python installation. Not in
+            smolagents. `None` (the default): everywhere if a file module (`os`, `pathlib`,
+            `shutil`, `io`...) is authorized, else nowhere. See docs/security.md.
+        writable_dirs: directories such host code may create, write or delete files in;
+            `None`: as for `readable_dirs`. Giving either list narrows what an authorized file
+            module implies (the other one becomes empty unless given).
+        allow_network: whether such host code may open sockets; `None`: only if a network
+            module (`socket`, `requests`...) is authorized.
+        isolation: `"none"` (in this process) or `"process"` (a sandboxed worker process,
+            docs/isolation.md; then the object is an `isolation.ProcessExecutor`, which takes
+            more options). `None`: `"process"` when an authorized module is third-party or
+            reaches the system (`isolation.needs_process`), else `"none"`.
+
+    The other budgets (docs/security.md, section 5) are copied from this module's constants
+    when the executor is created, into `budgets` (read-only): the steps read that copy, never
+    the module's globals.
     """
+
+    _process_capable = False  # True on isolation.ProcessExecutor
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> LocalPythonExecutor:
+        if cls is LocalPythonExecutor:
+            from .isolation import ProcessExecutor, resolve_isolation
+
+            imports = args[0] if args else kwargs.get("additional_authorized_imports")
+            if resolve_isolation(kwargs.get("isolation"), imports) == "process":
+                cls = ProcessExecutor
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -611,7 +659,17 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         timeout_seconds: int | None = MAX_EXECUTION_TIME_SECONDS,
         max_operations: int | None = None,
         max_while_iterations: int | None = None,
+        readable_dirs: list[str] | None = None,
+        writable_dirs: list[str] | None = None,
+        allow_network: bool | None = None,
+        isolation: str | None = None,
     ):
+        if isolation == "process" and not self._process_capable:
+            raise TypeError(
+                f"{type(self).__name__} runs in process: isolation='process' is for "
+                "LocalPythonExecutor itself (it then returns an isolation.ProcessExecutor)"
+            )
+        self.isolation = "none"
         self.custom_tools: dict[str, Callable] = {}
         self.state: dict[str, Any] = {"__name__": "__main__"}
         self.max_print_outputs_length = max_print_outputs_length
@@ -628,10 +686,25 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         self.timeout_seconds = timeout_seconds
         self.max_operations = max_operations
         self.max_while_iterations = max_while_iterations
+        self._budget_copy = _budget_defaults()
+        self.readable_dirs = readable_dirs
+        self.writable_dirs = writable_dirs
+        self.allow_network = allow_network
+        self._grants_key: tuple | None = None
         self._interp = _new_interpreter(self.authorized_imports)
         self._interp_imports = list(self.authorized_imports)
         # Snapshot of (static_tools, custom_tools) last given to the core.
         self._synced: tuple[dict, dict] | None = None
+
+    @property
+    def budgets(self) -> types.MappingProxyType:
+        """This executor's budgets (keyword arguments of `Interpreter.run`), copied from the
+        module's constants at creation; `max_operations` / `max_while_iterations` given to the
+        constructor take precedence over the first two."""
+        return types.MappingProxyType(
+            _budgets(self.timeout_seconds, self.max_operations, self.max_while_iterations,
+                     self._budget_copy)
+        )
 
     def _check_authorized_imports_are_installed(self) -> None:
         """Raise InterpreterError if an authorized module is not installed (as smolagents)."""
@@ -657,6 +730,17 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         if self._synced is None or self._synced != (static, custom):
             self._interp.tools, self._interp.extra_builtins = _split_tools(static, custom)
             self._synced = (dict(static), dict(custom))
+            self._grants_key = None
+        key = (
+            self._interp, self.authorized_imports, self.readable_dirs, self.writable_dirs,
+            self.allow_network,
+        )
+        if self._grants_key != key:
+            self._interp.grants = effective_grants(*key[1:])
+            # copies: a list changed in place later must be seen as a change
+            self._grants_key = tuple(
+                list(v) if isinstance(v, list) else v for v in key
+            )
 
     def __call__(self, code_action: str) -> CodeOutput:
         self._sync()
@@ -668,9 +752,20 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             self.timeout_seconds,
             self.max_operations,
             self.max_while_iterations,
+            self._budget_copy,
         )
         logs = str(self.state["_print_outputs"])
         return CodeOutput(output=output, logs=logs, is_final_answer=is_final_answer)
+
+    def __del__(self) -> None:
+        # What the code left in the state is released on the step's large C stack (deeply
+        # nested structures recurse in C when released), unless the host still holds it.
+        state = self.__dict__.get("state")
+        if type(state) is dict and sys.getrefcount(state) <= 3:  # self.__dict__, local, arg
+            try:
+                _core.release_on_step_stack(state)
+            except Exception:  # noqa: BLE001 - interpreter shutdown, out of memory
+                pass
 
     def send_variables(self, variables: dict[str, Any]) -> None:
         self.state.update(variables)
@@ -678,3 +773,12 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
     def send_tools(self, tools: dict[str, Any]) -> None:
         # Agent tools, then base Python tools, then additional functions, as smolagents.
         self.static_tools = {**tools, **BASE_PYTHON_TOOLS.copy(), **self.additional_functions}
+
+    def close(self) -> None:
+        """Nothing to release in process; process mode ends its worker."""
+
+    def __enter__(self) -> LocalPythonExecutor:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from smolagents_native.bench import (
-    ENGINE_NAMES,
+    DEFAULT_ENGINES,
     Options,
     Workload,
     load_workloads,
@@ -139,7 +139,7 @@ def test_api_quick_run():
     results = run_benchmark(["tiny", "fstring_report"], quick=True, progress=False,
                             smolagents_cap=5.0)
     names = ["fstring_report", "tiny", "tiny_uncached"]
-    _check_result_shape(results, names, ENGINE_NAMES)
+    _check_result_shape(results, names, DEFAULT_ENGINES)
     entries = {e["name"]: e for e in results["workloads"]}
     assert entries["tiny"]["engines"]["cpython"]["output"] == "3\n"
     fstring = entries["fstring_report"]
@@ -221,7 +221,7 @@ def test_cli_quick(tmp_path):
     assert "Machine:" in proc.stdout
     assert "[" in proc.stderr  # the progress indicator
     results = json.loads(out_json.read_text())
-    _check_result_shape(results, ["datetime_schedule", "tiny", "tiny_uncached"], ENGINE_NAMES)
+    _check_result_shape(results, ["datetime_schedule", "tiny", "tiny_uncached"], DEFAULT_ENGINES)
 
 
 def test_cli_rejects_unknown_workload(tmp_path):
@@ -234,3 +234,14 @@ def test_cli_rejects_unknown_workload(tmp_path):
     )
     assert proc.returncode == 2
     assert "no workload matches" in proc.stderr
+
+
+@pytest.mark.no_sanitizer
+def test_native_process_engine():
+    """The fourth engine: the executor with isolation="process" (opt-in)."""
+    results = run_benchmark("tiny", engines="cpython,native-process", quick=True,
+                            progress=False, memory=False)
+    for entry in results["workloads"]:
+        assert entry["engines"]["native-process"]["status"] == "ok", entry
+        assert entry["engines"]["native-process"]["output"] == \
+            entry["engines"]["cpython"]["output"]

@@ -13,10 +13,11 @@ reported rather than fatal, and peak memory is per engine). Times are never asse
 
 from ._cli import main
 from ._report import print_report, write_json, write_plot
-from ._runner import ENGINE_NAMES, Options, run_benchmark
+from ._runner import DEFAULT_ENGINES, ENGINE_NAMES, Options, run_benchmark
 from ._workloads import Workload, load_workloads, select_workloads
 
 __all__ = [
+    "DEFAULT_ENGINES",
     "ENGINE_NAMES",
     "Options",
     "Workload",

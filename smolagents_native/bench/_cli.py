@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ._report import print_report, write_json, write_plot
-from ._runner import ENGINE_NAMES, run_benchmark
+from ._runner import DEFAULT_ENGINES, ENGINE_NAMES, run_benchmark
 from ._workloads import load_workloads
 
 
@@ -18,8 +18,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--workloads", metavar="NAME,...",
                    help="comma-separated names or substrings (default: all; see --list)")
-    p.add_argument("--engines", metavar="ENGINE,...", default=",".join(ENGINE_NAMES),
-                   help="subset of cpython,native,smolagents (default: all three)")
+    p.add_argument("--engines", metavar="ENGINE,...", default=",".join(DEFAULT_ENGINES),
+                   help="subset of cpython,native,smolagents,native-process (default: the "
+                        "first three)")
     p.add_argument("--repeat", type=int, metavar="N",
                    help="measured runs per engine and workload (default 5; quick: 1)")
     p.add_argument("--warmup", type=int, metavar="N",

@@ -20,7 +20,9 @@ from typing import IO, Any
 from ._machine import PACKAGE_DIR, header, load_average
 from ._workloads import Workload, load_workloads, select_workloads
 
-ENGINE_NAMES = ("cpython", "native", "smolagents")
+ENGINE_NAMES = ("cpython", "native", "smolagents", "native-process")
+# What runs when no engine is named: native-process (isolation="process") is opt-in.
+DEFAULT_ENGINES = ENGINE_NAMES[:3]
 WORKER = Path(__file__).resolve().parent / "_worker.py"
 SCHEMA_VERSION = 1
 
@@ -38,7 +40,7 @@ MEMORY_METHODS = {
 
 @dataclass
 class Options:
-    engines: tuple[str, ...] = ENGINE_NAMES
+    engines: tuple[str, ...] = DEFAULT_ENGINES
     repeat: int = 5
     warmup: int = 1
     quick: bool = False

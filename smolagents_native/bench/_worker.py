@@ -96,13 +96,35 @@ class NativeEngine(_ExecutorEngine):
     module = "smolagents_native.executor"
 
 
+class NativeProcessEngine(_ExecutorEngine):
+    """smolagents_native.LocalPythonExecutor(isolation="process"): each step is a round trip
+    to a sandboxed worker. The worker reads its own limit globals, so the budgets are passed
+    as arguments; one executor (one worker) at a time."""
+
+    module = "smolagents_native.executor"
+
+    def __init__(self):
+        super().__init__()
+        self.session = None
+
+    def new(self):
+        if self.session is not None:
+            self.session.close()
+        self.session = self.cls(additional_authorized_imports=[], timeout_seconds=None,
+                                max_operations=UNLIMITED, max_while_iterations=UNLIMITED,
+                                isolation="process")
+        self.session.send_tools({})
+        return self.session
+
+
 class SmolagentsEngine(_ExecutorEngine):
     """smolagents' own LocalPythonExecutor; its limit globals are read at call time too."""
 
     module = "smolagents.local_python_executor"
 
 
-ENGINES = {"cpython": CPythonEngine, "native": NativeEngine, "smolagents": SmolagentsEngine}
+ENGINES = {"cpython": CPythonEngine, "native": NativeEngine, "smolagents": SmolagentsEngine,
+           "native-process": NativeProcessEngine}
 
 
 def maxrss_kib() -> int:

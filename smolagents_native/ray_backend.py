@@ -1,0 +1,116 @@
+"""`WorkerPool(backend="ray")`: run batches of programs on Ray actors (optional extra: `ray`).
+
+Each actor owns a local `WorkerPool` on its node and runs every program in a fresh
+process-mode executor there, so the sandbox is the same as on the local backend (a forked,
+seccomp-filtered worker in its own namespaces); Ray only spreads the batch over actors and
+machines. Results come back as plain tuples built by the actor from values that already passed
+the restricted unpickler, and are turned into CodeOutput / exceptions in the caller.
+
+Tools are not supported on this backend (they would have to run on the actor's node).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import ExecutionTimeoutError, InterpreterError
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "WorkerPool(backend='ray') needs Ray: pip install 'smolagents_native[ray]'"
+        ) from exc
+    return ray
+
+
+class _Runner:
+    """The actor body: a local pool, one executor per program."""
+
+    def __init__(self) -> None:
+        from .isolation import WorkerPool
+
+        self.pool = WorkerPool(size=1)
+        self.pool.server(False, (), ())  # start the fork server now, not in the first program
+
+    def run(self, codes: list[tuple[int, str]], kwargs: dict[str, Any]) -> list[tuple]:
+        from .executor import LocalPythonExecutor
+
+        out = []
+        for index, code in codes:
+            try:
+                with LocalPythonExecutor(**kwargs, isolation="process", pool=self.pool) as ex:
+                    result = ex(code)
+                out.append((index, "ok", result.output, result.logs, result.is_final_answer))
+            except ExecutionTimeoutError as exc:
+                out.append((index, "timeout", str(exc), "", False))
+            except InterpreterError as exc:
+                out.append((index, "error", str(exc), "", False))
+        return out
+
+    def ready(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+class RayBackend:
+    def __init__(self, size: int, address: str | None = None, **init_options: Any):
+        ray = _import_ray()
+        self.ray = ray
+        self._started = False
+        if not ray.is_initialized():
+            options = {
+                "num_cpus": size,
+                "include_dashboard": False,
+                "log_to_driver": False,
+                "ignore_reinit_error": True,
+                "configure_logging": False,
+            }
+            options.update(init_options)
+            ray.init(address=address, **options)
+            self._started = True
+        actor = ray.remote(num_cpus=0)(_Runner)
+        self.actors = [actor.remote() for _ in range(size)]
+        ray.get([a.ready.remote() for a in self.actors])  # constructed, fork servers up
+
+    def run_many(self, codes: list[str], kwargs: dict[str, Any]) -> list[Any]:
+        from .executor import CodeOutput
+
+        # One chunk per actor, contiguous: fewer round trips than one task per program.
+        n = len(self.actors)
+        chunks: list[list[tuple[int, str]]] = [[] for _ in range(n)]
+        for index, code in enumerate(codes):
+            chunks[index * n // max(len(codes), 1)].append((index, code))
+        refs = [
+            actor.run.remote(chunk, kwargs) for actor, chunk in zip(self.actors, chunks) if chunk
+        ]
+        results: list[Any] = [None] * len(codes)
+        for part in self.ray.get(refs):
+            for index, kind, value, logs, is_final in part:
+                if kind == "ok":
+                    results[index] = CodeOutput(output=value, logs=logs, is_final_answer=is_final)
+                elif kind == "timeout":
+                    results[index] = ExecutionTimeoutError(value)
+                else:
+                    results[index] = InterpreterError(value)
+        return results
+
+    def close(self) -> None:
+        ray = self.ray
+        try:
+            ray.get([actor.close.remote() for actor in self.actors], timeout=30)
+        except Exception:
+            pass
+        for actor in self.actors:
+            try:
+                ray.kill(actor)
+            except Exception:
+                pass
+        self.actors = []
+        if self._started:
+            ray.shutdown()
+            self._started = False

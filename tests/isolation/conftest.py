@@ -1,0 +1,46 @@
+"""Process-mode tests share one WorkerPool (fork servers start once per profile)."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+
+import pytest
+
+if not sys.platform.startswith("linux"):
+    pytest.skip("process isolation needs Linux", allow_module_level=True)
+
+
+needs_bwrap = pytest.mark.skipif(
+    shutil.which("bwrap") is None,
+    reason="the worker's file-system and process view needs bubblewrap (apt-get install "
+    "bubblewrap); without it only the network namespace is set up",
+)
+
+
+@pytest.fixture(scope="session")
+def pool():
+    from smolagents_native import WorkerPool
+
+    with WorkerPool(size=8) as shared:
+        yield shared
+
+
+@pytest.fixture
+def make_process_executor(pool):
+    """`make_process_executor(imports, **options)`: a process-mode executor, tools sent,
+    closed at the end of the test."""
+    from smolagents_native import LocalPythonExecutor
+
+    made = []
+
+    def make(imports=(), **options):
+        options.setdefault("pool", pool)
+        ex = LocalPythonExecutor(list(imports), isolation="process", **options)
+        ex.send_tools({})
+        made.append(ex)
+        return ex
+
+    yield make
+    for ex in made:
+        ex.close()

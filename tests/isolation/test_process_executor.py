@@ -1,0 +1,372 @@
+"""isolation="process": API, deadline backstop, crash recovery, rlimits, seccomp, environment,
+tools in the host, values crossing the boundary, pools and their processes."""
+
+from __future__ import annotations
+
+import os
+import time
+import warnings
+
+import pytest
+
+from smolagents_native import (
+    ExecutionTimeoutError,
+    InterpreterError,
+    LocalPythonExecutor,
+    WorkerPool,
+)
+from smolagents_native.isolation import ProcessExecutor, needs_process
+
+from .conftest import needs_bwrap
+
+
+def test_same_results_errors_and_state(make_process_executor):
+    ex = make_process_executor()
+    assert isinstance(ex, LocalPythonExecutor) and ex.isolation == "process"
+    out = ex("x = 6 * 7\nprint('x is', x)\nx + 1")
+    assert (out.output, out.logs, out.is_final_answer) == (43, "x is 42\n", False)
+    out = ex("items = [x, {'k': (1, 2.5)}, {3}]\nimport math\ndef f():\n    return x\nitems")
+    assert out.output == [42, {"k": (1, 2.5)}, {3}]
+    # Plain data is mirrored in the host; modules and functions live in the worker only.
+    assert ex.state["x"] == 42 and ex.state["items"] == out.output
+    assert "math" not in ex.state and "f" not in ex.state
+    assert ex("f() + len(items)").output == 45  # ... and still work there
+    with pytest.raises(InterpreterError) as info:
+        ex("print('before')\n{}['missing']")
+    assert "KeyError: 'missing'" in str(info.value)
+    assert str(ex.state["_print_outputs"]) == "before\n"
+    assert ex.state["_operations_count"]["counter"] > 0
+    with pytest.raises(InterpreterError, match="Import of os is not allowed"):
+        ex("import os")
+    ex.send_variables({"given": [1, 2, 3]})
+    assert ex("sum(given)").output == 6
+    assert ex("del x\n1").output == 1 and "x" not in ex.state
+
+
+@needs_bwrap
+def test_final_answer_and_tools_run_in_the_host(make_process_executor, tmp_path):
+    host_only = tmp_path / "host-only.txt"
+    host_only.write_text("only the host can read this")
+    calls = []
+
+    def read_note(suffix: str = "") -> str:
+        calls.append(os.getpid())
+        return host_only.read_text() + suffix
+
+    def final_answer(answer):
+        return {"answer": answer}
+
+    def failing():
+        raise ValueError("tool failed")
+
+    ex = make_process_executor()
+    ex.send_tools({"read_note": read_note, "final_answer": final_answer, "failing": failing})
+    out = ex("note = read_note(suffix='!')\nprint(note)")
+    assert out.logs == "only the host can read this!\n" and calls == [os.getpid()]
+    assert ex("try:\n    failing()\nexcept ValueError as e:\n    r = str(e)\nr").output == (
+        "tool failed"
+    )
+    with pytest.raises(InterpreterError, match="Forbidden|cannot|assign"):
+        ex("read_note = 1")
+    out = ex("final_answer(note.upper())")
+    assert out.is_final_answer and out.output == {"answer": "ONLY THE HOST CAN READ THIS!"}
+    # The file itself is not in the worker's view.
+    ex2 = make_process_executor(["pathlib"])
+    with pytest.raises(InterpreterError, match="FileNotFoundError|No such file"):
+        ex2(f"import pathlib\npathlib.Path({str(host_only)!r}).read_text()")
+
+
+def test_additional_functions_stay_in_the_host(make_process_executor):
+    seen = []
+    ex = make_process_executor(additional_functions={"record": lambda v: seen.append(v) or len(seen)})
+    assert ex("record('a') + record('b')").output == 3
+    assert seen == ["a", "b"]
+
+
+def test_values_that_cannot_cross(make_process_executor):
+    from smolagents_native._protocol import WorkerValue
+
+    ex = make_process_executor(["pathlib"])
+    # A step's output that cannot cross is a stand-in holding its repr in the worker...
+    out = ex("import pathlib\npathlib.PurePosixPath('a')")
+    assert isinstance(out.output, WorkerValue) and repr(out.output) == "PurePosixPath('a')"
+    out = ex("import math\nmath")
+    assert isinstance(out.output, WorkerValue) and "module 'math'" in str(out.output)
+    # ... a final answer, a tool argument, a variable sent in get a clear error.
+    ex.send_tools({"final_answer": lambda answer: answer, "echo": lambda v: v})
+    with pytest.raises(InterpreterError, match="arguments of tool .final_answer. cannot cross the process boundary"):
+        ex("def g():\n    pass\nfinal_answer(g)")
+    with pytest.raises(InterpreterError, match="PurePosixPath may not cross"):
+        ex("echo(pathlib.PurePosixPath('b'))")
+    # A listed class crosses.
+    ex2 = make_process_executor(["pathlib"], cross_classes=["pathlib.PurePosixPath"])
+    import pathlib
+
+    assert ex2("import pathlib\npathlib.PurePosixPath('a')").output == pathlib.PurePosixPath("a")
+    with pytest.raises(InterpreterError, match="cannot cross"):
+        ex.send_variables({"fn": lambda: 1})
+
+
+def test_regex_catastrophe_ends_at_deadline_and_state_survives(make_process_executor):
+    ex = make_process_executor(["re"], timeout_seconds=1)
+    ex("kept = 'still here'")
+    start = time.monotonic()
+    with pytest.raises(ExecutionTimeoutError, match="maximum execution time of 1 seconds"):
+        ex("import re\nre.match(r'(a+)+$', 'a' * 64 + 'b')")
+    assert time.monotonic() - start < 2.0 + 1.0  # 2 s, plus slack for a loaded machine
+    assert ex("kept").output == "still here"
+
+
+def test_crashed_worker_is_reported_and_replaced(make_process_executor):
+    # A fatal signal delivered to the worker (as a crash in C would be).
+    ex = make_process_executor(["signal"])
+    ex("before = [1, 2, 3]")
+    first_pid = ex.worker_pid
+    with pytest.raises(InterpreterError, match="killed by signal SIGSEGV") as info:
+        ex("import signal\nsignal.raise_signal(signal.SIGSEGV)")
+    assert "new worker" in str(info.value)
+    assert ex.worker_pid != first_pid
+    assert ex("before + [4]").output == [1, 2, 3, 4]
+
+
+@pytest.mark.skipif(os.environ.get("SMOLAGENTS_NATIVE_SANITIZE", "0") not in ("", "0"),
+                    reason="no address-space rlimit under AddressSanitizer")
+def test_memory_bomb_ends_at_the_rlimit(make_process_executor):
+    ex = make_process_executor(worker_limits={"memory_bytes": 2 << 30}, timeout_seconds=60)
+    with pytest.raises(InterpreterError) as info:
+        ex("hog = []\nwhile True:\n    hog.append(bytearray(10**7))")
+    assert "memory" in str(info.value).lower()
+    assert ex("1 + 1").output == 2
+
+
+def test_seccomp_refuses_exec_sockets_and_processes(make_process_executor):
+    """Calls the in-process policy lets through (the modules are authorized) reach the kernel,
+    which refuses them: EPERM from the filter, not a policy message."""
+    eperm = "PermissionError: [Errno 1] Operation not permitted"
+    ex = make_process_executor(["subprocess", "socket"])
+    for code in (
+        "import subprocess\nsubprocess.run(['/bin/true'])",  # fork + execve
+        "import socket\nsocket.socket()",
+        "import socket\nsocket.socketpair()",
+    ):
+        with pytest.raises(InterpreterError) as info:
+            ex(code)
+        assert eperm in str(info.value), code
+    # Granting the network lifts the socket filter (and the namespace).
+    net = make_process_executor(["socket"], allow_network=True)
+    assert net("import socket\ns = socket.socket()\ns.close()\n'ok'").output == "ok"
+
+
+def test_filter_directly():
+    """The filter on its own, in a forked child: threads still work, the rest is refused."""
+    import socket
+    import threading
+
+    from smolagents_native import _core
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child
+        results = []
+        try:
+            _core.sandbox_apply()
+            for attempt in (
+                lambda: socket.socket(),
+                lambda: os.execv("/bin/true", ["true"]),
+                lambda: os.fork(),
+            ):
+                try:
+                    attempt()
+                    results.append("allowed")
+                except PermissionError:
+                    results.append("refused")
+            t = threading.Thread(target=lambda: results.append("thread"))
+            t.start()
+            t.join()
+        finally:
+            os.write(write, ",".join(results).encode())
+            os._exit(0)
+    os.close(write)
+    os.waitpid(pid, 0)
+    assert os.read(read, 1000).decode() == "refused,refused,refused,thread"
+    os.close(read)
+
+
+@needs_bwrap
+def test_host_environment_is_invisible(make_process_executor, monkeypatch):
+    monkeypatch.setenv("SMOLAGENTS_NATIVE_HOST_SECRET", "hunter2-host-secret")
+    ex = make_process_executor(["os"], worker_env={"GIVEN": "yes"})
+    out = ex(
+        "import os\n"
+        "seen = dict(os.environ)\n"
+        "procs = []\n"
+        "for entry in os.listdir('/proc'):\n"
+        "    if entry.isdigit():\n"
+        "        try:\n"
+        "            fd = os.open('/proc/' + entry + '/environ', os.O_RDONLY)\n"
+        "            procs.append(os.read(fd, 1 << 20))\n"
+        "            os.close(fd)\n"
+        "        except OSError:\n"
+        "            pass\n"
+        "(seen, procs, os.getcwd())"
+    )
+    seen, procs, cwd = out.output
+    assert seen.get("GIVEN") == "yes"
+    assert "SMOLAGENTS_NATIVE_HOST_SECRET" not in seen
+    assert all(b"hunter2-host-secret" not in blob for blob in procs)
+    assert cwd != os.getcwd()
+
+
+def test_secure_default_and_explicit_opt_out():
+    assert needs_process(["numpy"]) == ["numpy"]
+    assert needs_process(["math", "json", "collections.abc"]) == []
+    assert needs_process(["os", "*"]) == ["os", "*"]
+    with LocalPythonExecutor([]) as ex:
+        assert type(ex) is LocalPythonExecutor and ex.isolation == "none"
+    with pytest.warns(RuntimeWarning, match="isolation='none'"):
+        ex = LocalPythonExecutor(["numpy"], isolation="none")
+    assert type(ex) is LocalPythonExecutor
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with LocalPythonExecutor(["numpy"]) as ex:
+            assert isinstance(ex, ProcessExecutor)
+    with pytest.raises(ValueError):
+        LocalPythonExecutor([], isolation="thread")
+
+    class Custom(LocalPythonExecutor):
+        pass
+
+    with pytest.raises(TypeError, match="isolation='process'"):
+        Custom([], isolation="process")
+
+
+def _descendants(pid: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    out, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.add(child)
+            todo.append(child)
+    return out
+
+
+def test_pool_shared_closed_and_no_leaked_processes():
+    with WorkerPool(size=2) as pool:
+        a = LocalPythonExecutor([], isolation="process", pool=pool)
+        b = LocalPythonExecutor([], isolation="process", pool=pool)
+        a("v = 'a'")
+        b("v = 'b'")
+        assert (a("v").output, b("v").output) == ("a", "b")
+        server = next(iter(pool._servers.values()))
+        procs = {server.proc.pid} | _descendants(server.proc.pid)
+        assert len(procs) >= 3  # the fork server and two workers (bubblewrap adds its own)
+        a.close()
+        with pytest.raises(InterpreterError, match="closed"):
+            a("1")
+        b.close()
+        b.close()  # idempotent
+    assert server.proc.poll() is not None
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(os.path.exists(f"/proc/{p}") for p in procs):
+        time.sleep(0.05)
+    alive = []
+    for p in procs:
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    alive.append(p)
+        except OSError:
+            pass
+    assert alive == []
+
+
+def test_run_many_local(pool):
+    results = pool.run_many([f"{i} * 2" for i in range(10)] + ["1/0"])
+    assert [r.output for r in results[:10]] == [i * 2 for i in range(10)]
+    assert isinstance(results[10], InterpreterError)
+
+
+@pytest.mark.skipif(__import__("shutil").which("bwrap") is None, reason="needs bubblewrap")
+def test_granted_directory_is_the_only_host_directory(make_process_executor, tmp_path):
+    granted = tmp_path / "granted"
+    granted.mkdir()
+    (granted / "in.txt").write_text("given")
+    (tmp_path / "beside.txt").write_text("not given")
+    ex = make_process_executor(["os"], granted_paths=[str(granted)])
+    code = (
+        "import os\n"
+        f"fd = os.open({str(granted / 'in.txt')!r}, os.O_RDONLY)\n"
+        "data = os.read(fd, 100)\n"
+        "os.close(fd)\n"
+        f"fd = os.open({str(granted / 'out.txt')!r}, os.O_WRONLY | os.O_CREAT)\n"
+        "os.write(fd, b'written')\n"
+        "os.close(fd)\n"
+        "try:\n"
+        f"    os.stat({str(tmp_path / 'beside.txt')!r})\n"
+        "    beside = True\n"
+        "except OSError:\n"
+        "    beside = False\n"
+        "(data, beside)"
+    )
+    assert ex(code).output == (b"given", False)
+    assert (granted / "out.txt").read_bytes() == b"written"
+
+
+def test_network_is_refused_unless_granted(make_process_executor):
+    ex = make_process_executor(["socket"])
+    with pytest.raises(InterpreterError, match="PermissionError|Operation not permitted|Forbidden"):
+        ex("import socket\nsocket.socket()")
+
+
+def test_restricted_unpickler_never_resolves_unlisted_globals():
+    import pickle
+    import pathlib
+
+    from smolagents_native import _protocol as P
+
+    assert P.loads_restricted(pickle.dumps({"a": [1, (2.5, b"x")], "s": {3}}), {}) == {
+        "a": [1, (2.5, b"x")], "s": {3}}
+    for hostile in (os.system, pathlib.Path("x"), ProcessExecutor):
+        with pytest.raises(pickle.UnpicklingError, match="may not cross"):
+            P.loads_restricted(pickle.dumps(hostile), {})
+    # A hand-written pickle calling os.system is refused before anything is called.
+    with pytest.raises(pickle.UnpicklingError, match="posix.system may not cross"):
+        P.loads_restricted(b"cposix\nsystem\n(S'true'\ntR.", {})
+    allowed = {P.class_key(pathlib.PurePosixPath): pathlib.PurePosixPath}
+    assert P.loads_restricted(pickle.dumps(pathlib.PurePosixPath("a")), allowed) == (
+        pathlib.PurePosixPath("a"))
+
+
+def test_forged_frames_from_the_worker_cross_only_as_data(make_process_executor):
+    """Code that writes its own frame on the channel (os authorized) gets no more than data:
+    the host unpickles it with the restricted unpickler."""
+    import pickle
+
+    from smolagents_native import _protocol as P
+
+    forged_output = b"cposix\nsystem\n(S'touch /tmp/forged'\ntR."
+    envelope = pickle.dumps((0, forged_output, True, "", 0, {}, []))
+    frame = P.HEADER.pack(len(envelope), P.DONE) + envelope
+    ex = make_process_executor(["os"])
+    fds = ex(
+        "import os, stat\n"
+        "def is_socket(fd):\n"
+        "    try:\n"
+        "        return stat.S_ISSOCK(os.fstat(fd).st_mode)\n"
+        "    except OSError:\n"
+        "        return False\n"
+        "[fd for fd in range(3, 64) if is_socket(fd)]"
+    ).output
+    assert len(fds) == 1  # the channel to the host is the worker's only socket
+    # The forged frame is read as this step's reply; its output names a global: refused.
+    with pytest.raises(InterpreterError, match="posix.system may not cross"):
+        ex(f"import os\nos.write({fds[0]}, {frame!r})\n'real'")
+    assert not os.path.exists("/tmp/forged")

@@ -1,0 +1,103 @@
+"""The one list of budgets (csrc/budgets.def) and what is generated from it."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import smolagents_native._core as core
+from smolagents_native import InterpreterError, LocalPythonExecutor
+from smolagents_native import _budgets
+from smolagents_native import executor as executor_module
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_generated_files_are_up_to_date():
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "gen_budgets.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_c_table_equals_the_generated_python_table():
+    assert core.BUDGETS == _budgets.BUDGETS
+    names = [row[0] for row in core.BUDGETS]
+    assert len(set(names)) == len(names)
+    for name, default, _unit, const, _what, _msg in core.BUDGETS:
+        assert getattr(executor_module, const) == default, const
+        assert const in executor_module.__all__ or const in (
+            "MAX_PRINT_OUTPUTS_CHARS", "MAX_RECURSION_DEPTH", "MAX_INT_BITS", "MAX_RESULT_BYTES",
+        )
+
+
+def test_the_doc_table_lists_every_budget():
+    doc = (ROOT / "docs" / "security.md").read_text()
+    table = doc[doc.index("<!-- budgets:begin -->") : doc.index("<!-- budgets:end -->")]
+    for name, _d, _u, const, _w, _m in core.BUDGETS:
+        assert f"`{name}`" in table and f"`{const}`" in table
+
+
+def test_executor_budgets_are_copied_at_creation(monkeypatch):
+    monkeypatch.setattr(executor_module, "MAX_OPERATIONS", 1000)
+    ex = LocalPythonExecutor([])
+    ex.send_tools({})
+    # rebinding the module's globals later (as code reaching the module could) changes nothing
+    monkeypatch.setattr(executor_module, "MAX_OPERATIONS", 10**12)
+    monkeypatch.setattr(executor_module, "MAX_WHILE_ITERATIONS", 10**12)
+    monkeypatch.setattr(executor_module, "MAX_PRINT_OUTPUTS_CHARS", None)
+    with pytest.raises(InterpreterError, match="max number of operations of 1000"):
+        ex("for i in range(10**6): pass")
+    assert ex.budgets["max_operations"] == 1000
+    assert ex.budgets["max_while_iterations"] == 1_000_000
+    with pytest.raises(TypeError):
+        ex.budgets["max_operations"] = 5  # read-only view
+    # a new executor takes the new defaults
+    ex2 = LocalPythonExecutor([])
+    assert ex2.budgets["max_operations"] == 10**12
+
+
+def test_constructor_arguments_override_the_copy():
+    ex = LocalPythonExecutor([], max_operations=500, timeout_seconds=None)
+    ex.send_tools({})
+    assert ex.budgets["max_operations"] == 500 and ex.budgets["timeout"] is None
+    with pytest.raises(InterpreterError, match="max number of operations of 500"):
+        ex("for i in range(10**6): pass")
+
+
+def _interp():
+    return executor_module._new_interpreter([])
+
+
+@pytest.mark.parametrize(
+    "kw, exc",
+    [
+        ({"timeout": math.nan}, ValueError),
+        ({"timeout": math.inf}, ValueError),
+        ({"timeout": -1}, ValueError),
+        ({"timeout": "1"}, TypeError),
+        ({"max_operations": -5}, ValueError),
+        ({"max_operations": 1.5}, TypeError),
+        ({"max_operations": True}, TypeError),
+        ({"max_generators": "x"}, TypeError),
+        ({"no_such_budget": 1}, TypeError),
+    ],
+)
+def test_run_rejects_bad_budget_values(kw, exc):
+    with pytest.raises(exc):
+        _interp().run("1", {}, **kw)
+
+
+def test_run_defaults_come_from_the_list():
+    it = _interp()
+    assert it.run("1 + 1", {}) == (2, False)
+    # None: no limit (here, on the operation count)
+    assert it.run("s = 0\nfor i in range(10**5):\n    s += i\ns", {}, max_operations=None)[0] == 4999950000
+    with pytest.raises(InterpreterError, match="max number of operations of 10"):
+        it.run("for i in range(100): pass", {}, max_operations=10)
