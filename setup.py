@@ -7,9 +7,17 @@ Environment switches:
 """
 
 import os
+import sysconfig
 from glob import glob
 
 from setuptools import Extension, setup
+
+if sysconfig.get_config_var("Py_GIL_DISABLED"):
+    # csrc/compat.h has the same refusal as an #error, for builds that bypass this file
+    raise SystemExit(
+        "smolagents_native does not support free-threaded CPython builds (3.13t, 3.14t, "
+        "Py_GIL_DISABLED): its interpreter relies on the GIL. Use the default build of CPython."
+    )
 
 
 def _flag(name):

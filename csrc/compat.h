@@ -9,9 +9,136 @@
 #error "smolagents_native needs CPython 3.10 or newer"
 #endif
 
-/* Exported by libpython but declared in cpython/object.h only for 3.11+. */
-PyAPI_FUNC(PyTypeObject *)
-    _PyType_CalculateMetaclass(PyTypeObject *, PyObject *);
+#if PY_VERSION_HEX < 0x030B0000
+#include <frameobject.h> /* PyFrame_Type: in Python.h from 3.11 */
+#endif
+
+#ifdef Py_GIL_DISABLED
+#error "smolagents_native does not support free-threaded CPython builds (3.13t, 3.14t): the interpreter relies on the GIL; use the default build of CPython"
+#endif
+
+/* Rule of this file: the extension uses only public or documented-unstable
+ * C API.  Where a public function is newer than 3.10, it is used under its
+ * public name and defined here for the older versions, from public API.
+ * The helpers of compat.c replace private functions (_PyObject_GetMethod,
+ * _PyType_Lookup, _PyObject_FunctionStr, _PyType_CalculateMetaclass,
+ * _PyLong_NumBits, _PySet_NextEntry) with implementations on public API. */
+
+#if PY_VERSION_HEX < 0x030D0000
+/* PyObject_GetOptionalAttr (public in 3.13): 1 and a new reference in
+ * *result when found, 0 and NULL when the attribute does not exist
+ * (AttributeError swallowed), -1 and NULL on other errors. */
+static inline int
+PyObject_GetOptionalAttr(PyObject *obj, PyObject *name, PyObject **result)
+{
+    *result = PyObject_GetAttr(obj, name);
+    if (*result != NULL) {
+        return 1;
+    }
+    if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+        PyErr_Clear();
+        return 0;
+    }
+    return -1;
+}
+static inline int
+PyObject_GetOptionalAttrString(PyObject *obj, const char *name,
+                               PyObject **result)
+{
+    PyObject *n = PyUnicode_FromString(name);
+    if (n == NULL) {
+        *result = NULL;
+        return -1;
+    }
+    int r = PyObject_GetOptionalAttr(obj, n, result);
+    Py_DECREF(n);
+    return r;
+}
+#endif
+
+#if PY_VERSION_HEX < 0x030B0000
+/* PyType_GetModuleByDef (public in 3.11): the module of the first heap type
+ * in the MRO of `tp` created from a module with `def`; borrowed, or NULL
+ * with TypeError. */
+static inline PyObject *
+PyType_GetModuleByDef(PyTypeObject *tp, PyModuleDef *def)
+{
+    PyObject *mro = tp->tp_mro;
+    for (Py_ssize_t i = 0; mro != NULL && i < PyTuple_GET_SIZE(mro); i++) {
+        PyTypeObject *t = (PyTypeObject *)PyTuple_GET_ITEM(mro, i);
+        if (!PyType_HasFeature(t, Py_TPFLAGS_HEAPTYPE)) {
+            continue;
+        }
+        PyObject *m = ((PyHeapTypeObject *)t)->ht_module;
+        if (m != NULL && PyModule_GetDef(m) == def) {
+            return m;
+        }
+    }
+    PyErr_Format(PyExc_TypeError,
+                 "PyType_GetModuleByDef: No superclass of '%s' has the given "
+                 "module", tp->tp_name);
+    return NULL;
+}
+#endif
+
+#if PY_VERSION_HEX < 0x030D0000
+/* PyUnicode_EqualToUTF8 (public in 3.13): 1 when equal, else 0; never
+ * fails. */
+static inline int
+PyUnicode_EqualToUTF8(PyObject *u, const char *s)
+{
+    return PyUnicode_CompareWithASCIIString(u, s) == 0;
+}
+#endif
+
+/* Messages that changed between versions (the differential corpus
+ * compares them with the running CPython). */
+#if PY_VERSION_HEX < 0x030B0000
+#define COMPAT_MSG_UNBOUND_LOCAL \
+    "local variable '%U' referenced before assignment"
+#define COMPAT_MSG_UNBOUND_FREE                                       \
+    "free variable '%U' referenced before assignment in enclosing " \
+    "scope"
+/* getattr() and hasattr() check the name themselves in 3.10 */
+#define COMPAT_BUILTIN_CHECKS_ATTR_NAME 1
+#else
+#define COMPAT_MSG_UNBOUND_LOCAL \
+    "cannot access local variable '%U' where it is not associated with a value"
+#define COMPAT_MSG_UNBOUND_FREE                                          \
+    "cannot access free variable '%U' where it is not associated with a " \
+    "value in enclosing scope"
+#define COMPAT_BUILTIN_CHECKS_ATTR_NAME 0
+#endif
+
+/* Raise the error of a `with` statement whose manager lacks __enter__
+ * (missing_exit 0) or __exit__ (1), as the running version words it. */
+void compat_with_protocol_error(PyObject *mgr, int missing_exit);
+
+/* compat.c: CPython behaviour rebuilt on public API. */
+
+/* Attribute `name` of the type or its bases (MRO order, no metaclass, no
+ * descriptor call): a new reference, or NULL with or without an exception
+ * set (NULL and no exception: not found). */
+PyObject *compat_type_lookup(PyTypeObject *tp, PyObject *name);
+
+/* Method lookup for a call `obj.name(...)`: returns a new reference; sets
+ * *unbound to 1 when the result is a plain function or method descriptor
+ * found on the type that must be called with obj as first argument, to 0
+ * when it is the attribute's value, to be called as is.  NULL with an
+ * exception on error. */
+PyObject *compat_get_method(PyObject *obj, PyObject *name, int *unbound);
+
+/* "qualname()" or "module.qualname()" for error messages, as CPython names
+ * a callable: new reference, or NULL with an exception set. */
+PyObject *compat_function_str(PyObject *func);
+
+/* The most derived metaclass of `meta` and the metaclasses of `bases`
+ * (borrowed), or NULL with TypeError on a metaclass conflict. */
+PyTypeObject *compat_calculate_metaclass(PyTypeObject *meta, PyObject *bases);
+
+/* Number of bits of |v| for an int (0 for 0); (size_t)-1 with an exception
+ * set on error. */
+size_t compat_long_num_bits(PyObject *v);
 
 #if PY_VERSION_HEX < 0x030B0000
 /* 3.10 has no public handled-exception API; emulate with exc_info. */
@@ -86,16 +213,36 @@ compat_small_int(PyObject *v, long long *out)
 #endif
 }
 
-/* A dict's version tag: changes whenever the dict is modified (PEP 509;
- * present through CPython 3.13).  0 means "no caching". */
-static inline uint64_t
-compat_dict_version(PyObject *d)
-{
+/* Versions for the global-lookup caches (eval_expr.c global_lookup).
+ *
+ * compat_dict_version(d) is a number that changes whenever the dict is
+ * modified; 0 means "no caching".  Up to 3.11 it is the dict's PEP 509
+ * version tag (ma_version_tag, unique across all dicts).  From 3.12 that
+ * field is deprecated: the module registers a dict watcher
+ * (PyDict_AddWatcher, dictwatch.c), watches every globals and builtins dict
+ * a frame uses (compat_dict_watch), and the version is a per-interpreter
+ * epoch that the watcher advances on every event of any watched dict
+ * (insertion, change, deletion, clear, clone, deallocation).  As that epoch
+ * is shared by all watched dicts, a cache entry also records which dicts
+ * it was filled from (Node.cache_globals / cache_builtins). */
+/* `wid` is the module's watcher id (ModState.dict_watcher), -1 for none. */
 #if PY_VERSION_HEX < 0x030C0000
+static inline uint64_t
+compat_dict_version(int wid, PyObject *d)
+{
+    (void)wid;
     return PyDict_CheckExact(d) ? ((PyDictObject *)d)->ma_version_tag : 0;
-#else
-    return 0;
-#endif
 }
+#else
+/* dictwatch.c */
+uint64_t compat_dict_version(int wid, PyObject *d);
+#endif
+/* Watch a globals or builtins dict (no-op before 3.12, without a watcher,
+ * and for dict subclasses, which are then never cached).  0 / -1. */
+int compat_dict_watch(int wid, PyObject *d);
+/* Register the module's watcher at module exec: the id, or -1 (no caching)
+ * when the interpreter has no watcher slot left; clear it at module free. */
+int compat_dict_watcher_add(void);
+void compat_dict_watcher_clear(int wid);
 
 #endif

@@ -12,10 +12,7 @@
 static NOINLINE PyObject *
 unbound_local(PyObject *name)
 {
-    PyErr_Format(PyExc_UnboundLocalError,
-                 "cannot access local variable '%U' where it is not "
-                 "associated with a value",
-                 name);
+    PyErr_Format(PyExc_UnboundLocalError, COMPAT_MSG_UNBOUND_LOCAL, name);
     return NULL;
 }
 
@@ -77,9 +74,11 @@ global_lookup_slow(Frame *f, PyObject *name)
 static inline PyObject *
 global_lookup(Frame *f, Node *e)
 {
-    uint64_t gv = compat_dict_version(f->globals);
-    uint64_t bv = compat_dict_version(f->builtins);
-    if (gv != 0 && bv != 0 && e->cache_gver == gv && e->cache_bver == bv) {
+    int wid = f->in->st->dict_watcher;
+    uint64_t gv = compat_dict_version(wid, f->globals);
+    uint64_t bv = compat_dict_version(wid, f->builtins);
+    if (gv != 0 && bv != 0 && e->cache_gver == gv && e->cache_bver == bv &&
+        e->cache_globals == f->globals && e->cache_builtins == f->builtins) {
         Py_INCREF(e->cache_value);
         return e->cache_value;
     }
@@ -87,6 +86,8 @@ global_lookup(Frame *f, Node *e)
     if (v != NULL && gv != 0 && bv != 0) {
         e->cache_gver = gv;
         e->cache_bver = bv;
+        e->cache_globals = f->globals;
+        e->cache_builtins = f->builtins;
         e->cache_value = v; /* borrowed: alive while the versions hold */
     }
     return v;
@@ -110,10 +111,7 @@ load_name(Frame *f, Node *e)
             if (e->slot < f->scope->ncells) {
                 return unbound_local(e->obj);
             }
-            PyErr_Format(PyExc_NameError,
-                         "cannot access free variable '%U' where it is not "
-                         "associated with a value in enclosing scope",
-                         e->obj);
+            PyErr_Format(PyExc_NameError, COMPAT_MSG_UNBOUND_FREE, e->obj);
             return NULL;
         }
         Py_INCREF(v);
@@ -136,10 +134,7 @@ load_name(Frame *f, Node *e)
         }
         v = PyCell_GET(f->cells[e->slot]);
         if (v == NULL) {
-            PyErr_Format(PyExc_NameError,
-                         "cannot access free variable '%U' where it is not "
-                         "associated with a value in enclosing scope",
-                         e->obj);
+            PyErr_Format(PyExc_NameError, COMPAT_MSG_UNBOUND_FREE, e->obj);
             return NULL;
         }
         Py_INCREF(v);
@@ -1052,7 +1047,7 @@ call_arg_error(PyObject *func, const char *fmt, ...)
     va_start(va, fmt);
     PyObject *msg = PyUnicode_FromFormatV(fmt, va);
     va_end(va);
-    PyObject *fs = msg ? _PyObject_FunctionStr(func) : NULL;
+    PyObject *fs = msg ? compat_function_str(func) : NULL;
     if (fs != NULL) {
         PyErr_Format(PyExc_TypeError, "%U %U", fs, msg);
     }
@@ -1136,6 +1131,29 @@ fail:
         Py_DECREF(dup);
         return -1;
     }
+#if PY_VERSION_HEX >= 0x030C0000
+    /* 3.12+ format_kwargs_error: a KeyError(key) out of the merge, even
+       one the mapping's __getitem__ raised, reads as a duplicate key */
+    if (PyErr_ExceptionMatches(PyExc_KeyError)) {
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        PyErr_NormalizeException(&t, &v, &tb);
+        PyObject *args = v ? PyObject_GetAttrString(v, "args") : NULL;
+        if (args != NULL && PyTuple_Check(args) && PyTuple_GET_SIZE(args) == 1) {
+            call_arg_error(func,
+                           "got multiple values for keyword argument '%S'",
+                           PyTuple_GET_ITEM(args, 0));
+            Py_DECREF(args);
+            Py_XDECREF(t);
+            Py_XDECREF(v);
+            Py_XDECREF(tb);
+            return -1;
+        }
+        Py_XDECREF(args);
+        PyErr_Clear();
+        PyErr_Restore(t, v, tb);
+    }
+#endif
     /* CPython's format_kwargs_error: any AttributeError means "not a
        mapping" */
     if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
@@ -1288,8 +1306,8 @@ load_method(Frame *f, Node *attr, PyObject **self_arg)
         Py_DECREF(obj);
         return NULL;
     }
-    PyObject *meth = NULL;
-    int unbound = _PyObject_GetMethod(obj, attr->obj, &meth);
+    int unbound;
+    PyObject *meth = compat_get_method(obj, attr->obj, &unbound);
     if (meth == NULL) {
         Py_DECREF(obj);
         return NULL;

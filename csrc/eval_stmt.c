@@ -18,15 +18,14 @@
 static PyObject *
 lookup_special(PyObject *obj, PyObject *name)
 {
-    PyObject *res = _PyType_Lookup(Py_TYPE(obj), name);
+    PyObject *res = compat_type_lookup(Py_TYPE(obj), name);
     if (res == NULL) {
         return NULL;
     }
     descrgetfunc get = Py_TYPE(res)->tp_descr_get;
     if (get != NULL) {
-        return get(res, obj, (PyObject *)Py_TYPE(obj));
+        Py_SETREF(res, get(res, obj, (PyObject *)Py_TYPE(obj)));
     }
-    Py_INCREF(res);
     return res;
 }
 
@@ -328,6 +327,7 @@ eval_try(Frame *f, Node *s)
 }
 
 /* ------------------------------------------------------------- except* */
+#if PY_VERSION_HEX >= 0x030B0000
 
 /* Match `exc` (an exception, a group, or None) against the type of an
  * except* clause, as CPython's CHECK_EG_MATCH does: a naked exception that
@@ -654,6 +654,16 @@ fail:
     Py_XDECREF(excs);
     return run_finally(f, s, ST_ERROR);
 }
+#else
+/* 3.10 has neither except* nor exception groups: its ast has no TryStar
+ * node, so this is never reached. */
+static Status
+eval_try_star(Frame *f, Node *s)
+{
+    PyErr_SetString(PyExc_SystemError, "except* needs CPython 3.11 or newer");
+    return ST_ERROR;
+}
+#endif /* 3.11+ */
 
 static Status
 eval_raise(Frame *f, Node *s)
@@ -754,10 +764,7 @@ with_items(Frame *f, Node *s, Py_ssize_t i)
     PyObject *enter = lookup_special(mgr, f->in->st->str_enter);
     if (enter == NULL) {
         if (!PyErr_Occurred()) {
-            PyErr_Format(PyExc_TypeError,
-                         "'%.200s' object does not support the context "
-                         "manager protocol",
-                         Py_TYPE(mgr)->tp_name);
+            compat_with_protocol_error(mgr, 0);
         }
         Py_DECREF(mgr);
         return ST_ERROR;
@@ -765,10 +772,7 @@ with_items(Frame *f, Node *s, Py_ssize_t i)
     PyObject *exitf = lookup_special(mgr, f->in->st->str_exit);
     if (exitf == NULL) {
         if (!PyErr_Occurred()) {
-            PyErr_Format(PyExc_TypeError,
-                         "'%.200s' object does not support the context "
-                         "manager protocol (missed __exit__ method)",
-                         Py_TYPE(mgr)->tp_name);
+            compat_with_protocol_error(mgr, 1);
         }
         Py_DECREF(enter);
         Py_DECREF(mgr);
@@ -1366,6 +1370,8 @@ eval_stmt(Frame *f, Node *s)
         return ST_BREAK;
     case K_Continue:
         return ST_CONTINUE;
+    case K_TypeAlias:
+        return eval_type_alias(f, s);
     case K_Pass:
     case K_Global:
     case K_Nonlocal:

@@ -13,6 +13,7 @@
  */
 #include "interp.h"
 
+#if PY_VERSION_HEX >= 0x030B0000
 /* The C function behind a builtin method descriptor of BaseExceptionGroup
  * (`split`, `subgroup`), or NULL with an exception. */
 static PyCFunction
@@ -34,9 +35,16 @@ group_method(const char *name)
     return fn;
 }
 
+#endif
+
 int
 funcbridge_init_state(ModState *st)
 {
+#if PY_VERSION_HEX < 0x030B0000
+    /* 3.10 has no exception groups: nothing to bridge */
+    st->eg_split = st->eg_subgroup = NULL;
+    return 0;
+#else
     PyObject *globals = NULL, *code = NULL, *res = NULL, *fn;
     int rc = -1;
     st->eg_split = group_method("split");
@@ -68,6 +76,7 @@ done:
     Py_XDECREF(res);
     Py_XDECREF(globals);
     return rc;
+#endif
 }
 
 /* A real function calling the interpreted `pred`.  New reference or NULL. */
@@ -101,7 +110,8 @@ funcbridge_adapt_call(Interp *in, PyObject *func, PyObject **args,
         meth = ((PyMethodDescrObject *)func)->d_method->ml_meth;
         at = 1;
     }
-    if (meth == NULL || (meth != st->eg_split && meth != st->eg_subgroup) ||
+    if (meth == NULL || st->eg_split == NULL ||
+        (meth != st->eg_split && meth != st->eg_subgroup) ||
         nargs <= at || Py_TYPE(args[at]) != st->FunctionType) {
         return 0;
     }

@@ -1068,7 +1068,7 @@ resolve_bases(ModState *st, PyObject *bases, int *changed)
             continue;
         }
         PyObject *meth;
-        if (_PyObject_LookupAttr(b, st->str_mro_entries, &meth) < 0) {
+        if (PyObject_GetOptionalAttr(b, st->str_mro_entries, &meth) < 0) {
             goto fail;
         }
         if (meth == NULL) {
@@ -1194,7 +1194,7 @@ build_class(Frame *f, Node *s)
         Py_INCREF(meta);
     }
     if (PyType_Check(meta)) {
-        PyObject *winner = (PyObject *)_PyType_CalculateMetaclass(
+        PyObject *winner = (PyObject *)compat_calculate_metaclass(
             (PyTypeObject *)meta, bases);
         if (winner == NULL) {
             goto done;
@@ -1205,7 +1205,7 @@ build_class(Frame *f, Node *s)
     /* namespace */
     {
         PyObject *prep;
-        if (_PyObject_LookupAttr(meta, st->str_prepare, &prep) < 0) {
+        if (PyObject_GetOptionalAttr(meta, st->str_prepare, &prep) < 0) {
             goto done;
         }
         if (prep == NULL) {

@@ -233,7 +233,7 @@ add_qualname(PyObject *mod, const char *qualname, int def)
                                           part);
             Py_XINCREF(nxt);
         }
-        else if (_PyObject_LookupAttr(cur, part, &nxt) < 0) {
+        else if (PyObject_GetOptionalAttr(cur, part, &nxt) < 0) {
             nxt = NULL;
         }
         Py_DECREF(part);

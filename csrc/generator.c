@@ -1029,9 +1029,14 @@ gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
         return PYGEN_ERROR;
     }
     if (gen->state == GEN_CREATED && msg == MSG_THROW) {
-        /* raised at the very start of the body, which never runs */
+        /* raised at the very start of the body, which never runs; up to
+           3.11 PEP 479 applies there too, from 3.12 the body's
+           StopIteration guard starts after that point (see
+           docs/compatibility.md, per-version differences) */
         gen_finish_keep_error(gen);
+#if PY_VERSION_HEX < 0x030C0000
         stop_iteration_to_runtime_error();
+#endif
         return PYGEN_ERROR;
     }
 
@@ -1308,6 +1313,20 @@ gen_close_impl(GenObject *gen)
         PyErr_SetString(PyExc_RuntimeError, "generator ignored GeneratorExit");
         return NULL;
     }
+#if PY_VERSION_HEX >= 0x030D0000
+    /* 3.13+: close() returns the value the body returned while closing */
+    if (PyErr_ExceptionMatches(PyExc_StopIteration)) {
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        PyErr_NormalizeException(&t, &v, &tb);
+        PyObject *value = v != NULL ? PyObject_GetAttrString(v, "value")
+                                    : Py_NewRef(Py_None);
+        Py_XDECREF(t);
+        Py_XDECREF(v);
+        Py_XDECREF(tb);
+        return value;
+    }
+#endif
     if (PyErr_ExceptionMatches(PyExc_StopIteration) ||
         PyErr_ExceptionMatches(PyExc_GeneratorExit)) {
         PyErr_Clear();

@@ -97,10 +97,12 @@ typedef struct Node {
     uint8_t *ops;           /* Compare: one CmpOpKind per comparator */
     uint32_t checked_epoch; /* Name store: tools epoch last checked (cache) */
     /* Name load (NAME_GLOBAL / NAME_NAME at module level): the value found
-       for dict versions (globals, builtins); borrowed, valid while both
-       versions are unchanged (see compat_dict_version). */
+       for dict versions (globals, builtins) of these dicts; borrowed, valid
+       while both versions are unchanged (see compat_dict_version).  The
+       dict pointers are identities, never dereferenced. */
     uint64_t cache_gver, cache_bver;
     PyObject *cache_value;
+    PyObject *cache_globals, *cache_builtins;
     struct Scope *scope; /* FunctionDef, Lambda, ClassDef, comprehensions */
 } Node;
 
@@ -255,6 +257,7 @@ typedef struct {
     PyObject *matcher_code; /* funcbridge.c: code of `lambda e: p(e)` */
     void *gen_stacks[GEN_STACK_POOL]; /* generator.c: free C stacks */
     int n_gen_stacks;
+    int dict_watcher; /* compat.h: dict watcher id, -1 for none */
 } ModState;
 
 /* The live interpreter: policy, budgets, print buffer.  Owned by an
@@ -435,6 +438,8 @@ extern PyType_Spec Program_spec;
 /* eval_stmt.c */
 Status eval_body(Frame *f, Node **body, Py_ssize_t n);
 Status eval_stmt(Frame *f, Node *s);
+/* typealias.c: `type X[...] = v` (3.12+) */
+Status eval_type_alias(Frame *f, Node *s);
 /* Returns new ref or NULL: run a module body, store the value of the last
  * statement in f->last_value. */
 

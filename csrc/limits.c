@@ -276,7 +276,7 @@ int_bits(PyObject *v)
     if (!PyLong_Check(v)) {
         return -1;
     }
-    size_t b = _PyLong_NumBits(v);
+    size_t b = compat_long_num_bits(v);
     if (b == (size_t)-1) {
         PyErr_Clear();
         return LLONG_MAX / 4;

@@ -30,7 +30,7 @@
     X(comparators) X(ops) X(conversion) X(format_spec) X(subject) X(cases) \
     X(pattern) X(guard) X(patterns) X(rest) X(cls) X(kwd_attrs)            \
     X(kwd_patterns) X(lineno) X(col_offset) X(end_lineno)                  \
-    X(end_col_offset)
+    X(end_col_offset) X(type_params) X(bound) X(default_value)
 // clang-format on
 
 enum {
@@ -597,14 +597,27 @@ name_target(Lower *L, PyObject *name, Node *pos)
 
 /* Refuse a construct by name. */
 static Node *
-refuse(Lower *L, PyObject *o, const char *what)
+refuse(Lower *L, PyObject *o, const char *what, const char *why)
 {
     int line = getint(L, o, F_lineno, 0);
-    raise_interp_error(L->in,
-                       "%s is not supported (line %d): this interpreter does "
-                       "not run asynchronous code",
-                       what, line);
+    raise_interp_error(L->in, "%s is not supported (line %d): %s", what, line,
+                       why);
     return NULL;
+}
+
+/* Refuse the node of refused kind `kind` (kind_of's -2 - i). */
+static Node *
+refuse_kind(Lower *L, PyObject *o, int kind)
+{
+    static const char *const what[] = {
+#define REFUSED(n, w, y) w,
+#include "nodes.def"
+    };
+    static const char *const why[] = {
+#define REFUSED(n, w, y) y,
+#include "nodes.def"
+    };
+    return refuse(L, o, what[-2 - kind], why[-2 - kind]);
 }
 
 static int
@@ -764,6 +777,8 @@ docstring_of(PyObject *body)
 /* FunctionDef and Lambda.  Node: obj = name, v = decorators, b = arguments,
  * a = return annotation, scope = the function scope; target c = Name store
  * for the def name (FunctionDef only). */
+static int refuse_type_params(Lower *L, PyObject *o, const char *what);
+
 static Node *
 lower_function(Lower *L, PyObject *o, int kind)
 {
@@ -773,6 +788,11 @@ lower_function(Lower *L, PyObject *o, int kind)
     }
     PyObject *name;
     if (kind == K_FunctionDef) {
+        int tp = refuse_type_params(L, o, "type parameters on a function "
+                                          "(PEP 695)");
+        if (tp != 0) {
+            return NULL;
+        }
         name = getf(L, o, F_name);
         if (name == NULL) {
             return NULL;
@@ -866,7 +886,9 @@ static Node *
 lower_class(Lower *L, PyObject *o)
 {
     Node *n = node_new(L, K_ClassDef, o);
-    if (n == NULL) {
+    if (n == NULL ||
+        refuse_type_params(L, o, "type parameters on a class (PEP 695)") !=
+            0) {
         return NULL;
     }
     PyObject *name = getf(L, o, F_name);
@@ -1172,7 +1194,7 @@ lower_expr(Lower *L, PyObject *o)
         return NULL;
     }
     if (kind < 0) {
-        return refuse(L, o, "await");
+        return refuse_kind(L, o, kind);
     }
     Node *n;
     switch ((NodeKind)kind) {
@@ -1727,6 +1749,349 @@ lower_alias_from(Lower *L, PyObject *o)
     return lower_alias(L, o, 1);
 }
 
+/* ------------------------------------------------ PEP 695 type parameters */
+
+/* 1 when `o` (a FunctionDef or ClassDef) has type parameters (3.12+), after
+ * raising the refusal; 0 when it has none; -1 on error. */
+static int
+refuse_type_params(Lower *L, PyObject *o, const char *what)
+{
+    PyObject *tp = NULL;
+    if (PyObject_GetOptionalAttr(o, fieldname(L->st, F_type_params), &tp) <
+        0) {
+        return -1;
+    }
+    int has = tp != NULL && PyList_Check(tp) && PyList_GET_SIZE(tp) > 0;
+    Py_XDECREF(tp);
+    if (has) {
+        refuse(L, o, what,
+               "this interpreter does not implement type parameter scopes "
+               "on functions and classes yet (type aliases are supported)");
+        return 1;
+    }
+    return 0;
+}
+
+/* A Lambda ast node `lambda <params>: expr`, placed at expr (new ref). */
+static PyObject *
+thunk_ast(Lower *L, PyObject *params, PyObject *expr)
+{
+    PyObject *ast = L->st->ast_module;
+    PyObject *args = NULL, *arguments = NULL, *lam = NULL, *kw = NULL;
+    PyObject *res = NULL;
+    Py_ssize_t n = PyList_GET_SIZE(params);
+    args = PyList_New(n);
+    if (args == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *a = PyObject_CallMethod(ast, "arg", "OOO",
+                                          PyList_GET_ITEM(params, i), Py_None,
+                                          Py_None);
+        if (a == NULL) {
+            goto done;
+        }
+        PyList_SET_ITEM(args, i, a);
+    }
+    kw = Py_BuildValue("{s[]sOsOs[]s[]sOs[]}", "posonlyargs", "args", args,
+                       "vararg", Py_None, "kwonlyargs", "kw_defaults",
+                       "kwarg", Py_None, "defaults");
+    PyObject *cls = kw ? PyObject_GetAttrString(ast, "arguments") : NULL;
+    if (cls == NULL) {
+        goto done;
+    }
+    PyObject *noargs = PyTuple_New(0);
+    arguments = noargs ? PyObject_Call(cls, noargs, kw) : NULL;
+    Py_XDECREF(noargs);
+    Py_DECREF(cls);
+    if (arguments == NULL) {
+        goto done;
+    }
+    lam = PyObject_CallMethod(ast, "Lambda", "OO", arguments, expr);
+    if (lam == NULL) {
+        goto done;
+    }
+    static const int locs[] = {F_lineno, F_col_offset, F_end_lineno,
+                               F_end_col_offset};
+    for (int i = 0; i < 4; i++) {
+        PyObject *v = getf(L, expr, locs[i]);
+        if (v == NULL) {
+            PyErr_Clear();
+            continue;
+        }
+        int r = PyObject_SetAttr(lam, fieldname(L->st, locs[i]), v);
+        Py_DECREF(v);
+        if (r < 0) {
+            goto done;
+        }
+    }
+    res = Py_NewRef(lam);
+done:
+    Py_XDECREF(kw);
+    Py_XDECREF(lam);
+    Py_XDECREF(arguments);
+    Py_XDECREF(args);
+    return res;
+}
+
+/* Append a new str made of `cs` to the list.  0 / -1. */
+static int
+append_cstr(PyObject *list, const char *cs)
+{
+    PyObject *u = PyUnicode_FromString(cs);
+    int r = u ? PyList_Append(list, u) : -1;
+    Py_XDECREF(u);
+    return r;
+}
+
+/* Append a thunk for `expr` to `thunks` (a list of ast.Lambda) and write
+ * the call of it, as the helper source sees it, to `src`.  0 / -1. */
+static int
+add_thunk(Lower *L, PyObject *thunks, PyObject *src, PyObject *fname,
+          PyObject *params, PyObject *call_args, PyObject *expr)
+{
+    PyObject *lam = thunk_ast(L, params, expr);
+    if (lam == NULL) {
+        return -1;
+    }
+    PyObject *part = PyUnicode_FromFormat("%U[%zd](%U)", fname,
+                                          PyList_GET_SIZE(thunks), call_args);
+    int r = (part == NULL || PyList_Append(thunks, lam) < 0 ||
+             PyList_Append(src, part) < 0)
+                ? -1
+                : 0;
+    Py_XDECREF(part);
+    Py_DECREF(lam);
+    return r;
+}
+
+/* `type Name[params] = value` (3.12+, PEP 695).  The alias is CPython's own
+ * typing.TypeAliasType with its lazy value: a helper compiled by CPython
+ * from generated source, `def _mk(f): type Name[params] = f[0](params);
+ * return Name`, receives the value (and each bound, constraint and
+ * default) as an interpreted function of the type parameters, so that
+ * CPython's alias, TypeVar, ParamSpec and TypeVarTuple objects evaluate
+ * them on first access, in the scope of the statement.  Identifiers in the
+ * source come from the parser; nothing else of the user's reaches it.
+ *
+ * Node: obj = the helper's code object, c = the Name target, v = thunks
+ * (Lambda nodes, evaluated in the current scope to functions). */
+static Node *
+lower_type_alias(Lower *L, PyObject *o)
+{
+    Node *n = node_new(L, K_TypeAlias, o);
+    PyObject *target = NULL, *name = NULL, *tparams = NULL, *pnames = NULL;
+    PyObject *thunks = NULL, *src = NULL, *fname = NULL, *call_args = NULL;
+    PyObject *comma = NULL, *text = NULL, *code = NULL, *value = NULL;
+    Node *res = NULL;
+    if (n == NULL || (target = getf(L, o, F_name)) == NULL ||
+        (name = getf(L, target, F_id)) == NULL ||
+        (tparams = getf(L, o, F_type_params)) == NULL ||
+        (value = getf(L, o, F_value)) == NULL) {
+        goto done;
+    }
+    if (!PyList_Check(tparams) || !PyUnicode_Check(name)) {
+        PyErr_SetString(PyExc_TypeError, "malformed TypeAlias node");
+        goto done;
+    }
+    Py_ssize_t np = PyList_GET_SIZE(tparams);
+    pnames = PyList_New(0);
+    thunks = PyList_New(0);
+    src = PyList_New(0);
+    comma = PyUnicode_FromString(", ");
+    if (!pnames || !thunks || !src || !comma) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < np; i++) {
+        PyObject *pn = getf(L, PyList_GET_ITEM(tparams, i), F_name);
+        int r = pn ? PyList_Append(pnames, pn) : -1;
+        Py_XDECREF(pn);
+        if (r < 0) {
+            goto done;
+        }
+    }
+    /* the helper's parameter: a name no type parameter or alias uses */
+    fname = PyUnicode_FromString("_sn_thunks");
+    while (fname != NULL) {
+        int clash = PyUnicode_Compare(fname, name) == 0;
+        for (Py_ssize_t i = 0; !clash && i < np; i++) {
+            clash = PyUnicode_Compare(fname, PyList_GET_ITEM(pnames, i)) == 0;
+        }
+        if (!clash) {
+            break;
+        }
+        Py_SETREF(fname, PyUnicode_FromFormat("%U_", fname));
+    }
+    if (fname == NULL || (call_args = PyUnicode_Join(comma, pnames)) == NULL) {
+        goto done;
+    }
+    /* "def _mk(F):\n type Name[" */
+    text = PyUnicode_FromFormat("def _mk(%U):\n type %U", fname, name);
+    if (text == NULL || PyList_Append(src, text) < 0) {
+        goto done;
+    }
+    if (np > 0 && append_cstr(src, "[") < 0) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < np; i++) {
+        PyObject *p = PyList_GET_ITEM(tparams, i);
+        int kind = kind_of(L, p);
+        if (kind == -1000) {
+            goto done;
+        }
+        const char *prefix = kind == K_TypeVarTuple ? "*"
+                             : kind == K_ParamSpec  ? "**"
+                                                    : "";
+        Py_SETREF(text, PyUnicode_FromFormat("%s%s%U", i ? ", " : "", prefix,
+                                             PyList_GET_ITEM(pnames, i)));
+        if (text == NULL || PyList_Append(src, text) < 0) {
+            goto done;
+        }
+        int err = 0;
+        if (kind == K_TypeVar) {
+            PyObject *bound = getf_opt(L, p, F_bound, &err);
+            if (err) {
+                goto done;
+            }
+            if (bound != NULL) {
+                int r = 0;
+                PyObject *tuple_cls =
+                    PyObject_GetAttrString(L->st->ast_module, "Tuple");
+                int is_tuple =
+                    tuple_cls != NULL && (PyObject *)Py_TYPE(bound) == tuple_cls;
+                Py_XDECREF(tuple_cls);
+                PyObject *elts = is_tuple ? getf(L, bound, F_elts) : NULL;
+                if (tuple_cls == NULL || (is_tuple && elts == NULL)) {
+                    r = -1;
+                }
+                else if (is_tuple) {
+                    /* constraints: one thunk per element, as CPython
+                       recognises them by the tuple's syntax */
+                    r = append_cstr(src, ": (");
+                    for (Py_ssize_t j = 0; r == 0 && j < PyList_GET_SIZE(elts);
+                         j++) {
+                        if (j && PyList_Append(src, comma) < 0) {
+                            r = -1;
+                            break;
+                        }
+                        r = add_thunk(L, thunks, src, fname, pnames, call_args,
+                                      PyList_GET_ITEM(elts, j));
+                    }
+                    if (r == 0) {
+                        r = append_cstr(src, ",)");
+                    }
+                }
+                else {
+                    r = append_cstr(src, ": ");
+                    r = r < 0 ? -1
+                              : add_thunk(L, thunks, src, fname, pnames,
+                                          call_args, bound);
+                }
+                Py_XDECREF(elts);
+                Py_DECREF(bound);
+                if (r < 0) {
+                    goto done;
+                }
+            }
+        }
+        /* 3.13+: a default (absent as a field before) */
+        PyObject *dflt = NULL;
+        if (PyObject_GetOptionalAttr(p, fieldname(L->st, F_default_value),
+                                     &dflt) < 0) {
+            goto done;
+        }
+        if (dflt != NULL && dflt != Py_None) {
+            int r = append_cstr(src, " = ");
+            PyObject *starred_cls =
+                PyObject_GetAttrString(L->st->ast_module, "Starred");
+            PyObject *inner = NULL;
+            if (starred_cls != NULL && (PyObject *)Py_TYPE(dflt) == starred_cls) {
+                /* `*Ts = *tuple[int, ...]` */
+                inner = getf(L, dflt, F_value);
+                if (r == 0 && inner != NULL) {
+                    r = append_cstr(src, "*");
+                }
+            }
+            else if (starred_cls != NULL) {
+                inner = Py_NewRef(dflt);
+            }
+            Py_XDECREF(starred_cls);
+            if (inner == NULL) {
+                r = -1;
+            }
+            if (r == 0) {
+                r = add_thunk(L, thunks, src, fname, pnames, call_args, inner);
+            }
+            Py_XDECREF(inner);
+            if (r < 0) {
+                Py_DECREF(dflt);
+                goto done;
+            }
+        }
+        Py_XDECREF(dflt);
+    }
+    if (np > 0 && append_cstr(src, "]") < 0) {
+        goto done;
+    }
+    if (append_cstr(src, " = ") < 0 ||
+        add_thunk(L, thunks, src, fname, pnames, call_args, value) < 0) {
+        goto done;
+    }
+    Py_SETREF(text, PyUnicode_FromFormat("\n return %U\n", name));
+    if (text == NULL || PyList_Append(src, text) < 0) {
+        goto done;
+    }
+    /* the helper's source, compiled by CPython */
+    {
+        PyObject *empty = PyUnicode_FromString("");
+        Py_SETREF(text, empty ? PyUnicode_Join(empty, src) : NULL);
+        Py_XDECREF(empty);
+    }
+    if (text == NULL) {
+        goto done;
+    }
+    const char *csrc = PyUnicode_AsUTF8(text);
+    if (csrc == NULL) {
+        goto done;
+    }
+    code = Py_CompileString(csrc, "<type alias>", Py_file_input);
+    if (code == NULL || keep(L, code) == NULL) {
+        goto done;
+    }
+    n->obj = code;
+    /* the thunks, lowered in the current scope */
+    n->nv = PyList_GET_SIZE(thunks);
+    n->v = arena_alloc(L->prog, n->nv * sizeof(Node *));
+    if (n->v == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n->nv; i++) {
+        n->v[i] = lower_function(L, PyList_GET_ITEM(thunks, i), K_Lambda);
+        if (n->v[i] == NULL) {
+            goto done;
+        }
+    }
+    n->c = lower_expr(L, target);
+    if (n->c == NULL) {
+        goto done;
+    }
+    res = n;
+done:
+    Py_XDECREF(target);
+    Py_XDECREF(name);
+    Py_XDECREF(tparams);
+    Py_XDECREF(pnames);
+    Py_XDECREF(thunks);
+    Py_XDECREF(src);
+    Py_XDECREF(fname);
+    Py_XDECREF(call_args);
+    Py_XDECREF(comma);
+    Py_XDECREF(text);
+    Py_XDECREF(code);
+    Py_XDECREF(value);
+    return res;
+}
+
 static Node *
 lower_stmt(Lower *L, PyObject *o)
 {
@@ -1738,11 +2103,7 @@ lower_stmt(Lower *L, PyObject *o)
         return NULL;
     }
     if (kind < 0) {
-        static const char *const what[] = {
-#define REFUSED(n, w) w,
-#include "nodes.def"
-        };
-        return refuse(L, o, what[-2 - kind]);
+        return refuse_kind(L, o, kind);
     }
     Node *n;
     switch ((NodeKind)kind) {
@@ -1975,6 +2336,8 @@ lower_stmt(Lower *L, PyObject *o)
         return n;
     case K_Pass:
         return node_new(L, kind, o);
+    case K_TypeAlias:
+        return lower_type_alias(L, o);
     case K_Break:
     case K_Continue:
         n = node_new(L, kind, o);
@@ -2146,14 +2509,12 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
     }
     /* names local here and free in a child become cells */
     if (is_funclike(s)) {
-        Py_ssize_t pos = 0;
-        PyObject *name;
-        Py_hash_t h;
-        PyObject *copy = PySet_New(newfree);
+        PyObject *copy = PySequence_List(newfree);
         if (copy == NULL) {
             goto done;
         }
-        while (_PySet_NextEntry(copy, &pos, &name, &h)) {
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(copy); i++) {
+            PyObject *name = PyList_GET_ITEM(copy, i);
             long fl = sym_get(s, name);
             if (fl & SYM_R_LOCAL) {
                 if (sym_set_result(s, name, SYM_R_CELL) < 0 ||
@@ -2180,10 +2541,12 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
     /* free names of children that this scope does not define pass through
        as free variables of this scope */
     {
-        Py_ssize_t pos = 0;
-        PyObject *name;
-        Py_hash_t h;
-        while (_PySet_NextEntry(newfree, &pos, &name, &h)) {
+        PyObject *names = PySequence_List(newfree);
+        if (names == NULL) {
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names); i++) {
+            PyObject *name = PyList_GET_ITEM(names, i);
             long fl = sym_get(s, name);
             if (fl & (SYM_R_LOCAL | SYM_R_CELL | SYM_R_GLOBAL)) {
                 if (s->type == SC_CLASS && (fl & SYM_R_LOCAL) &&
@@ -2192,7 +2555,8 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
                        see the enclosing function's cell */
                     if (sym_add(s, name, SYM_FREE_CHILD) < 0 ||
                         PySet_Add(free, name) < 0) {
-                        goto done;
+                        Py_DECREF(names);
+                    goto done;
                     }
                 }
                 continue;
@@ -2204,10 +2568,12 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
                 if (sym_add(s, name, SYM_FREE_CHILD) < 0 ||
                     sym_set_result(s, name, SYM_R_FREE) < 0 ||
                     PySet_Add(free, name) < 0) {
+                    Py_DECREF(names);
                     goto done;
                 }
             }
         }
+        Py_DECREF(names);
     }
     if (set_update(free_out, free) < 0) {
         goto done;
@@ -2586,20 +2952,28 @@ lower_init_state(PyObject *module, ModState *st)
         return -1;
     }
     int rc = -1;
-#define ADD_KIND(nm, value, lst)                                     \
-    do {                                                             \
-        PyObject *cls = PyObject_GetAttrString(st->ast_module, #nm); \
-        PyObject *v = PyLong_FromLong(value);                        \
-        PyObject *s = PyUnicode_FromString(#nm);                     \
-        int bad = !cls || !v || !s ||                                \
-                  PyDict_SetItem(st->kind_of_class, cls, v) < 0 ||   \
-                  PyList_Append(lst, s) < 0;                         \
-        Py_XDECREF(cls);                                             \
-        Py_XDECREF(v);                                               \
-        Py_XDECREF(s);                                               \
-        if (bad) {                                                   \
-            goto done;                                               \
-        }                                                            \
+    /* a node class this version's ast does not have (TryStar before
+       3.11, TypeAlias before 3.12, TemplateStr before 3.14) is skipped:
+       its parser never produces it */
+#define ADD_KIND(nm, value, lst)                                            \
+    do {                                                                    \
+        PyObject *cls = NULL;                                               \
+        if (PyObject_GetOptionalAttrString(st->ast_module, #nm, &cls) < 0) { \
+            goto done;                                                      \
+        }                                                                   \
+        if (cls != NULL) {                                                  \
+            PyObject *v = PyLong_FromLong(value);                           \
+            PyObject *s = PyUnicode_FromString(#nm);                        \
+            int bad = !v || !s ||                                           \
+                      PyDict_SetItem(st->kind_of_class, cls, v) < 0 ||      \
+                      PyList_Append(lst, s) < 0;                            \
+            Py_DECREF(cls);                                                 \
+            Py_XDECREF(v);                                                  \
+            Py_XDECREF(s);                                                  \
+            if (bad) {                                                      \
+                goto done;                                                  \
+            }                                                               \
+        }                                                                   \
     } while (0)
 #define STMT(n) ADD_KIND(n, K_##n, kinds);
 #define EXPR(n) ADD_KIND(n, K_##n, kinds);
@@ -2608,7 +2982,7 @@ lower_init_state(PyObject *module, ModState *st)
 #include "nodes.def"
     {
         int ri = 0;
-#define REFUSED(n, w)              \
+#define REFUSED(n, w, y)           \
     ADD_KIND(n, -2 - ri, refused); \
     ri++;
 #include "nodes.def"

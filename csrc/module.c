@@ -175,6 +175,12 @@ static PyObject *
 exact_name(PyObject *name, const char *fn)
 {
     if (!PyUnicode_Check(name)) {
+        if (COMPAT_BUILTIN_CHECKS_ATTR_NAME && fn[0] != 's' && fn[0] != 'd') {
+            /* 3.10: getattr() and hasattr() word it themselves */
+            PyErr_Format(PyExc_TypeError,
+                         "%s(): attribute name must be string", fn);
+            return NULL;
+        }
         PyErr_Format(PyExc_TypeError,
                      "attribute name must be string, not '%.200s'",
                      Py_TYPE(name)->tp_name);
@@ -927,6 +933,11 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     fr.scope = p->top;
     fr.globals = state;
     fr.builtins = in->builtins;
+    if (compat_dict_watch(in->st->dict_watcher, state) < 0 ||
+        compat_dict_watch(in->st->dict_watcher, in->builtins) < 0) {
+        Py_DECREF(p);
+        return NULL;
+    }
     fr.locals = state;
     fr.program = (PyObject *)p;
     in->current_program = (PyObject *)p;
@@ -1130,6 +1141,7 @@ static int
 core_exec(PyObject *m)
 {
     ModState *st = PyModule_GetState(m);
+    st->dict_watcher = -1; /* before any failure: core_free reads it */
     if (intern(&st->str_dunder_class, "__class__") < 0 ||
         intern(&st->str_dot0, ".0") < 0 ||
         intern(&st->str_super, "super") < 0 ||
@@ -1199,6 +1211,7 @@ core_exec(PyObject *m)
         gadgets_init() < 0) {
         return -1;
     }
+    st->dict_watcher = compat_dict_watcher_add();
     return 0;
 }
 
@@ -1252,8 +1265,11 @@ core_clear(PyObject *m)
 static void
 core_free(void *m)
 {
+    ModState *st = PyModule_GetState((PyObject *)m);
     core_clear((PyObject *)m);
-    generator_free_stacks(PyModule_GetState((PyObject *)m));
+    generator_free_stacks(st);
+    compat_dict_watcher_clear(st->dict_watcher);
+    st->dict_watcher = -1;
 }
 
 static PyModuleDef_Slot core_slots[] = {

@@ -1358,7 +1358,7 @@ check_star_import(Interp *in, PyObject *mod)
     PolicyData *pd = pdata(in);
     PyObject *names = NULL;
     PyObject *all = NULL;
-    if (_PyObject_LookupAttr(mod, pd->s_all, &all) < 0) {
+    if (PyObject_GetOptionalAttr(mod, pd->s_all, &all) < 0) {
         return -1;
     }
     if (all != NULL) {

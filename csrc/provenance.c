@@ -254,7 +254,12 @@ prov_getattro(PyObject *o, PyObject *name)
 {
     PyTypeObject *tp = Py_TYPE(o);
     if (is_protocol_name(name)) {
-        if (_PyType_Lookup(tp, name) == NULL) {
+        PyObject *found = compat_type_lookup(tp, name);
+        if (found == NULL && PyErr_Occurred()) {
+            return NULL;
+        }
+        Py_XDECREF(found);
+        if (found == NULL) {
             PyErr_Format(PyExc_AttributeError,
                          "'%.100s' object has no attribute '%U'",
                          tp->tp_name, name);

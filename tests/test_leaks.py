@@ -142,7 +142,8 @@ caught = t.throw(ValueError("boom"))
 t.close()
 '''
 
-EXCEPTIONS = '''
+EXCEPTIONS = (
+'''
 class AppError(Exception):
     def __init__(self, code):
         super().__init__(f"code {code}")
@@ -159,13 +160,16 @@ for i in range(5):
         caught.append(e.code)
     finally:
         caught.append("f")
-try:
+'''
+# except* exists from CPython 3.11
++ ('''try:
     raise ExceptionGroup("g", [ValueError(1), TypeError(2)])
 except* ValueError as eg:
     caught.append(len(eg.exceptions))
 except* TypeError:
     caught.append("t")
-class CM:
+''' if sys.version_info >= (3, 11) else '')
++ '''class CM:
     def __enter__(self):
         return self
     def __exit__(self, *exc):
@@ -173,6 +177,7 @@ class CM:
 with CM():
     1 / 0
 '''
+)
 
 COMPREHENSIONS = '''
 data = [{"k": i % 3, "v": i} for i in range(30)]

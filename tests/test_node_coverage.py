@@ -47,7 +47,11 @@ def concrete_node_classes() -> set[str]:
 
 def corpus_node_names() -> set[str]:
     seen = set()
+    from test_programs import runs_here  # the corpus's `# requires: 3.N` gate
+
     for path in sorted(PROGRAMS_DIR.glob("*.py")):
+        if not runs_here(path):  # syntax of a newer CPython
+            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
             seen.add(type(node).__name__)
     return seen
@@ -134,6 +138,9 @@ SNIPPETS: dict[str, tuple[str, int, tuple[str, ...]]] = {
     "TypeVar": (_PRE + "def f[T](x):\n    pass\n", 3, ("type",)),
     "ParamSpec": (_PRE + "def f[**P](x):\n    pass\n", 3, ("type",)),
     "TypeVarTuple": (_PRE + "def f[*Ts](x):\n    pass\n", 3, ("type",)),
+    # Python 3.14+ only (PEP 750)
+    "TemplateStr": (_PRE + "c = t'x{a}'\n", 3, ("template", "t-string")),
+    "Interpolation": (_PRE + "c = t'x{a}'\n", 3, ("template", "t-string")),
 }
 
 

@@ -6,6 +6,10 @@ under smolagents_native's LocalPythonExecutor; the two must agree on
   (c) the final module-level variables that hold plain data.
 
 CPython is the oracle. A mismatch is a bug in the executor.
+
+A program whose first line is ``# requires: 3.N`` uses syntax or behaviour of
+CPython 3.N and later: it is skipped (with that reason) on older versions, and
+on newer ones compared with the CPython it runs on, like any other program.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import contextlib
 import difflib
 import io
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,6 +29,27 @@ PROGRAMS = sorted(PROGRAMS_DIR.glob("*.py"))
 _PLAIN_SCALARS = (type(None), bool, int, float, str, bytes)
 _PLAIN_CONTAINERS = (tuple, list, dict, set, frozenset)
 _DUE_TO = re.compile(r"due to: (?P<type>[A-Za-z_][\w.]*): (?P<msg>.*)\Z", re.S)
+_REQUIRES = re.compile(r"#\s*requires:\s*(\d+)\.(\d+)\s*\Z")
+
+
+def required_version(path: Path) -> tuple[int, int] | None:
+    """The (major, minor) a program's ``# requires: 3.N`` first line names, or None."""
+    with open(path, encoding="utf-8") as fh:
+        first = fh.readline().strip()
+    m = _REQUIRES.match(first)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def runs_here(path: Path) -> bool:
+    """True when the running CPython is recent enough for the program."""
+    need = required_version(path)
+    return need is None or sys.version_info[:2] >= need
+
+
+def skip_unless_runs_here(path: Path) -> None:
+    if not runs_here(path):
+        major, minor = required_version(path)
+        pytest.skip(f"{path.name} requires CPython {major}.{minor}")
 
 
 # --------------------------------------------------------------------------- runners
@@ -176,6 +202,17 @@ def compare(name: str, cpython_result, executor_result) -> list[str]:
 # --------------------------------------------------------------------------- tests
 
 
+def test_version_requirements_are_well_formed():
+    """A `requires` line anywhere but first, or misspelt, would silently not gate."""
+    for path in PROGRAMS:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for i, line in enumerate(lines):
+            if "requires:" in line and line.lstrip().startswith("#"):
+                assert i == 0 and _REQUIRES.match(line.strip()), f"{path.name}:{i + 1}: {line!r}"
+        need = required_version(path)
+        assert need is None or (3, 10) < need <= (3, 14), f"{path.name}: requires {need}"
+
+
 def test_corpus_is_large_enough():
     assert len(PROGRAMS) >= 170, f"only {len(PROGRAMS)} programs in {PROGRAMS_DIR}"
 
@@ -183,6 +220,7 @@ def test_corpus_is_large_enough():
 @pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
 def test_program_is_deterministic_under_cpython(path):
     """Guard for the corpus itself: two CPython runs must agree exactly."""
+    skip_unless_runs_here(path)
     src = path.read_text(encoding="utf-8")
     first = run_under_cpython(src, path)
     second = run_under_cpython(src, path)
@@ -192,6 +230,7 @@ def test_program_is_deterministic_under_cpython(path):
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
 def test_program_matches_cpython(path, make_executor):
+    skip_unless_runs_here(path)
     src = path.read_text(encoding="utf-8")
     expected = run_under_cpython(src, path)
     actual = run_under_executor(src, make_executor)

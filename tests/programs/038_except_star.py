@@ -1,3 +1,4 @@
+# requires: 3.11
 # except* splits an ExceptionGroup between handlers.
 def raise_group():
     raise ExceptionGroup("batch failed", [

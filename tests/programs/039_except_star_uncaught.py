@@ -1,3 +1,4 @@
+# requires: 3.11
 # Unhandled members of an ExceptionGroup propagate as a smaller group.
 results = []
 try:

@@ -1,3 +1,4 @@
+# requires: 3.11
 # except* re-raise rules: naked exceptions, splits, bare raise, new exceptions
 # raised in handlers, nested groups (CPython 3.11 PREP_RERAISE_STAR semantics).
 def show(label, f):

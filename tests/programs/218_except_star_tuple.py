@@ -1,3 +1,4 @@
+# requires: 3.11
 # except* with a tuple of types: the group is split on the whole tuple.
 def run(exc):
     try:

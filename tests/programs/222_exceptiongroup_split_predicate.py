@@ -1,3 +1,4 @@
+# requires: 3.11
 # ExceptionGroup.split / subgroup with a function or a lambda as the predicate.
 eg = ExceptionGroup("e", [ValueError(1), TypeError(2), ExceptionGroup("in", [ValueError(3), KeyError(4)])])
 m, r = eg.split(lambda e: isinstance(e, ValueError))

@@ -1,0 +1,202 @@
+/* compat.c: behaviours the interpreter needs from CPython, rebuilt on the
+ * public C API so that the extension builds and runs on every supported
+ * version (the private functions they replace moved or disappeared in 3.13
+ * and 3.14; see compat.h). */
+#include "compat.h"
+
+#include <limits.h>
+
+/* Borrowed for < 3.12 (tp_dict), new reference from 3.12 (PyType_GetDict:
+ * static builtin types keep their dict elsewhere); release with
+ * type_dict_release. */
+static inline PyObject *
+type_dict_get(PyTypeObject *tp)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    return PyType_GetDict(tp);
+#else
+    return tp->tp_dict;
+#endif
+}
+
+static inline void
+type_dict_release(PyObject *d)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    Py_XDECREF(d);
+#else
+    (void)d;
+#endif
+}
+
+PyObject *
+compat_type_lookup(PyTypeObject *tp, PyObject *name)
+{
+    PyObject *mro = tp->tp_mro;
+    if (mro == NULL || !PyTuple_Check(mro)) {
+        /* not ready yet: the type itself only */
+        PyObject *d = type_dict_get(tp);
+        PyObject *res = d ? PyDict_GetItemWithError(d, name) : NULL;
+        Py_XINCREF(res);
+        type_dict_release(d);
+        return res;
+    }
+    Py_INCREF(mro); /* a class's __bases__ assignment may replace it */
+    PyObject *res = NULL;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(mro); i++) {
+        PyObject *base = PyTuple_GET_ITEM(mro, i);
+        if (!PyType_Check(base)) {
+            continue;
+        }
+        PyObject *d = type_dict_get((PyTypeObject *)base);
+        if (d == NULL) {
+            continue;
+        }
+        res = PyDict_GetItemWithError(d, name);
+        Py_XINCREF(res);
+        type_dict_release(d);
+        if (res != NULL || PyErr_Occurred()) {
+            break;
+        }
+    }
+    Py_DECREF(mro);
+    return res;
+}
+
+/* Can instances of tp hold attributes of their own that would shadow a
+ * method of the type? */
+static inline int
+type_has_instance_dict(PyTypeObject *tp)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyType_HasFeature(tp, Py_TPFLAGS_MANAGED_DICT)) {
+        return 1;
+    }
+#endif
+    return tp->tp_dictoffset != 0;
+}
+
+PyObject *
+compat_get_method(PyObject *obj, PyObject *name, int *unbound)
+{
+    PyTypeObject *tp = Py_TYPE(obj);
+    *unbound = 0;
+    /* The fast path of CPython's method call, for objects whose attribute
+       lookup is the generic one and that have no instance dict: a method
+       found on the type is returned unbound.  Everything else is the
+       ordinary attribute load; a bound method of a plain function is
+       unpacked so that the caller can still call it without binding. */
+    if (tp->tp_getattro == PyObject_GenericGetAttr &&
+        !type_has_instance_dict(tp) && PyUnicode_CheckExact(name)) {
+        PyObject *descr = compat_type_lookup(tp, name);
+        if (descr == NULL && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (descr != NULL &&
+            PyType_HasFeature(Py_TYPE(descr), Py_TPFLAGS_METHOD_DESCRIPTOR)) {
+            *unbound = 1;
+            return descr;
+        }
+        Py_XDECREF(descr);
+    }
+    PyObject *res = PyObject_GetAttr(obj, name);
+    if (res != NULL && PyMethod_Check(res) && PyMethod_GET_SELF(res) == obj &&
+        PyType_HasFeature(Py_TYPE(PyMethod_GET_FUNCTION(res)),
+                          Py_TPFLAGS_METHOD_DESCRIPTOR)) {
+        PyObject *fn = Py_NewRef(PyMethod_GET_FUNCTION(res));
+        Py_DECREF(res);
+        *unbound = 1;
+        return fn;
+    }
+    return res;
+}
+
+PyObject *
+compat_function_str(PyObject *func)
+{
+    PyObject *qualname = NULL, *module = NULL, *res = NULL;
+    int r = PyObject_GetOptionalAttrString(func, "__qualname__", &qualname);
+    if (r < 0) {
+        return NULL;
+    }
+    if (r == 0) {
+        return PyObject_Str(func);
+    }
+    if (PyObject_GetOptionalAttrString(func, "__module__", &module) < 0) {
+        goto done;
+    }
+    if (module != NULL && PyUnicode_Check(module) &&
+        !PyUnicode_EqualToUTF8(module, "builtins")) {
+        res = PyUnicode_FromFormat("%S.%S()", module, qualname);
+    }
+    else {
+        res = PyUnicode_FromFormat("%S()", qualname);
+    }
+done:
+    Py_XDECREF(module);
+    Py_DECREF(qualname);
+    return res;
+}
+
+PyTypeObject *
+compat_calculate_metaclass(PyTypeObject *meta, PyObject *bases)
+{
+    /* the winner is a subclass of every base's metaclass */
+    PyTypeObject *winner = meta;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(bases); i++) {
+        PyTypeObject *t = Py_TYPE(PyTuple_GET_ITEM(bases, i));
+        if (PyType_IsSubtype(winner, t)) {
+            continue;
+        }
+        if (PyType_IsSubtype(t, winner)) {
+            winner = t;
+            continue;
+        }
+        PyErr_SetString(PyExc_TypeError,
+                        "metaclass conflict: the metaclass of a derived class "
+                        "must be a (non-strict) subclass of the metaclasses "
+                        "of all its bases");
+        return NULL;
+    }
+    return winner;
+}
+
+size_t
+compat_long_num_bits(PyObject *v)
+{
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (x == -1 && PyErr_Occurred()) {
+        return (size_t)-1;
+    }
+    if (!overflow) {
+        unsigned long long m =
+            x < 0 ? 0ULL - (unsigned long long)x : (unsigned long long)x;
+        return m == 0 ? 0 : (size_t)(64 - __builtin_clzll(m));
+    }
+    /* beyond 64 bits: int.bit_length() */
+    PyObject *r = PyObject_CallMethod(v, "bit_length", NULL);
+    if (r == NULL) {
+        return (size_t)-1;
+    }
+    size_t n = PyLong_AsSize_t(r);
+    Py_DECREF(r);
+    return n;
+}
+
+void
+compat_with_protocol_error(PyObject *mgr, int missing_exit)
+{
+#if PY_VERSION_HEX < 0x030B0000
+    /* 3.10's SETUP_WITH: a plain AttributeError naming the method */
+    PyErr_SetString(PyExc_AttributeError,
+                    missing_exit ? "__exit__" : "__enter__");
+#else
+    PyErr_Format(PyExc_TypeError,
+                 missing_exit ? "'%.200s' object does not support the context "
+                                "manager protocol (missed __exit__ method)"
+                              : "'%.200s' object does not support the context "
+                                "manager protocol",
+                 Py_TYPE(mgr)->tp_name);
+#endif
+}

@@ -1,0 +1,82 @@
+/* typealias.c: the `type` statement (PEP 695, CPython 3.12+).
+ *
+ * lower.c (lower_type_alias) turns `type Name[params] = value` into a
+ * helper that CPython compiles from generated source,
+ *
+ *     def _mk(thunks):
+ *         type Name[params] = thunks[0](params...)
+ *         return Name
+ *
+ * and into interpreted functions (thunks) for the value and for each bound,
+ * constraint and default of the type parameters.  Running the statement
+ * evaluates the thunks to function objects in the current scope, runs the
+ * helper and binds the resulting typing.TypeAliasType to Name.  CPython's
+ * own objects then evaluate the thunks lazily, on first access to
+ * __value__, __bound__, __constraints__ or __default__, exactly as for
+ * compiled code; inside the sandbox those dunders are not readable (the
+ * attribute policy), so the lazy value runs when the host or an allowed
+ * typing function asks for it, under the interpreter's budgets like any
+ * interpreted function.
+ */
+#include "interp.h"
+
+Status
+eval_type_alias(Frame *f, Node *s)
+{
+    PyObject *thunks = NULL, *g = NULL, *b = NULL, *r = NULL, *mk = NULL;
+    PyObject *alias = NULL;
+    Status st = ST_ERROR;
+    thunks = PyTuple_New(s->nv);
+    if (thunks == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < s->nv; i++) {
+        PyObject *fn = eval_expr(f, s->v[i]);
+        if (fn == NULL) {
+            goto done;
+        }
+        PyTuple_SET_ITEM(thunks, i, fn);
+    }
+    /* the helper's globals: the module name (the alias's __module__, as
+       CPython takes it from the defining frame) and no builtins */
+    g = PyDict_New();
+    b = PyDict_New();
+    if (g == NULL || b == NULL ||
+        PyDict_SetItemString(g, "__builtins__", b) < 0) {
+        goto done;
+    }
+    if (PyDict_Check(f->globals)) {
+        PyObject *modname =
+            PyDict_GetItemWithError(f->globals, f->in->st->str_name);
+        if (modname == NULL && PyErr_Occurred()) {
+            goto done;
+        }
+        if (modname != NULL &&
+            PyDict_SetItem(g, f->in->st->str_name, modname) < 0) {
+            goto done;
+        }
+    }
+    r = PyEval_EvalCode(s->obj, g, g);
+    if (r == NULL) {
+        goto done;
+    }
+    mk = PyDict_GetItemString(g, "_mk");
+    if (mk == NULL) {
+        PyErr_SetString(PyExc_SystemError, "type alias helper missing");
+        goto done;
+    }
+    Py_INCREF(mk);
+    alias = PyObject_CallOneArg(mk, thunks);
+    if (alias == NULL || store_target(f, s->c, alias) < 0) {
+        goto done;
+    }
+    st = ST_OK;
+done:
+    Py_XDECREF(alias);
+    Py_XDECREF(mk);
+    Py_XDECREF(r);
+    Py_XDECREF(b);
+    Py_XDECREF(g);
+    Py_XDECREF(thunks);
+    return st;
+}
