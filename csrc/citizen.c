@@ -7,12 +7,13 @@
  * - GIL: a step may run for seconds, and the host may have other threads (a
  *   web server's, a UI's, a heartbeat).  The GIL is released and taken again
  *   once per switch interval (sys.getswitchinterval(), re-read after each
- *   hand-over, so a change applies within one interval).  CPython offers no
- *   public way to know whether a thread waits for the GIL; a release with no
- *   waiter costs about a microsecond.  A waiting thread asks for the GIL
- *   after one interval (gil_drop_request) and the next release at most one
- *   interval later hands it over: its worst stall is about twice the
- *   interval, as with CPython's own loop.
+ *   hand-over, so a change applies within one interval), when the process
+ *   has other Python threads.  CPython offers no public way to know whether
+ *   a thread waits for the GIL, and a release immediately followed by a
+ *   re-take hands nothing over (the waiter asks for a switch only after an
+ *   interval in which the GIL never changed hands); so the GIL is let go
+ *   for a microsecond's sleep, in which a woken waiter takes it.  A thread
+ *   that wants the GIL waits at most about one interval.
  *   Hooks the host calls after the step (an interpreted __repr__, a key
  *   function) keep the GIL: meanwhile another thread may call the same
  *   executor's functions, which must not find it busy.
@@ -37,6 +38,7 @@
 #include "interp.h"
 
 #include <stdio.h>
+#include <time.h>
 #include <string.h>
 
 #define DEFAULT_SWITCH_INTERVAL 0.005
@@ -96,6 +98,15 @@ claim(Interp *in, PyObject *type, int from_signal)
     return -1;
 }
 
+/* 1 when the interpreter has another thread state than the caller's. */
+static int
+other_threads(void)
+{
+    PyThreadState *me = PyThreadState_Get();
+    PyThreadState *h = PyInterpreterState_ThreadHead(PyThreadState_GetInterpreter(me));
+    return h != NULL && (h != me || PyThreadState_Next(h) != NULL);
+}
+
 int
 citizen_tick(Interp *in)
 {
@@ -106,10 +117,18 @@ citizen_tick(Interp *in)
        this executor's functions meanwhile would find it busy and be refused
        (limits.c, interp_wrong_thread); hooks are short calls of the host's */
     if (!in->in_hook && limits_now() - in->gil_last >= in->gil_interval) {
-        /* Hand the GIL over if a thread asked for it (CPython's forced
-           switching makes the release wait until that thread has it). */
-        Py_BEGIN_ALLOW_THREADS
-        Py_END_ALLOW_THREADS
+        /* Hand the GIL over when the process has other Python threads.  A
+           bare release and re-take does not: a waiting thread asks for a
+           switch only after a whole interval in which the GIL never changed
+           hands, and our re-take changes it.  So the release lasts a
+           moment (a microsecond's sleep), enough for a woken waiter to take
+           the GIL; the re-take then waits until that thread lets it go. */
+        if (other_threads()) {
+            Py_BEGIN_ALLOW_THREADS
+            struct timespec ts = {0, 1000};
+            nanosleep(&ts, NULL);
+            Py_END_ALLOW_THREADS
+        }
         in->gil_last = limits_now();
         read_switch_interval(in);
     }
