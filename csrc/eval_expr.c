@@ -1035,36 +1035,150 @@ call_zero_arg_super(Frame *f, PyObject *superobj)
     return PyObject_Vectorcall(superobj, args, 2, NULL);
 }
 
-/* Evaluate call arguments with * and ** into a tuple and a dict. */
+/* Raise CPython's TypeError for a call argument: the function's description
+ * as CPython writes it ("mod.f()"), a space, then `fmt` formatted with the
+ * rest.  Always returns -1. */
+static int
+call_arg_error(PyObject *func, const char *fmt, ...)
+{
+    va_list va;
+    va_start(va, fmt);
+    PyObject *msg = PyUnicode_FromFormatV(fmt, va);
+    va_end(va);
+    PyObject *fs = msg ? _PyObject_FunctionStr(func) : NULL;
+    if (fs != NULL) {
+        PyErr_Format(PyExc_TypeError, "%U %U", fs, msg);
+    }
+    Py_XDECREF(fs);
+    Py_XDECREF(msg);
+    return -1;
+}
+
+/* Merge the mapping `m` of `f(**m)` into the keyword dict `kw` as CPython's
+ * DICT_MERGE does: keys in the order the mapping gives them, a key seen
+ * twice (also twice from one mapping's keys()) is an error, and the
+ * errors are reported with CPython's messages (errors the mapping itself
+ * raises pass unchanged, but an AttributeError).  0, or -1 with an
+ * exception. */
+static int
+merge_call_kwargs(PyObject *func, PyObject *kw, PyObject *m)
+{
+    PyObject *keys = NULL, *iter = NULL, *key = NULL, *val = NULL;
+    PyObject *dup = NULL; /* a key given twice */
+    int fast = PyDict_Check(m) && Py_TYPE(m)->tp_iter == PyDict_Type.tp_iter;
+    if (fast) {
+        /* a snapshot: the mapping's own __getitem__ is not consulted */
+        keys = PyDict_Items(m);
+        if (keys == NULL) {
+            goto fail;
+        }
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(keys); i++) {
+            PyObject *item = PyList_GET_ITEM(keys, i);
+            PyObject *k = PyTuple_GET_ITEM(item, 0);
+            int c = PyDict_Contains(kw, k);
+            if (c != 0) {
+                if (c > 0) {
+                    dup = Py_NewRef(k);
+                }
+                goto fail;
+            }
+            if (PyDict_SetItem(kw, k, PyTuple_GET_ITEM(item, 1)) < 0) {
+                goto fail;
+            }
+        }
+        Py_DECREF(keys);
+        return 0;
+    }
+    keys = PyMapping_Keys(m);
+    if (keys == NULL) {
+        goto fail;
+    }
+    iter = PyObject_GetIter(keys);
+    if (iter == NULL) {
+        goto fail;
+    }
+    while ((key = PyIter_Next(iter)) != NULL) {
+        int c = PyDict_Contains(kw, key);
+        if (c != 0) {
+            if (c > 0) {
+                dup = Py_NewRef(key);
+            }
+            goto fail;
+        }
+        val = PyObject_GetItem(m, key);
+        if (val == NULL || PyDict_SetItem(kw, key, val) < 0) {
+            goto fail;
+        }
+        Py_CLEAR(key);
+        Py_CLEAR(val);
+    }
+    if (PyErr_Occurred()) {
+        goto fail;
+    }
+    Py_DECREF(iter);
+    Py_DECREF(keys);
+    return 0;
+fail:
+    Py_XDECREF(key);
+    Py_XDECREF(val);
+    Py_XDECREF(iter);
+    Py_XDECREF(keys);
+    if (dup != NULL) {
+        call_arg_error(func, "got multiple values for keyword argument '%S'",
+                       dup);
+        Py_DECREF(dup);
+        return -1;
+    }
+    /* CPython's format_kwargs_error: any AttributeError means "not a
+       mapping" */
+    if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+        PyErr_Clear();
+        return call_arg_error(func,
+                              "argument after ** must be a mapping, "
+                              "not %.200s",
+                              Py_TYPE(m)->tp_name);
+    }
+    return -1;
+}
+
+/* Evaluate call arguments with * and ** into a tuple and a dict, in
+ * CPython's order and with its messages: `*x` among other positional
+ * arguments is checked as it is unpacked ("Value after * ..."); a lone
+ * `f(*x)` is checked after the keywords are built, with the function's
+ * name; keyword duplicates are found while merging; non-string keys are left
+ * to the callee ("keywords must be strings"), as in CPython. */
 static NOINLINE int
 eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
                PyObject **pkw)
 {
-    PyObject *l = PyList_New(0);
-    PyObject *kw = NULL;
-    if (l == NULL) {
-        return -1;
+    PyObject *l = NULL, *lone = NULL, *kw = NULL;
+    if (e->nv == 1 && e->v[0]->kind == K_Starred) {
+        lone = eval_expr(f, e->v[0]->a);
+        if (lone == NULL) {
+            return -1;
+        }
     }
-    for (Py_ssize_t i = 0; i < e->nv; i++) {
+    else {
+        l = PyList_New(0);
+        if (l == NULL) {
+            return -1;
+        }
+    }
+    for (Py_ssize_t i = 0; l != NULL && i < e->nv; i++) {
         Node *a = e->v[i];
         if (a->kind == K_Starred) {
             PyObject *v = eval_expr(f, a->a);
             if (v == NULL) {
                 goto fail;
             }
-            if (Py_TYPE(v)->tp_iter == NULL && !PySequence_Check(v)) {
-                PyObject *fs = _PyObject_FunctionStr(func);
-                if (fs != NULL) {
-                    PyErr_Format(
-                        PyExc_TypeError,
-                        "%U argument after * must be an iterable, not %.200s",
-                        fs, Py_TYPE(v)->tp_name);
-                    Py_DECREF(fs);
-                }
-                Py_DECREF(v);
-                goto fail;
-            }
             int r = list_extend(l, v);
+            if (r < 0 && PyErr_ExceptionMatches(PyExc_TypeError) &&
+                Py_TYPE(v)->tp_iter == NULL && !PySequence_Check(v)) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_TypeError,
+                             "Value after * must be an iterable, not %.200s",
+                             Py_TYPE(v)->tp_name);
+            }
             Py_DECREF(v);
             if (r < 0) {
                 goto fail;
@@ -1091,84 +1205,50 @@ eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
         if (v == NULL) {
             goto fail;
         }
+        int r;
         if (k->obj == NULL) {
-            /* **mapping: keys must be strings, no duplicates */
-            if (!PyDict_Check(v) && !PyObject_HasAttrString(v, "keys")) {
-                PyObject *fs = _PyObject_FunctionStr(func);
-                PyErr_Format(
-                    PyExc_TypeError,
-                    "%U argument after ** must be a mapping, not %.200s", fs,
-                    Py_TYPE(v)->tp_name);
-                Py_XDECREF(fs);
-                Py_DECREF(v);
-                goto fail;
-            }
-            PyObject *tmp = PyDict_New();
-            if (tmp == NULL || dict_merge_mapping(tmp, v) < 0) {
-                Py_XDECREF(tmp);
-                Py_DECREF(v);
-                goto fail;
-            }
-            Py_DECREF(v);
-            PyObject *key, *val;
-            Py_ssize_t pos = 0;
-            while (PyDict_Next(tmp, &pos, &key, &val)) {
-                if (!PyUnicode_Check(key)) {
-                    PyObject *fs = _PyObject_FunctionStr(func);
-                    PyErr_Format(PyExc_TypeError,
-                                 "%U keywords must be strings", fs);
-                    Py_XDECREF(fs);
-                    Py_DECREF(tmp);
-                    goto fail;
-                }
-                if (PyDict_Contains(kw, key)) {
-                    PyObject *fs = _PyObject_FunctionStr(func);
-                    PyErr_Format(
-                        PyExc_TypeError,
-                        "%U got multiple values for keyword argument '%U'", fs,
-                        key);
-                    Py_XDECREF(fs);
-                    Py_DECREF(tmp);
-                    goto fail;
-                }
-                if (PyDict_SetItem(kw, key, val) < 0) {
-                    Py_DECREF(tmp);
-                    goto fail;
-                }
-            }
-            Py_DECREF(tmp);
+            r = merge_call_kwargs(func, kw, v);
         }
         else {
-            int c = PyDict_Contains(kw, k->obj);
-            if (c) {
-                if (c > 0) {
-                    PyObject *fs = _PyObject_FunctionStr(func);
-                    PyErr_Format(
-                        PyExc_TypeError,
-                        "%U got multiple values for keyword argument '%U'", fs,
-                        k->obj);
-                    Py_XDECREF(fs);
-                }
-                Py_DECREF(v);
-                goto fail;
+            r = PyDict_Contains(kw, k->obj);
+            if (r > 0) {
+                r = call_arg_error(
+                    func, "got multiple values for keyword argument '%S'",
+                    k->obj);
             }
-            int r = PyDict_SetItem(kw, k->obj, v);
-            Py_DECREF(v);
-            if (r < 0) {
-                goto fail;
+            else if (r == 0) {
+                r = PyDict_SetItem(kw, k->obj, v);
             }
+        }
+        Py_DECREF(v);
+        if (r < 0) {
+            goto fail;
+        }
+    }
+    if (lone != NULL) {
+        if (Py_TYPE(lone)->tp_iter == NULL && !PySequence_Check(lone)) {
+            call_arg_error(func,
+                           "argument after * must be an iterable, not %.200s",
+                           Py_TYPE(lone)->tp_name);
+            goto fail;
+        }
+        /* always a fresh tuple: the call policy may replace its items */
+        l = PySequence_List(lone);
+        Py_CLEAR(lone);
+        if (l == NULL) {
+            goto fail;
         }
     }
     *pargs = PyList_AsTuple(l);
-    Py_DECREF(l);
+    Py_CLEAR(l);
     if (*pargs == NULL) {
-        Py_XDECREF(kw);
-        return -1;
+        goto fail;
     }
     *pkw = kw;
     return 0;
 fail:
-    Py_DECREF(l);
+    Py_XDECREF(l);
+    Py_XDECREF(lone);
     Py_XDECREF(kw);
     return -1;
 }
@@ -1241,6 +1321,11 @@ call_function(Frame *f, Node *e)
     if (func == NULL) {
         return NULL;
     }
+    if (e->a->kind == K_Name || e->a->kind == K_Attribute) {
+        /* smolagents counts neither a callee name nor the attribute of a
+           method call (only its object) */
+        uncharge(f->in);
+    }
     PyObject *res = NULL;
     if ((e->flags & NF_SUPER_CALL) && func == (PyObject *)&PySuper_Type) {
         res = call_zero_arg_super(f, func);
@@ -1264,8 +1349,10 @@ call_function(Frame *f, Node *e)
                for host calls; may replace func and items of the fresh
                args tuple */
             if (interpreted ||
-                policy_prepare_call(f->in, &func, &PyTuple_GET_ITEM(args, 0),
-                                    PyTuple_GET_SIZE(args), NULL) == 0) {
+                (policy_prepare_call(f->in, &func, &PyTuple_GET_ITEM(args, 0),
+                                     PyTuple_GET_SIZE(args), NULL) == 0 &&
+                 funcbridge_adapt_call(f->in, func, &PyTuple_GET_ITEM(args, 0),
+                                       PyTuple_GET_SIZE(args)) == 0)) {
                 f->in->direct_call = interpreted;
                 res = PyObject_Call(func, args, kw);
                 f->in->direct_call = 0;
@@ -1315,6 +1402,11 @@ call_function(Frame *f, Node *e)
         if (ok && !interpreted && base == 1 &&
             policy_prepare_call(f->in, &func, stack + 1, nargs,
                                 nkw ? e->obj : NULL) < 0) {
+            ok = 0;
+        }
+        if (ok && !interpreted &&
+            funcbridge_adapt_call(f->in, func, stack + 1,
+                                  nargs + base - 1) < 0) {
             ok = 0;
         }
         if (ok) {

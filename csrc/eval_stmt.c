@@ -95,11 +95,9 @@ eval_for(Frame *f, Node *s)
     }
     Status st = ST_OK;
     iternextfunc next = Py_TYPE(it)->tp_iternext;
+    /* no charge per iteration: as smolagents counts, the body's statements
+       are the operations (a body has at least one) */
     for (;;) {
-        if (charge(f->in) < 0) {
-            st = ST_ERROR;
-            break;
-        }
         PyObject *item = next(it);
         if (item == NULL) {
             if (PyErr_Occurred()) {
@@ -367,7 +365,11 @@ star_match(PyObject *exc, PyObject *type, PyObject **match, PyObject **rest)
         return 0;
     }
     if (PyObject_TypeCheck(exc, (PyTypeObject *)PyExc_BaseExceptionGroup)) {
-        PyObject *pair = PyObject_CallMethod(exc, "split", "O", type);
+        /* one argument even when `type` is a tuple of types */
+        PyObject *name = PyUnicode_FromString("split");
+        PyObject *pair = name ? PyObject_CallMethodOneArg(exc, name, type)
+                              : NULL;
+        Py_XDECREF(name);
         if (pair == NULL) {
             return -1;
         }
@@ -785,15 +787,17 @@ with_items(Frame *f, Node *s, Py_ssize_t i)
         Py_DECREF(exitf);
         return ST_ERROR;
     }
-    Status st;
+    /* as CPython, the body does not keep __enter__'s result alive: only
+       the target holds it (`del target` frees it) */
+    Status st = ST_OK;
     if (item->b != NULL && store_target(f, item->b, res) < 0) {
         st = ST_ERROR;
         /* CPython calls __exit__ with the exception here too */
     }
-    else {
+    Py_DECREF(res);
+    if (st == ST_OK) {
         st = with_items(f, s, i + 1);
     }
-    Py_DECREF(res);
     if (st == ST_ERROR) {
         if (f->in->abort != ABORT_NONE) {
             Py_DECREF(exitf);
@@ -919,7 +923,7 @@ eval_augassign(Frame *f, Node *s)
     default:
         goto done;
     }
-    Py_XSETREF(f->last_value, res);
+    frame_set_last(f, res);
     res = NULL;
     st = ST_OK;
 done:
@@ -942,7 +946,7 @@ eval_annassign(Frame *f, Node *s)
             return ST_ERROR;
         }
         int r = store_target(f, s->a, v);
-        Py_XSETREF(f->last_value, v);
+        frame_set_last(f, v);
         if (r < 0) {
             return ST_ERROR;
         }
@@ -1302,7 +1306,7 @@ eval_stmt(Frame *f, Node *s)
         /* the step's output (module.c): like smolagents, a statement whose
            value is None does not replace an earlier one in if/for bodies */
         if (v != Py_None) {
-            Py_XSETREF(f->last_value, v);
+            frame_set_last(f, v);
         }
         else {
             Py_DECREF(v);
@@ -1320,7 +1324,7 @@ eval_stmt(Frame *f, Node *s)
                 return ST_ERROR;
             }
         }
-        Py_XSETREF(f->last_value, v);
+        frame_set_last(f, v);
         return ST_OK;
     }
     case K_AugAssign: {

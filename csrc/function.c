@@ -637,11 +637,9 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
     }
     int rc = 0;
     PyObject *item;
+    /* no charge per iteration: the element (and the conditions) are the
+       operations, as smolagents counts them */
     for (;;) {
-        if (charge(cf->in) < 0) {
-            rc = -1;
-            break;
-        }
         item = PyIter_Next(it);
         if (item == NULL) {
             if (PyErr_Occurred()) {
@@ -734,8 +732,15 @@ function_new(Frame *f, Node *def, Scope *scope, PyObject *defaults,
              PyObject *kwdefaults, PyObject *annotations, PyObject *closure)
 {
     Interp *in = f->in;
+    /* as PyFunction_New: the globals' __name__ at definition, else None */
+    PyObject *module = PyDict_GetItemWithError(f->globals, in->st->str_name);
+    if (module == NULL && PyErr_Occurred()) {
+        return NULL;
+    }
+    module = Py_NewRef(module ? module : Py_None);
     FunctionObject *fn = PyObject_GC_New(FunctionObject, in->st->FunctionType);
     if (fn == NULL) {
+        Py_DECREF(module);
         return NULL;
     }
     fn->vectorcall = function_vectorcall;
@@ -761,8 +766,7 @@ function_new(Frame *f, Node *def, Scope *scope, PyObject *defaults,
     Py_INCREF(fn->qualname);
     fn->doc = scope->docstring ? scope->docstring : Py_None;
     Py_INCREF(fn->doc);
-    fn->module = in->st->str_main;
-    Py_INCREF(fn->module);
+    fn->module = module; /* reference moved */
     fn->annotations = annotations;
     Py_XINCREF(annotations);
     fn->dict = NULL;

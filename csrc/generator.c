@@ -727,9 +727,7 @@ genexp_step(GenObject *gen)
     }
     for (;;) {
         Node *g = e->v[gen->gx_depth - 1];
-        if (charge(in) < 0) {
-            goto fail;
-        }
+        /* no charge per iteration: the element and conditions are charged */
         PyObject *item = PyIter_Next(gen->gx_iters[gen->gx_depth - 1]);
         if (item == NULL) {
             if (PyErr_Occurred()) {

@@ -226,6 +226,9 @@ typedef struct {
     int ndangerous;
     struct PolicyData *policy; /* policy.c: owned by the module's `_policy`
                                   capsule (security tables, wrappers) */
+    PyCFunction eg_split, eg_subgroup; /* funcbridge.c: the C functions of
+                                          BaseExceptionGroup's methods */
+    PyObject *matcher_code; /* funcbridge.c: code of `lambda e: p(e)` */
     void *gen_stacks[GEN_STACK_POOL]; /* generator.c: free C stacks */
     int n_gen_stacks;
 } ModState;
@@ -315,6 +318,21 @@ typedef struct Frame {
     PyObject *last_value; /* module level: value of the last statement */
 } Frame;
 
+/* Record `v` (stolen) as the value of the last statement.  Only the module
+ * level keeps it (it is the step's output); elsewhere holding it would keep
+ * an object alive past CPython's lifetime for it (`del x` must run
+ * `__del__` at once). */
+static inline void
+frame_set_last(Frame *f, PyObject *v)
+{
+    if (f->scope->type == SC_MODULE) {
+        Py_XSETREF(f->last_value, v);
+    }
+    else {
+        Py_DECREF(v);
+    }
+}
+
 /* ---------------------------------------------------------------- objects */
 
 typedef struct {
@@ -369,6 +387,15 @@ PyObject *call_function(Frame *f, Node *call);
  * "smolagents_native.node" holding the Name store Node *, value), stored by
  * match_store_binds() only once the whole pattern of a case matched. */
 int match_pattern(Frame *f, Node *p, PyObject *subject, PyObject *binds);
+
+/* funcbridge.c */
+int funcbridge_init_state(ModState *st);
+/* Before a host call: replace an interpreted function passed where CPython's
+ * C code demands a real Python function (ExceptionGroup.split/subgroup
+ * predicates) by a real function that calls it.  `args` are owned
+ * references (replaced in place).  0, or -1 with an exception. */
+int funcbridge_adapt_call(Interp *in, PyObject *func, PyObject **args,
+                          Py_ssize_t nargs);
 
 /* function.c */
 extern PyType_Spec Function_spec;
@@ -474,6 +501,14 @@ charge(Interp *in)
         return limits_tick_slow(in);
     }
     return 0;
+}
+
+/* Give back one operation: what smolagents does not count (the callee of a
+ * call when it is a name or an attribute) after the evaluator charged it. */
+static inline void
+uncharge(Interp *in)
+{
+    in->ops_left++;
 }
 
 /* Value gate with a fast path for the common exact types, which can never

@@ -297,6 +297,8 @@ check_stack(Lower *L)
 
 /* ---------------------------------------------------------------- scopes */
 
+static long sym_get(Scope *s, PyObject *name);
+
 static Scope *
 scope_new(Lower *L, ScopeType type, PyObject *name, Node *at)
 {
@@ -341,8 +343,19 @@ scope_new(Lower *L, ScopeType type, PyObject *name, Node *at)
         }
         par->kids[par->nkids++] = s;
     }
-    /* qualname as CPython computes it */
-    if (L->scope == NULL || L->scope->type == SC_MODULE) {
+    /* qualname as CPython computes it: a name declared global in the
+       enclosing scope is qualified as a module-level one */
+    int force_global = 0;
+    if (L->scope != NULL && L->scope->type != SC_MODULE &&
+        type != SC_COMPREHENSION) {
+        PyObject *mangled = mangle(L, name);
+        if (mangled == NULL) {
+            return NULL;
+        }
+        force_global = (sym_get(L->scope, mangled) & SYM_GLOBAL) != 0;
+        Py_DECREF(mangled);
+    }
+    if (L->scope == NULL || L->scope->type == SC_MODULE || force_global) {
         s->qualname = name;
     }
     else {
@@ -1121,6 +1134,33 @@ fail:
     return NULL;
 }
 
+/* `__debug__`: the constant `not sys.flags.optimize`, as CPython's
+ * compiler folds it.  New node, or NULL with an exception. */
+static Node *
+lower_debug_constant(Lower *L, PyObject *o)
+{
+    PyObject *flags = PySys_GetObject("flags"); /* borrowed */
+    PyObject *opt =
+        flags ? PyObject_GetAttrString(flags, "optimize") : NULL;
+    if (opt == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_RuntimeError, "sys.flags is missing");
+        }
+        return NULL;
+    }
+    int optimized = PyObject_IsTrue(opt);
+    Py_DECREF(opt);
+    if (optimized < 0) {
+        return NULL;
+    }
+    Node *n = node_new(L, K_Constant, o);
+    if (n == NULL) {
+        return NULL;
+    }
+    n->obj = keep_steal(L, PyBool_FromLong(!optimized));
+    return n->obj ? n : NULL;
+}
+
 static Node *
 lower_expr(Lower *L, PyObject *o)
 {
@@ -1192,10 +1232,13 @@ lower_expr(Lower *L, PyObject *o)
                                     NULL),
                        (Node *)NULL;
             }
+            /* as CPython's symtable: global in the comprehensions when
+               the target scope is the module or declares it global */
+            int global = target->type == SC_MODULE ||
+                         (sym_get(target, tn->obj) & SYM_GLOBAL);
             for (Scope *c = s; c != target; c = c->parent) {
                 if (sym_add(c, tn->obj,
-                            target->type == SC_MODULE ? SYM_GLOBAL
-                                                      : SYM_NONLOCAL) < 0) {
+                            global ? SYM_GLOBAL : SYM_NONLOCAL) < 0) {
                     return NULL;
                 }
             }
@@ -1397,12 +1440,19 @@ lower_expr(Lower *L, PyObject *o)
         return n;
     }
     case K_Name: {
-        n = node_new(L, kind, o);
-        if (n == NULL) {
-            return NULL;
-        }
         PyObject *rawid = getf(L, o, F_id);
         if (rawid == NULL) {
+            return NULL;
+        }
+        if (PyUnicode_CompareWithASCIIString(rawid, "__debug__") == 0) {
+            /* CPython's compiler makes `__debug__` a constant (assigning
+               to it is a SyntaxError it already reported) */
+            Py_DECREF(rawid);
+            return lower_debug_constant(L, o);
+        }
+        n = node_new(L, kind, o);
+        if (n == NULL) {
+            Py_DECREF(rawid);
             return NULL;
         }
         PyObject *id = mangle(L, rawid);

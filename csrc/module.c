@@ -67,6 +67,38 @@ interp_of(PyObject *self)
     return &((InterpreterObject *)gs->interp)->in;
 }
 
+/* Write one piece of print()'s output: to `file` (through the attribute
+ * choke point) when given, else into the step's print buffer, charged to
+ * the print budget.  0, or -1 with an exception. */
+static int
+print_piece(Interp *in, PyObject *file, PyObject *text)
+{
+    if (file != NULL) {
+        PyObject *w = policy_getattr(in, file, in->st->str_write);
+        if (w == NULL) {
+            return -1;
+        }
+        PyObject *r = PyObject_CallOneArg(w, text);
+        Py_DECREF(w);
+        Py_XDECREF(r);
+        return r ? 0 : -1;
+    }
+    if (PyUnicode_GET_LENGTH(text) == 0) {
+        return 0;
+    }
+    in->print_len += PyUnicode_GET_LENGTH(text);
+    if (PyList_Append(in->print_chunks, text) < 0) {
+        return -1;
+    }
+    if (in->max_print_len >= 0 && in->print_len > in->max_print_len) {
+        limits_abort(in, ABORT_BUDGET,
+                     "Print outputs exceeded the limit of %lld characters",
+                     in->max_print_len);
+        return -1;
+    }
+    return 0;
+}
+
 /* print(*args, sep=' ', end='\n', file=None, flush=False) into the buffer. */
 static PyObject *
 builtin_print(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -114,60 +146,24 @@ builtin_print(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                      Py_TYPE(end)->tp_name);
         return NULL;
     }
-    PyObject *parts = PyList_New(0);
-    if (parts == NULL) {
-        return NULL;
+    /* piece by piece, as CPython writes them: what was written before a
+       failing str() stays written */
+    if (file == Py_None) {
+        file = NULL;
     }
     for (Py_ssize_t i = 0; i < nargs; i++) {
+        if (i > 0 && print_piece(in, file, sep ? sep : in->st->str_space) < 0) {
+            return NULL;
+        }
         PyObject *s = PyObject_Str(args[i]);
-        if (s == NULL ||
-            (i > 0 &&
-             PyList_Append(parts, sep ? sep : in->st->str_space) < 0) ||
-            PyList_Append(parts, s) < 0) {
-            Py_XDECREF(s);
-            Py_DECREF(parts);
+        int r = s ? print_piece(in, file, s) : -1;
+        Py_XDECREF(s);
+        if (r < 0) {
             return NULL;
         }
-        Py_DECREF(s);
     }
-    if (PyList_Append(parts, end ? end : in->st->str_newline) < 0) {
-        Py_DECREF(parts);
+    if (print_piece(in, file, end ? end : in->st->str_newline) < 0) {
         return NULL;
-    }
-    PyObject *empty = PyUnicode_New(0, 0);
-    PyObject *text = empty ? PyUnicode_Join(empty, parts) : NULL;
-    Py_XDECREF(empty);
-    Py_DECREF(parts);
-    if (text == NULL) {
-        return NULL;
-    }
-    if (file != NULL && file != Py_None) {
-        PyObject *w = policy_getattr(in, file, in->st->str_write);
-        if (w == NULL) {
-            Py_DECREF(text);
-            return NULL;
-        }
-        PyObject *r = PyObject_CallOneArg(w, text);
-        Py_DECREF(w);
-        Py_DECREF(text);
-        if (r == NULL) {
-            return NULL;
-        }
-        Py_DECREF(r);
-        Py_RETURN_NONE;
-    }
-    in->print_len += PyUnicode_GET_LENGTH(text);
-    int r = PyList_Append(in->print_chunks, text);
-    Py_DECREF(text);
-    if (r < 0) {
-        return NULL;
-    }
-    if (in->max_print_len >= 0 && in->print_len > in->max_print_len) {
-        return limits_abort(
-                   in, ABORT_BUDGET,
-                   "Print outputs exceeded the limit of %lld characters",
-                   in->max_print_len),
-               NULL;
     }
     Py_RETURN_NONE;
 }
@@ -1037,7 +1033,8 @@ core_exec(PyObject *m)
         !st->InterpreterType) {
         return -1;
     }
-    if (PyModule_AddType(m, st->InterpreterType) < 0) {
+    if (PyModule_AddType(m, st->InterpreterType) < 0 ||
+        funcbridge_init_state(st) < 0) {
         return -1;
     }
     st->safe_builtins = policy_build_safe_builtins(m, st);
@@ -1056,6 +1053,7 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->GeneratorType);
     Py_VISIT(st->InterpreterType);
     Py_VISIT(st->safe_builtins);
+    Py_VISIT(st->matcher_code);
     Py_VISIT(st->kind_of_class);
     Py_VISIT(st->op_of_class);
     Py_VISIT(st->ast_module);
@@ -1071,6 +1069,7 @@ core_clear(PyObject *m)
     Py_CLEAR(st->GeneratorType);
     Py_CLEAR(st->InterpreterType);
     Py_CLEAR(st->safe_builtins);
+    Py_CLEAR(st->matcher_code);
     Py_CLEAR(st->kind_of_class);
     Py_CLEAR(st->op_of_class);
     Py_CLEAR(st->ast_module);

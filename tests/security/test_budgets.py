@@ -191,7 +191,7 @@ def test_recursion_depth_budget(budgets):
 def test_recursion_error_is_catchable_like_cpython_but_bounded(budgets):
     # RecursionError is an ordinary, catchable error (as in CPython); a program that catches it
     # and recurses again ends as in CPython (a RecursionError out of a handler), or at a budget
-    budgets(MAX_OPERATIONS=300_000)
+    budgets(MAX_OPERATIONS=100_000)
     ex = new_executor()
     assert ex("def f(): return f()\ntry:\n    f()\nexcept RecursionError:\n    r = 'caught'\nr").output == (
         "caught"
