@@ -201,6 +201,8 @@ typedef struct {
     PyTypeObject *FunctionType;
     PyTypeObject *GeneratorType;
     PyTypeObject *InterpreterType;
+    PyTypeObject *ProxyType;  /* proxy.c: call-only tool proxies */
+    PyTypeObject *RunnerType; /* tripwire.c: the entry frame's runner */
     PyObject *safe_builtins;    /* dict built once */
     PyObject *str_dunder_class; /* "__class__" */
     PyObject *str_dot0;         /* ".0" */
@@ -282,11 +284,20 @@ typedef struct Interp {
                                    the recursion limit) */
     char abort_msg[256];        /* message of the pending abort, re-raised
                                    when host code swallowed the error */
+    /* tripwire.c: grants (NULL: unrestricted, else a tuple of real paths
+       of directories), the installation's directories (always readable),
+       the entry frame's code and its runner */
+    PyObject *grant_read, *grant_write, *install_dirs;
+    int grant_network, grant_processes, grants_set;
+    PyObject *entry_code, *entry_runner, *entry_globals;
+    PyObject *host_hook_code; /* code of the host's sys.unraisablehook
+                                 last called during a step */
 } Interp;
 
 /* Saved state for a host -> interpreted call (see interp_enter). */
 typedef struct {
     int started; /* this call started a budget window */
+    struct Interp *tripwire_prev; /* tripwire state to restore */
 } InterpSave;
 
 /* Statement status: control flow never uses Python exceptions. */

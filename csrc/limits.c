@@ -19,6 +19,7 @@
  * it again.
  */
 #include "interp.h"
+#include "tripwire.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -405,6 +406,7 @@ interp_enter(Interp *in, InterpSave *save)
     limits_start(in);
     in->running = 1;
     save->started = 1;
+    save->tripwire_prev = tripwire_arm(in); /* host code acting for it */
     return 0;
 }
 
@@ -438,6 +440,7 @@ interp_leave(Interp *in, InterpSave *save, PyObject *res)
         }
         in->running = 0;
         in->abort = ABORT_NONE;
+        tripwire_restore(save->tripwire_prev);
     }
     return res;
 }

@@ -2,6 +2,7 @@
  * Interpreter type, the Python-visible entry point (docs/core-api.md).
  */
 #include "interp.h"
+#include "tripwire.h"
 
 #include <stddef.h>
 
@@ -294,6 +295,23 @@ static PyMethodDef guarded_builtins[] = {
 
 /* ------------------------------------------------------------- Interpreter */
 
+/* b.update({k: proxy_wrap(v) for k, v in src.items()}).  0 / -1. */
+static int
+update_proxied(ModState *st, PyObject *b, PyObject *src)
+{
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(src, &pos, &k, &v)) {
+        PyObject *w = proxy_wrap(st, v);
+        if (w == NULL || PyDict_SetItem(b, k, w) < 0) {
+            Py_XDECREF(w);
+            return -1;
+        }
+        Py_DECREF(w);
+    }
+    return 0;
+}
+
 static int
 interpreter_rebuild_builtins(InterpreterObject *self)
 {
@@ -302,8 +320,10 @@ interpreter_rebuild_builtins(InterpreterObject *self)
     if (b == NULL) {
         return -1;
     }
-    if ((self->extra_builtins && PyDict_Update(b, self->extra_builtins) < 0) ||
-        (in->tools && PyDict_Update(b, in->tools) < 0)) {
+    /* the code gets call-only proxies of host callables (proxy.c) */
+    if ((self->extra_builtins &&
+         update_proxied(in->st, b, self->extra_builtins) < 0) ||
+        (in->tools && update_proxied(in->st, b, in->tools) < 0)) {
         Py_DECREF(b);
         return -1;
     }
@@ -410,7 +430,7 @@ interpreter_traverse(InterpreterObject *self, visitproc visit, void *arg)
     Py_VISIT(self->in.timeout_error);
     Py_VISIT(self->cache);
     Py_VISIT(self->extra_builtins);
-    return 0;
+    return tripwire_traverse(&self->in, visit, arg);
 }
 
 static int
@@ -425,6 +445,7 @@ interpreter_clear(InterpreterObject *self)
     Py_CLEAR(self->in.timeout_error);
     Py_CLEAR(self->cache);
     Py_CLEAR(self->extra_builtins);
+    tripwire_clear(&self->in);
     return 0;
 }
 
@@ -580,6 +601,21 @@ raise_step_error(Interp *in, ProgramObject *p, Node *stmt)
     if (in->abort == ABORT_TIMEOUT) {
         PyErr_Restore(t, v, NULL);
         return;
+    }
+    if (in->abort != ABORT_NONE &&
+        !PyErr_GivenExceptionMatches(t, in->interpreter_error)) {
+        /* host code turned the abort's error into its own (numpy wraps a
+           tripwire refusal in UnpicklingError): report the abort */
+        Py_DECREF(t);
+        Py_DECREF(v);
+        limits_reraise_abort(in);
+        PyErr_Fetch(&t, &v, &tb);
+        PyErr_NormalizeException(&t, &v, &tb);
+        Py_XDECREF(tb);
+        if (v == NULL) {
+            Py_XDECREF(t);
+            return;
+        }
     }
     PyObject *seg = source_segment(p, stmt);
     PyObject *s = PyObject_Str(v);
@@ -838,7 +874,8 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     int is_final = 0;
     RunCtx rc = {in, p, &fr, output, 0, 0};
     output = NULL;
-    if (bigstack_run(in, run_module_body, &rc) < 0 || !rc.ok) {
+    /* below a clean Python frame, tripwire armed (tripwire.c) */
+    if (tripwire_run_step(in, state, run_module_body, &rc) < 0 || !rc.ok) {
         output = rc.output;
         goto done;
     }
@@ -930,7 +967,24 @@ interpreter_get_ops(InterpreterObject *self, void *c)
     return PyLong_FromLongLong(used);
 }
 
+static PyObject *
+interpreter_get_grants(InterpreterObject *self, void *c)
+{
+    return tripwire_get_grants(&self->in);
+}
+
+static int
+interpreter_set_grants(InterpreterObject *self, PyObject *v, void *c)
+{
+    return tripwire_set_grants(&self->in, v);
+}
+
 static PyGetSetDef interpreter_getset[] = {
+    {"grants", (getter)interpreter_get_grants, (setter)interpreter_set_grants,
+     "What host code acting for the code may do (tripwire.c): a dict with "
+     "readable_dirs, writable_dirs (None: unrestricted), allow_network, "
+     "allow_processes.",
+     NULL},
     {"tools", (getter)interpreter_get_tools, (setter)interpreter_set_tools,
      "Protected names (tools): looked up after state; cannot be rebound.",
      NULL},
@@ -1029,8 +1083,13 @@ core_exec(PyObject *m)
         (PyTypeObject *)PyType_FromModuleAndSpec(m, &Generator_spec, NULL);
     st->InterpreterType =
         (PyTypeObject *)PyType_FromModuleAndSpec(m, &interpreter_spec, NULL);
+    st->ProxyType =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &Proxy_spec, NULL);
+    st->RunnerType =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &Runner_spec, NULL);
     if (!st->ProgramType || !st->FunctionType || !st->GeneratorType ||
-        !st->InterpreterType) {
+        !st->InterpreterType || !st->ProxyType || !st->RunnerType ||
+        tripwire_install() < 0) {
         return -1;
     }
     if (PyModule_AddType(m, st->InterpreterType) < 0 ||
@@ -1052,6 +1111,8 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->FunctionType);
     Py_VISIT(st->GeneratorType);
     Py_VISIT(st->InterpreterType);
+    Py_VISIT(st->ProxyType);
+    Py_VISIT(st->RunnerType);
     Py_VISIT(st->safe_builtins);
     Py_VISIT(st->matcher_code);
     Py_VISIT(st->kind_of_class);
@@ -1068,6 +1129,8 @@ core_clear(PyObject *m)
     Py_CLEAR(st->FunctionType);
     Py_CLEAR(st->GeneratorType);
     Py_CLEAR(st->InterpreterType);
+    Py_CLEAR(st->ProxyType);
+    Py_CLEAR(st->RunnerType);
     Py_CLEAR(st->safe_builtins);
     Py_CLEAR(st->matcher_code);
     Py_CLEAR(st->kind_of_class);

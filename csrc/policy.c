@@ -31,6 +31,7 @@
  * tests/security/ attacks all of this.
  */
 #include "interp.h"
+#include "tripwire.h"
 
 #include <math.h>
 #include <string.h>
@@ -362,6 +363,9 @@ module_status(Interp *in, PyObject *m, PyObject **pname)
 static int
 is_tool(Interp *in, PyObject *v)
 {
+    if (Py_IS_TYPE(v, in->st->ProxyType)) {
+        return 1; /* the code's handle on a tool (proxy.c) */
+    }
     if (in->tools == NULL) {
         return 0;
     }
@@ -388,6 +392,9 @@ is_dangerous(PolicyData *pd, PyObject *v)
     }
     if (!hit) {
         return 0;
+    }
+    if (tripwire_is_entry_import(v)) {
+        return 1; /* the entry frame's __import__ (tripwire.c) */
     }
     uintptr_t key = (uintptr_t)v;
     Py_ssize_t lo = 0, hi = pd->ndangerous;
@@ -1463,8 +1470,12 @@ policy_import(Frame *f, PyObject *name, PyObject *fromlist, int level)
             name);
         return NULL;
     }
+    /* the interpreter's own import of an authorized module: not host code
+       acting for the code (tripwire.c) */
+    Interp *armed = tripwire_suspend();
     PyObject *mod =
         PyImport_ImportModuleLevelObject(name, NULL, NULL, fromlist, 0);
+    tripwire_restore(armed);
     if (mod == NULL) {
         return NULL;
     }

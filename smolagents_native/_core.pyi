@@ -8,6 +8,10 @@ REFUSED_NODES: tuple[str, ...]
 class Interpreter:
     tools: dict[str, Any]
     extra_builtins: dict[str, Any]
+    # What host code acting for the code may do (csrc/tripwire.c): keys readable_dirs,
+    # writable_dirs (a tuple of directories, or None: unrestricted), allow_network,
+    # allow_processes. Never set: only the Python installation is readable, nothing else.
+    grants: dict[str, Any]
     @property
     def authorized_imports(self) -> list[str]: ...
     @property

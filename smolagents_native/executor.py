@@ -22,6 +22,7 @@ from importlib.util import find_spec
 from typing import Any
 
 from . import _core
+from .grants import effective_grants
 from .errors import (
     FINAL_ANSWER_MATCH,
     ExecutionTimeoutError,
@@ -582,6 +583,7 @@ def evaluate_python_code(
     interp = _acquire_interpreter(key)
     try:
         interp.tools, interp.extra_builtins = _split_tools(static_tools, custom_tools)
+        interp.grants = effective_grants(key)
         return _run_step(interp, code, state, max_print_outputs_length, timeout_seconds)
     finally:
         _release_interpreter(key, interp)
@@ -601,6 +603,15 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             reads this module's `MAX_OPERATIONS` at each call, as smolagents reads its own.
         max_while_iterations: budget of iterations per `while` loop; `None` reads
             `MAX_WHILE_ITERATIONS` at each call.
+        readable_dirs: directories that host code acting for the code (pandas.read_csv,
+            numpy.load, io.FileIO...) may read, besides the Python installation. Not in
+            smolagents. `None` (the default): everywhere if a file module (`os`, `pathlib`,
+            `shutil`, `io`...) is authorized, else nowhere. See docs/security.md.
+        writable_dirs: directories such host code may create, write or delete files in;
+            `None`: as for `readable_dirs`. Giving either list narrows what an authorized file
+            module implies (the other one becomes empty unless given).
+        allow_network: whether such host code may open sockets; `None`: only if a network
+            module (`socket`, `requests`...) is authorized.
     """
 
     def __init__(
@@ -611,6 +622,9 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         timeout_seconds: int | None = MAX_EXECUTION_TIME_SECONDS,
         max_operations: int | None = None,
         max_while_iterations: int | None = None,
+        readable_dirs: list[str] | None = None,
+        writable_dirs: list[str] | None = None,
+        allow_network: bool | None = None,
     ):
         self.custom_tools: dict[str, Callable] = {}
         self.state: dict[str, Any] = {"__name__": "__main__"}
@@ -628,6 +642,10 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         self.timeout_seconds = timeout_seconds
         self.max_operations = max_operations
         self.max_while_iterations = max_while_iterations
+        self.readable_dirs = readable_dirs
+        self.writable_dirs = writable_dirs
+        self.allow_network = allow_network
+        self._grants_key: tuple | None = None
         self._interp = _new_interpreter(self.authorized_imports)
         self._interp_imports = list(self.authorized_imports)
         # Snapshot of (static_tools, custom_tools) last given to the core.
@@ -657,6 +675,17 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         if self._synced is None or self._synced != (static, custom):
             self._interp.tools, self._interp.extra_builtins = _split_tools(static, custom)
             self._synced = (dict(static), dict(custom))
+            self._grants_key = None
+        key = (
+            self._interp, self.authorized_imports, self.readable_dirs, self.writable_dirs,
+            self.allow_network,
+        )
+        if self._grants_key != key:
+            self._interp.grants = effective_grants(*key[1:])
+            # copies: a list changed in place later must be seen as a change
+            self._grants_key = tuple(
+                list(v) if isinstance(v, list) else v for v in key
+            )
 
     def __call__(self, code_action: str) -> CodeOutput:
         self._sync()

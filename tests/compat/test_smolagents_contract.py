@@ -82,9 +82,12 @@ def test_executor_constructor_extends_smolagents_signature():
     theirs = _shape(inspect.signature(smol.LocalPythonExecutor.__init__))
     mine = _shape(inspect.signature(ours.LocalPythonExecutor.__init__))
     assert mine[: len(theirs)] == theirs
-    # Our additions come after, optional, defaulting to "read the module global".
+    # Our additions come after, optional, defaulting to "read the module global" (budgets) or
+    # "derive from the authorized imports" (the tripwire's grants).
     extra = mine[len(theirs):]
-    assert [name for name, _, _ in extra] == ["max_operations", "max_while_iterations"]
+    assert [name for name, _, _ in extra] == [
+        "max_operations", "max_while_iterations", "readable_dirs", "writable_dirs", "allow_network"
+    ]
     assert all(default is None for _, _, default in extra)
 
 
