@@ -95,13 +95,21 @@ def _git_files() -> list[str] | None:
 def sdist(tmp_path_factory) -> Path:
     pytest.importorskip("build", reason="building an sdist needs the `build` package")
     out = tmp_path_factory.mktemp("sdist")
-    proc = subprocess.run(
-        [sys.executable, "-m", "build", "--sdist", "--outdir", str(out), str(ROOT)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    egg_info = ROOT / "smolagents_native.egg-info"
+    had_egg_info = egg_info.exists()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "build", "--sdist", "--outdir", str(out), str(ROOT)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+    finally:
+        # The sdist step writes the egg-info into the tree; left there, it is on sys.path of
+        # later runs from the root (importlib.metadata entry-point scans would read it).
+        if not had_egg_info:
+            shutil.rmtree(egg_info, ignore_errors=True)
     log = proc.stdout + proc.stderr
     if proc.returncode != 0 and re.search(
         r"Could not find a version|No matching distribution|Network is unreachable", log
