@@ -8,6 +8,13 @@ are imported on first use.
 
 from typing import Any
 
+try:
+    from . import _core  # noqa: F401  (the C extension: everything below needs it)
+except ImportError as _exc:  # e.g. run from a source tree whose extension is not built
+    from ._core_missing import explain as _explain
+
+    raise _explain(_exc, __path__[0]) from None
+
 from . import _smolbridge
 from .errors import ExecutionTimeoutError, FinalAnswerException, InterpreterError
 from .executor import (
