@@ -46,7 +46,7 @@
 static double
 bits_of(PyObject *v)
 {
-    size_t b = _PyLong_NumBits(v);
+    size_t b = compat_long_num_bits(v);
     if (b == (size_t)-1) {
         PyErr_Clear();
         return 1e18;

@@ -2192,7 +2192,7 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args,
             for (Py_ssize_t i = 0; i < Py_SIZE(args[0]); i++) {
                 PyObject *x = PySequence_Fast_ITEMS(args[0])[i];
                 if (PyLong_Check(x)) {
-                    size_t b = _PyLong_NumBits(x);
+                    size_t b = compat_long_num_bits(x);
                     if (b == (size_t)-1) {
                         PyErr_Clear();
                         b = SIZE_MAX / 2;

@@ -451,5 +451,5 @@ def test_internal_evaluator_shims():
         ours.evaluate_delete(ast.parse("del zz").body[0], state, {}, {}, [])
     # The policy applies: these are not a way around the sandbox.
     with pytest.raises(smol.InterpreterError, match="Forbidden access to dunder attribute"):
-        node = ast.parse("a or ().__class__.__bases__").body[0].value
+        node = ast.parse("a or ().__class__.__subclasses__").body[0].value
         ours.evaluate_boolop(node, {"a": 0}, {}, {}, [])

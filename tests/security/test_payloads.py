@@ -60,7 +60,7 @@ PAYLOADS = [
     P("dunder", "[].append.__self__", match=FMT),
     P("dunder", "print.__self__", match=FMT),
     P("dunder", "lookup.__init__.__globals__", match=FMT),
-    P("dunder", "type(lookup).__base__", match=FMT),
+    P("dunder", "type(lookup).__base__.__subclasses__()", match=FMT),
     P("dunder", "[c for c in ().__class__.__base__.__subclasses__() if c.__name__ == '_wrap_close']",
       match=FMT),
     # --- getattr / hasattr / setattr / delattr (CVE-2025-5120 shape)
@@ -69,7 +69,7 @@ PAYLOADS = [
     P("getattr", "getattr(lookup, '__globals__', None)", match=FMT),
     P("getattr", "hasattr(lookup, '__globals__')", match=FMT),
     P("getattr", "getattr(lookup, ''.join(['__', 'code', '__']))", match=FMT),
-    P("getattr", "getattr(getattr((), '__class__'), '__bases__')", match=FMT),
+    P("getattr", "getattr(getattr(getattr((), '__class__'), '__bases__')[0], '__subclasses__')", match=FMT),
     P("getattr", "setattr(lookup, '__code__', None)", match=FMT),
     P("getattr", "delattr(lookup, '__doc__')", match=FMT),
     P("getattr", "list(map(getattr, [lookup], ['__globals__']))", match=FMT),
@@ -117,7 +117,7 @@ PAYLOADS = [
     # --- tracebacks and exception internals
     P("traceback", "try:\n    1/0\nexcept Exception as e:\n    tb = e.__traceback__", match=FMT),
     P("traceback", "try:\n    1/0\nexcept Exception as e:\n    e.__traceback__.tb_frame", match=FMT),
-    P("traceback", "try:\n    1/0\nexcept Exception as e:\n    c = e.__context__", match=FMT),
+    P("traceback", "try:\n    1/0\nexcept Exception as e:\n    c = e.__context__.__traceback__", match=FMT),
     P("traceback", "leak_traceback().tb_frame", match=INTERNAL),
     P("traceback", "e = ValueError()\ne.with_traceback(leak_traceback())", match=INTERNAL),
     P("exception_objects", "try:\n    lookup.nope\nexcept AttributeError as e:\n    e.obj", match=INTERNAL),
@@ -259,10 +259,10 @@ PAYLOADS = [
     P("class_tricks", "class A: pass\nsuper(A, A()).__getattribute__('x')", match=FMT),
     P("class_tricks", "class A:\n    def __init_subclass__(cls):\n        cls.__base__.__subclasses__()\n"
       "class B(A): pass", match=FMT),
-    P("class_tricks", "class M(type):\n    def __call__(cls):\n        return cls.__dict__\n"
+    P("class_tricks", "class M(type):\n    def __call__(cls):\n        return cls.__base__.__dict__\n"
       "class A(metaclass=M): pass\nA()", match=FMT),
     P("class_tricks", "class A: pass\na = A()\na.__class__ = int", match=FMT),
-    P("class_tricks", "A = type('A', (), {})\nA.__bases__", match=FMT),
+    P("class_tricks", "A = type('A', (), {})\nA.__bases__ = (int,)", match=FMT),
     # --- descriptors and bound methods
     P("descriptors", "staticmethod(lookup).__func__", match=FMT),
     P("descriptors", "classmethod(lookup).__func__", match=FMT),
