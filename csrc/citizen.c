@@ -15,8 +15,9 @@
  *   for a microsecond's sleep, in which a woken waiter takes it.  A thread
  *   that wants the GIL waits at most about one interval.
  *   Hooks the host calls after the step (an interpreted __repr__, a key
- *   function) keep the GIL: meanwhile another thread may call the same
- *   executor's functions, which must not find it busy.
+ *   function) hand it over too; another thread that calls the same
+ *   executor's functions meanwhile waits for the hook to end
+ *   (limits.c, interp_wrong_thread).
  * - Signals: PyErr_CheckSignals() runs the host's Python-level signal
  *   handlers (on the main thread only; elsewhere it does nothing).  The
  *   exception a handler raises ends the step as an uncatchable abort: user
@@ -113,10 +114,7 @@ citizen_tick(Interp *in)
     if (in->gil_interval < 0) {
         read_switch_interval(in);
     }
-    /* not in a hook the host called after the step: another thread calling
-       this executor's functions meanwhile would find it busy and be refused
-       (limits.c, interp_wrong_thread); hooks are short calls of the host's */
-    if (!in->in_hook && limits_now() - in->gil_last >= in->gil_interval) {
+    if (limits_now() - in->gil_last >= in->gil_interval) {
         /* Hand the GIL over when the process has other Python threads.  A
            bare release and re-take does not: a waiting thread asks for a
            switch only after a whole interval in which the GIL never changed

@@ -317,8 +317,8 @@ typedef struct Interp {
     /* citizen.c: GIL hand-over at the check points */
     double gil_interval; /* sys.getswitchinterval() (< 0: not read yet) */
     double gil_last;     /* monotonic time the GIL was last released */
-    int in_hook;         /* a hook window (interp_enter) is running: keeps
-                            the GIL (citizen.c) */
+    int in_hook;         /* the running window is a hook (interp_enter),
+                            not a step: other threads wait for it */
     /* tripwire.c: grants (NULL: unrestricted, else a tuple of real paths
        of directories), the installation's directories (always readable),
        the entry frame's code and its runner */

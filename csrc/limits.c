@@ -25,6 +25,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
+#include <time.h>
 
 #define CLOCK_EVERY 2048
 #define STACK_MARGIN (256 * 1024)
@@ -409,6 +410,22 @@ interp_enter(Interp *in, InterpSave *save)
 int
 interp_wrong_thread(Interp *in)
 {
+    unsigned long me = (unsigned long)pthread_self();
+    /* another thread runs a hook of this interpreter (host code calling an
+       interpreted function after the step): wait for it to end, without the
+       GIL, then run on this thread with a window of its own */
+    while (in->running && in->in_hook && in->run_thread != me) {
+        Py_BEGIN_ALLOW_THREADS
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+        Py_END_ALLOW_THREADS
+        if (PyErr_CheckSignals() < 0) {
+            return -1;
+        }
+    }
+    if (!in->running || in->run_thread == me) {
+        return 0;
+    }
     /* not an abort: the running step, on its own thread, goes on */
     PyObject *cls =
         in->interpreter_error ? in->interpreter_error : PyExc_RuntimeError;
