@@ -166,14 +166,20 @@ class _ForkServer:
                     cmd += ["--symlink", os.readlink(target), target]
                 elif os.path.isdir(target):
                     cmd += ["--ro-bind", target, target]
-            for root in _readonly_roots():
-                if not root.startswith("/usr/"):
+            roots = [r for r in _readonly_roots() if not r.startswith("/usr/")]
+            # a root under /tmp (a checkout, a venv or an unpacked sdist there) is bound after
+            # the private /tmp below, which would hide it
+            under_tmp = [r for r in roots if r == "/tmp" or r.startswith("/tmp/")]
+            for root in roots:
+                if root not in under_tmp:
                     cmd += ["--ro-bind", root, root]
             if network:
                 for f in ("/etc/resolv.conf", "/etc/hosts", "/etc/ssl", "/etc/nsswitch.conf"):
                     if os.path.exists(f):
                         cmd += ["--ro-bind", f, f]
             cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+            for root in under_tmp:
+                cmd += ["--ro-bind", root, root]
             for path, writable in paths:  # after /tmp: a granted directory may be under it
                 cmd += ["--bind" if writable else "--ro-bind", path, path]
             cmd += ["--bind", self.workdir, "/work-dir", "--chdir", "/work-dir", "--", *base]
