@@ -145,9 +145,14 @@ class _ForkServer:
         bwrap = _bwrap()
         if not bwrap:
             options["unshare_network"] = not network
+        # The worker imports this very package (the host's copy, wherever it is: an editable
+        # checkout, an unpacked sdist, site-packages), isolated from the environment (-I).
+        pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         base = [
-            sys.executable, "-I", "-m", "smolagents_native._worker",
-            str(server_end.fileno()), P.dumps(options).hex(),
+            sys.executable, "-I", "-c",
+            "import sys; sys.path.insert(0, sys.argv.pop(1)); "
+            "from smolagents_native._worker import main; sys.exit(main(sys.argv))",
+            pkg_parent, str(server_end.fileno()), P.dumps(options).hex(),
         ]
         if bwrap:
             cmd = [
