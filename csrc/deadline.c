@@ -43,13 +43,16 @@
 /* CPython's Karatsuba cutoff (digits) */
 #define KARATSUBA_DIGITS 70.0
 
+/* Bits of the int `v`, or -1 with an exception set.  The error is not
+ * cleared: reading the size of a big int allocates (int.bit_length() before
+ * 3.13), and a refusal by the memory budget there must end the step as that
+ * refusal, not as a guess about the operation's time. */
 static double
 bits_of(PyObject *v)
 {
     size_t b = compat_long_num_bits(v);
     if (b == (size_t)-1) {
-        PyErr_Clear();
-        return 1e18;
+        return -1.0;
     }
     return (double)b;
 }
@@ -94,7 +97,10 @@ charge_ns(Interp *in, double ns, const char *what)
 int
 deadline_charge_binop(Interp *in, int op, PyObject *l, PyObject *r)
 {
-    double lb = bits_of(l), rb = bits_of(r);
+    double lb = bits_of(l), rb = lb < 0 ? -1.0 : bits_of(r);
+    if (lb < 0 || rb < 0) {
+        return -1;
+    }
     if (lb < HEAVY_BITS && rb < HEAVY_BITS && op != OP_Pow) {
         return 0;
     }
@@ -154,7 +160,11 @@ deadline_check_modpow(Interp *in, PyObject *b, PyObject *e, PyObject *m)
     if (!PyLong_Check(b) || !PyLong_Check(e) || !PyLong_Check(m)) {
         return 0;
     }
-    double eb = bits_of(e), md = bits_of(m) / 30.0 + 1;
+    double eb = bits_of(e), mb = eb < 0 ? -1.0 : bits_of(m);
+    if (eb < 0 || mb < 0) {
+        return -1;
+    }
+    double md = mb / 30.0 + 1;
     /* per exponent bit: a squaring and a reduction modulo m */
     return charge_ns(in, eb * (mul_ns(md, md) + 2.0 * md * md),
                      "pow(base, exp, mod)");

@@ -31,6 +31,8 @@ MACRO_EXPANSIONS = {
     "_Py_CheckFunctionResult", "_PyThreadState_UncheckedGet", "_Py_IncRef", "_Py_DecRef",
     "_Py_RefTotal", "_Py_NegativeRefcount", "_PyErr_BadInternalCall", "_Py_Dealloc",
     "_PyUnicode_Ready", "_Py_HashSecret", "_PyLong_Zero", "_PyLong_One",
+    # PyWeakref_Check / PyWeakref_CheckRef / PyWeakref_CheckProxy (weakrefobject.h)
+    "_PyWeakref_RefType", "_PyWeakref_ProxyType", "_PyWeakref_CallableProxyType",
 }
 
 
