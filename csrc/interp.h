@@ -317,6 +317,7 @@ typedef struct Interp {
     /* citizen.c: GIL hand-over at the check points */
     double gil_interval; /* sys.getswitchinterval() (< 0: not read yet) */
     double gil_last;     /* monotonic time the GIL was last released */
+    int gil_wanted;      /* > 0: recent hand-overs were taken (citizen.c) */
     int in_hook;         /* the running window is a hook (interp_enter),
                             not a step: other threads wait for it */
     /* tripwire.c: grants (NULL: unrestricted, else a tuple of real paths
