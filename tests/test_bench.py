@@ -27,7 +27,8 @@ from smolagents_native.bench import (
     run_benchmark,
     select_workloads,
 )
-from smolagents_native.bench._runner import compare, run_engine
+from smolagents_native.bench import _instructions
+from smolagents_native.bench._runner import RATIO_PAIRS, compare, ratio_key, run_engine
 
 BASE_MODULES = {"collections", "datetime", "itertools", "math", "queue", "random", "re",
                 "stat", "statistics", "time", "unicodedata"}
@@ -115,7 +116,7 @@ def _check_result_shape(results: dict, names: list[str], engines: tuple[str, ...
     for entry in results["workloads"]:
         assert {"name", "description", "mode", "engines", "ratios", "outputs_agree",
                 "reference"} <= set(entry)
-        assert set(entry["ratios"]) == {"native_over_cpython", "smolagents_over_native"}
+        assert set(entry["ratios"]) == {ratio_key(a, b) for a, b in RATIO_PAIRS}
         assert set(entry["engines"]) == set(engines)
         for r in entry["engines"].values():
             assert {"status", "min", "median", "times", "runs", "output", "memory_kib",
@@ -197,7 +198,9 @@ def test_mismatch_is_marked():
     assert "line 1" in entry["engines"]["native"]["error"]
     assert entry["engines"]["smolagents"]["status"] == "ok"
     assert entry["outputs_agree"] is False
-    assert entry["ratios"] == {"native_over_cpython": 2.0, "smolagents_over_native": 4.0}
+    assert entry["ratios"]["native_over_cpython"] == 2.0
+    assert entry["ratios"]["smolagents_over_native"] == 4.0
+    assert entry["ratios"]["monty_over_cpython"] is None  # did not run
 
 
 # ---------------------------------------------------------------------------------------------
@@ -245,3 +248,84 @@ def test_native_process_engine():
         assert entry["engines"]["native-process"]["status"] == "ok", entry
         assert entry["engines"]["native-process"]["output"] == \
             entry["engines"]["cpython"]["output"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Cached engines and peers.
+
+
+def test_cached_engines_agree_with_cpython():
+    results = run_benchmark("closures", engines="cpython,cpython-cached,native-cached",
+                            quick=True, memory=False, progress=False, repeat=2)
+    entry = results["workloads"][0]
+    for name in ("cpython-cached", "native-cached"):
+        assert entry["engines"][name]["status"] == "ok", entry["engines"][name]["error"]
+        assert entry["engines"][name]["runs"] == 2  # a second run on the cached engine
+    assert entry["ratios"]["native_cached_over_cpython_cached"] is not None
+    assert "native_cached_over_cpython_cached" in results["summary"]["geomeans"]
+
+
+@pytest.mark.parametrize("engine,module", [("restrictedpython", "RestrictedPython"),
+                                           ("monty", "pydantic_monty")])
+def test_peer_engine_when_installed(engine, module):
+    pytest.importorskip(module)
+    results = run_benchmark("tiny,datetime_schedule", engines=f"cpython,{engine}", quick=True,
+                            memory=False, progress=False, step_calls=20)
+    entries = {e["name"]: e for e in results["workloads"]}
+    # the tiny step runs everywhere; a program the peer refuses is an error, never a crash
+    assert entries["tiny"]["engines"][engine]["status"] == "ok"
+    for e in entries.values():
+        assert e["engines"][engine]["status"] in ("ok", "error", "mismatch")
+
+
+def test_peer_engine_absent_is_unavailable(monkeypatch, tmp_path):
+    # a peer whose package cannot be imported is reported as unavailable, not raised
+    fake = tmp_path / "RestrictedPython"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise ImportError('RestrictedPython is not here')\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    opts = Options.make(quick=True, engines=("restrictedpython",), memory=None)
+    result = run_engine(_fake("print(1)\n"), "restrictedpython", opts)
+    assert result["status"] == "unavailable"
+    assert "RestrictedPython is not here" in result["error"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Instruction counts.
+
+
+def _fake_results(ratio):
+    return {"workloads": {"w": {"mode": "program", "ratios": {"native/cpython": ratio},
+                                "engines": {"native": {"instructions": 1.0, "error": None}}}}}
+
+
+def test_baseline_comparison():
+    base = _fake_results(2.0)
+    assert _instructions.compare_baseline(_fake_results(2.19), base) == []
+    problems = _instructions.compare_baseline(_fake_results(2.21), base)
+    assert len(problems) == 1 and "+10.5%" in problems[0]
+    assert _instructions.compare_baseline(_fake_results(2.21), base, tolerance=0.2) == []
+    assert _instructions.compare_baseline(_fake_results(5.0), {"workloads": {}}) == []
+
+
+def test_repository_baseline_covers_the_smoke_workloads():
+    path = _instructions.default_baseline_path()
+    if not path.exists():
+        pytest.skip(f"no instruction baseline for this CPython version ({path.name})")
+    baseline = json.loads(path.read_text())
+    smoke = {w.name for w in select_workloads(load_workloads(),
+                                              list(_instructions.SMOKE_WORKLOADS))}
+    assert smoke <= set(baseline["workloads"])
+    for name in smoke:
+        assert "native/cpython" in baseline["workloads"][name]["ratios"]
+
+
+@pytest.mark.no_sanitizer
+@pytest.mark.skipif(not _instructions.valgrind_available(), reason="needs valgrind")
+def test_instruction_counts_are_repeatable():
+    wl = next(w for w in load_workloads() if w.name == "tiny")
+    first = _instructions.count_workload(wl, "cpython")
+    second = _instructions.count_workload(wl, "cpython")
+    assert first["error"] is None, first["error"]
+    assert first["instructions"] > 1000  # a step is thousands of instructions
+    assert abs(first["instructions"] - second["instructions"]) < 0.01 * first["instructions"]

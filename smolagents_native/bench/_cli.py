@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from ._report import print_report, write_json, write_plot
@@ -18,9 +19,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--workloads", metavar="NAME,...",
                    help="comma-separated names or substrings (default: all; see --list)")
-    p.add_argument("--engines", metavar="ENGINE,...", default=",".join(DEFAULT_ENGINES),
-                   help="subset of cpython,native,smolagents,native-process (default: the "
-                        "first three)")
+    p.add_argument("--engines", metavar="ENGINE,...", default=None,
+                   help=f"subset of {','.join(ENGINE_NAMES)} (default: "
+                        f"{','.join(DEFAULT_ENGINES)}; restrictedpython and monty when "
+                        "installed; native-process is opt-in)")
     p.add_argument("--repeat", type=int, metavar="N",
                    help="measured runs per engine and workload (default 5; quick: 1)")
     p.add_argument("--warmup", type=int, metavar="N",
@@ -54,7 +56,68 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--label", metavar="TEXT",
                    help="free text recorded in the header (e.g. which build this is)")
     p.add_argument("--list", action="store_true", help="list the workloads and exit")
+    g = p.add_argument_group(
+        "instruction counts",
+        "count instructions with valgrind's callgrind instead of timing (repeatable on a "
+        "noisy machine); engines: cpython,native (default), cpython-cached, native-cached, "
+        "restrictedpython, smolagents")
+    g.add_argument("--instructions", action="store_true",
+                   help="instruction-count mode; with --quick only CI's smoke workloads")
+    g.add_argument("--baseline", metavar="PATH", nargs="?", const="default",
+                   help="compare native/CPython instruction ratios with this file (default: "
+                        "the repository's file for this CPython version); exit 1 on a "
+                        "regression above --tolerance")
+    g.add_argument("--tolerance", type=float, default=0.10, metavar="FRACTION",
+                   help="allowed growth of a ratio over the baseline (default 0.10)")
+    g.add_argument("--write-baseline", metavar="PATH", nargs="?", const="default",
+                   help="write the counts as the new baseline (default: the repository's file "
+                        "for this CPython version)")
+    g.add_argument("--jobs", type=int, metavar="N",
+                   help="callgrind processes at once (default: the number of cores)")
     return p
+
+
+def instructions_main(args: argparse.Namespace) -> int:
+    from . import _instructions as ins  # noqa: PLC0415
+
+    workloads = args.workloads
+    if workloads is None and args.quick:
+        workloads = ",".join(ins.SMOKE_WORKLOADS)
+    baseline = None
+    if args.baseline:
+        path = ins.default_baseline_path() if args.baseline == "default" else args.baseline
+        try:
+            with open(path, encoding="utf-8") as f:
+                baseline = json.load(f)
+        except OSError as e:
+            print(f"error: cannot read the baseline: {e}", file=sys.stderr)
+            return 2
+    try:
+        results = ins.run_instructions(
+            workloads, engines=args.engines, jobs=args.jobs,
+            progress=None if args.no_progress else sys.stderr)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(f"Python {results['python']}; {results['method']}")
+    print(ins.format_table(results, baseline))
+    if args.json and args.json != "-":
+        write_json(results, args.json)
+        print(f"Results written to {args.json}")
+    if args.write_baseline:
+        path = (ins.default_baseline_path() if args.write_baseline == "default"
+                else args.write_baseline)
+        write_json(results, path)
+        print(f"Baseline written to {path}")
+    if baseline is not None:
+        problems = ins.compare_baseline(results, baseline, args.tolerance)
+        if problems:
+            print("instruction-count regressions:\n  " + "\n  ".join(problems),
+                  file=sys.stderr)
+            return 1
+        print(f"No instruction-count ratio above its baseline by more than "
+              f"{args.tolerance * 100:g}%.")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,10 +126,12 @@ def main(argv: list[str] | None = None) -> int:
         for wl in load_workloads():
             print(f"{wl.name:28s} {wl.description}")
         return 0
+    if args.instructions:
+        return instructions_main(args)
     try:
         results = run_benchmark(
             args.workloads,
-            engines=args.engines,
+            engines=args.engines or ",".join(DEFAULT_ENGINES),
             repeat=args.repeat,
             warmup=args.warmup,
             quick=args.quick,

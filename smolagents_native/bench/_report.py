@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from ._runner import ENGINE_NAMES
+from ._runner import ENGINE_NAMES, RATIO_PAIRS, ratio_key
 
 LOUD = {"mismatch", "crashed"}
 
@@ -75,12 +75,21 @@ def _check(entry: dict) -> str:
     return "; ".join(parts)
 
 
+SHORT = {"cpython": "CPython", "cpython-cached": "CPython(cached)",
+         "native-cached": "native(cached)", "restrictedpython": "RestrictedPython"}
+
+
+def _short(engine: str) -> str:
+    return SHORT.get(engine, engine)
+
+
 def table_rows(results: dict) -> tuple[list[str], list[list[str]]]:
     engines = [e for e in ENGINE_NAMES if e in results["options"]["engines"]]
     mem = results["options"].get("memory") is not None
     head = ["workload"]
     head += [f"{e} min/med" for e in engines]
-    head += ["native/CPython", "smolagents/native"]
+    pairs = [(a, b) for a, b in RATIO_PAIRS if a in engines and b in engines]
+    head += [f"{_short(a)}/{_short(b)}" for a, b in pairs]
     if mem:
         head += ["MiB " + "/".join(e[:3] for e in engines)]
     head += ["outputs"]
@@ -91,8 +100,7 @@ def table_rows(results: dict) -> tuple[list[str], list[list[str]]]:
         row = [name]
         row += [_fmt_time(entry["engines"][e], per_call, results["options"]["repeat"])
                 for e in engines]
-        row += [_fmt_ratio(entry["ratios"]["native_over_cpython"]),
-                _fmt_ratio(entry["ratios"]["smolagents_over_native"])]
+        row += [_fmt_ratio(entry["ratios"].get(ratio_key(a, b))) for a, b in pairs]
         if mem:
             row += [" / ".join(_fmt_mem(entry["engines"].get(e)) for e in engines)]
         row.append(_check(entry))
@@ -142,6 +150,11 @@ def summary_lines(results: dict) -> list[str]:
     if g is not None:
         out.append(f"Geomean smolagents/native: {_fmt_ratio(g)} over "
                    f"{s['geomean_smolagents_over_native_n']} programs")
+    for a, b in RATIO_PAIRS[2:]:
+        g = s.get("geomeans", {}).get(ratio_key(a, b))
+        if g is not None:
+            label = f"Geomean {_short(a)}/{_short(b)}:"
+            out.append(f"{label:27s} {_fmt_ratio(g['geomean'])} over {g['n']} programs")
     for name, per in s["steps_us_per_call"].items():
         cells = ", ".join(f"{e} {v:.1f}" if v is not None else f"{e} -"
                           for e, v in per.items())

@@ -4,6 +4,7 @@ outputs and memory, and summarise."""
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import math
 import os
@@ -20,9 +21,29 @@ from typing import IO, Any
 from ._machine import PACKAGE_DIR, header, load_average
 from ._workloads import Workload, load_workloads, select_workloads
 
-ENGINE_NAMES = ("cpython", "native", "smolagents", "native-process")
-# What runs when no engine is named: native-process (isolation="process") is opt-in.
-DEFAULT_ENGINES = ENGINE_NAMES[:3]
+ENGINE_NAMES = ("cpython", "native", "smolagents", "native-process", "cpython-cached",
+                "native-cached", "restrictedpython", "monty")
+# Peers: other sandboxes, run when their package is installed (engine -> module).
+PEER_ENGINES = {"restrictedpython": "RestrictedPython", "monty": "pydantic_monty"}
+# Pairs whose time ratio the results carry (ratios[f"{a}_over_{b}"]): ours against CPython
+# compiling each step and against CPython with a cached code object; smolagents against us;
+# each peer against CPython.
+RATIO_PAIRS = (("native", "cpython"), ("smolagents", "native"),
+               ("native-cached", "cpython-cached"), ("restrictedpython", "cpython"),
+               ("monty", "cpython"))
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+# What runs when no engine is named: native-process (isolation="process") is opt-in; peers
+# run when installed.
+DEFAULT_ENGINES = ("cpython", "native", "smolagents", "cpython-cached", "native-cached") + \
+    tuple(e for e, module in PEER_ENGINES.items() if _installed(module))
 WORKER = Path(__file__).resolve().parent / "_worker.py"
 SCHEMA_VERSION = 1
 
@@ -398,9 +419,12 @@ def compare(entry: dict) -> None:
                 agree = False
     entry["outputs_agree"] = agree
     entry["ratios"] = {
-        "native_over_cpython": _ratio(engines.get("native"), engines.get("cpython")),
-        "smolagents_over_native": _ratio(engines.get("smolagents"), engines.get("native")),
+        ratio_key(a, b): _ratio(engines.get(a), engines.get(b)) for a, b in RATIO_PAIRS
     }
+
+
+def ratio_key(a: str, b: str) -> str:
+    return f"{a.replace('-', '_')}_over_{b.replace('-', '_')}"
 
 
 def geomean(values: list[float]) -> float | None:
@@ -420,7 +444,13 @@ def summarise(entries: list[dict], opts: Options) -> dict:
           if _both_ok(e, "native", "cpython")]
     sn = [(e["name"], e["ratios"]["smolagents_over_native"]) for e in programs
           if _both_ok(e, "smolagents", "native")]
+    geomeans = {}
+    for a, b in RATIO_PAIRS:
+        rs = [e["ratios"][ratio_key(a, b)] for e in programs if _both_ok(e, a, b)]
+        if rs:
+            geomeans[ratio_key(a, b)] = {"geomean": geomean(rs), "n": len(rs)}
     summary: dict[str, Any] = {
+        "geomeans": geomeans,
         "geomean_native_over_cpython": geomean([r for _, r in nc]),
         "geomean_native_over_cpython_n": len(nc),
         "geomean_smolagents_over_native": geomean([r for _, r in sn]),
@@ -483,7 +513,7 @@ def run_benchmark(
     """Run the benchmark and return its results (the JSON document).
 
     `workloads`: names or substrings (list or comma-separated), None for all. `engines`:
-    subset of ``cpython,native,smolagents``. `memory`: True/"rss", "tracemalloc", or
+    subset of ENGINE_NAMES (default DEFAULT_ENGINES). `memory`: True/"rss", "tracemalloc", or
     False/None to skip. `progress`: a stream for the progress line (default: stderr; False:
     none). Engine failures are reported in the result, never raised; a bad option raises
     ValueError.

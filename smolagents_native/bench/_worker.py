@@ -5,7 +5,8 @@ process imports only what its engine needs, so its peak-memory reading is that e
 and the parent can kill it when a run goes over its time cap.
 
 Commands, one per line on standard input: ``run warmup``, ``run measure`` (one run each),
-``tracemalloc`` (one extra run under tracemalloc), ``quit``. The parent keeps one worker per
+``run setup`` (a run without its timed part: the engine and the code are made, nothing is
+timed), ``tracemalloc`` (one extra run under tracemalloc), ``quit``. The parent keeps one worker per
 engine alive and sends runs round-robin, so a burst of load on the machine hits every engine
 alike instead of one engine's whole series.
 
@@ -117,6 +118,162 @@ class NativeProcessEngine(_ExecutorEngine):
         return self.session
 
 
+class CPythonCachedEngine(CPythonEngine):
+    """CPython `exec` of a code object compiled once per source text: what an embedder that
+    caches compiled steps pays (a step workload with a unique source per call compiles every
+    call, as `cpython` does)."""
+
+    def __init__(self):
+        self.codes = {}
+
+    def step(self, session, code):
+        compiled = self.codes.get(code)
+        if compiled is None:
+            compiled = self.codes[code] = compile(code, "<step>", "exec")
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            exec(compiled, session)
+        return buf.getvalue()
+
+
+class NativeCachedEngine(NativeEngine):
+    """smolagents_native with its lowering cache: one executor for the whole series, its
+    state replaced by fresh globals for each program run, so a repeated source is lowered
+    once (the `native` engine makes a new executor, hence lowers, for every run)."""
+
+    def __init__(self):
+        super().__init__()
+        self.executor = None
+
+    def new(self):
+        if self.executor is None:
+            self.executor = super().new()
+        else:
+            self.executor.state = {"__name__": "__main__"}
+        return self.executor
+
+
+# The modules smolagents authorizes by default (BASE_BUILTIN_MODULES): what the other engines
+# may import in these workloads, and what a RestrictedPython user would allow.
+BASE_MODULES = ("collections", "datetime", "itertools", "math", "queue", "random", "re",
+                "stat", "statistics", "time", "unicodedata")
+
+
+class RestrictedPythonEngine:
+    """RestrictedPython (`compile_restricted` of each step, then `exec`) with the guards its
+    documentation has a user write: safe + limited + utility builtins, `safer_getattr`,
+    guarded item access / iteration / unpacking, the full write guard, in-place operators,
+    a print collector, and an import hook allowing the same base modules. Programs it refuses
+    are reported as errors."""
+
+    limits: dict = {}
+
+    def __init__(self):
+        import operator  # noqa: PLC0415
+
+        from RestrictedPython import (  # noqa: PLC0415
+            compile_restricted,
+            limited_builtins,
+            safe_builtins,
+            utility_builtins,
+        )
+        from RestrictedPython.Eval import (  # noqa: PLC0415
+            default_guarded_getitem,
+            default_guarded_getiter,
+        )
+        from RestrictedPython.Guards import (  # noqa: PLC0415
+            full_write_guard,
+            guarded_iter_unpack_sequence,
+            guarded_unpack_sequence,
+            safer_getattr,
+        )
+
+        self.compile = compile_restricted
+        inplace = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul,
+                   "/=": operator.itruediv, "//=": operator.ifloordiv, "%=": operator.imod,
+                   "**=": operator.ipow, "<<=": operator.ilshift, ">>=": operator.irshift,
+                   "&=": operator.iand, "|=": operator.ior, "^=": operator.ixor,
+                   "@=": operator.imatmul}
+
+        def guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
+            if level != 0 or name.split(".")[0] not in BASE_MODULES:
+                raise ImportError(f"import of {name!r} is not allowed")
+            return __import__(name, globals, locals, fromlist, level)
+
+        b = dict(safe_builtins)
+        b.update(limited_builtins)
+        b.update(utility_builtins)
+        # common builtins RestrictedPython leaves to the user, as a user would add them
+        for name in ("sum", "min", "max", "enumerate", "map", "filter", "any", "all", "dict",
+                     "list", "set", "iter", "next", "reversed", "object", "hasattr",
+                     "frozenset", "isinstance", "type", "super", "staticmethod",
+                     "classmethod", "property"):
+            b.setdefault(name, getattr(builtins, name))
+        b["getattr"] = safer_getattr
+        b["__import__"] = guarded_import
+        self.base = {
+            "__builtins__": b,
+            "__metaclass__": type,
+            "__name__": "__main__",
+            "_getattr_": safer_getattr,
+            "_getitem_": default_guarded_getitem,
+            "_getiter_": default_guarded_getiter,
+            "_iter_unpack_sequence_": guarded_iter_unpack_sequence,
+            "_unpack_sequence_": guarded_unpack_sequence,
+            "_write_": full_write_guard,
+            "_inplacevar_": lambda op, x, y: inplace[op](x, y),
+            "_apply_": lambda f, *a, **kw: f(*a, **kw),
+        }
+
+    def new(self):
+        return dict(self.base)
+
+    def step(self, session, code):
+        out = io.StringIO()
+
+        class Printer:
+            def __init__(self, _getattr=None):
+                pass
+
+            def _call_print(self, *objects, **kwargs):
+                kwargs.setdefault("file", out)
+                print(*objects, **kwargs)
+
+            def __call__(self):
+                return out.getvalue()
+
+        session["_print_"] = Printer
+        exec(self.compile(code, "<step>", "exec"), session)
+        return out.getvalue()
+
+
+class MontyEngine:
+    """pydantic-monty: a pool of `monty` worker processes; a run is one REPL session checked
+    out of the pool (not timed) and fed the step (a round trip to the worker). Workloads that
+    import a module Monty does not provide are reported as errors."""
+
+    limits: dict = {}
+
+    def __init__(self):
+        import pydantic_monty  # noqa: PLC0415
+
+        self.pool = pydantic_monty.Monty()
+        self.pool.__enter__()
+        self.session = None
+
+    def new(self):
+        if self.session is not None:
+            self.session.__exit__(None, None, None)
+        self.session = self.pool.checkout()
+        self.session.__enter__()
+        return self.session
+
+    def step(self, session, code):
+        out = []
+        session.feed_run(code, print_callback=lambda _stream, text: out.append(text))
+        return "".join(out)
+
+
 class SmolagentsEngine(_ExecutorEngine):
     """smolagents' own LocalPythonExecutor; its limit globals are read at call time too."""
 
@@ -124,7 +281,9 @@ class SmolagentsEngine(_ExecutorEngine):
 
 
 ENGINES = {"cpython": CPythonEngine, "native": NativeEngine, "smolagents": SmolagentsEngine,
-           "native-process": NativeProcessEngine}
+           "native-process": NativeProcessEngine, "cpython-cached": CPythonCachedEngine,
+           "native-cached": NativeCachedEngine, "restrictedpython": RestrictedPythonEngine,
+           "monty": MontyEngine}
 
 
 def maxrss_kib() -> int:
@@ -202,13 +361,16 @@ def main() -> int:
         counter[0] += 1
         return f"{source}# call {counter[0]}\n"
 
-    def one_run():
-        """Return (seconds, output of the run's first step)."""
+    def one_run(timed=True):
+        """Return (seconds, output of the run's first step). With timed=False, everything a
+        run does except its timed part (the instruction-count mode subtracts such runs)."""
         gc.collect()
         if step_mode:
             session = engine.new()
             engine.step(session, code_for_call())  # the executor's first step: not timed
             codes = [code_for_call() for _ in range(calls)]
+            if not timed:
+                return 0.0, None
             step = engine.step
             t0 = time.perf_counter()
             first = step(session, codes[0])
@@ -217,6 +379,8 @@ def main() -> int:
             return (time.perf_counter() - t0) / calls, first
         session = engine.new()
         code = code_for_call()
+        if not timed:
+            return 0.0, None
         t0 = time.perf_counter()
         out = engine.step(session, code)
         return time.perf_counter() - t0, out
@@ -234,7 +398,7 @@ def main() -> int:
         if command[0] == "run":
             phase = command[1] if len(command) > 1 else "measure"
             try:
-                seconds, output = one_run()
+                seconds, output = one_run(timed=phase != "setup")
             except BaseException as e:  # report, never crash: the harness marks the engine
                 msg = str(e) or traceback.format_exc(limit=3)
                 emit(event="error", phase=phase, type=type(e).__name__, message=msg[:2000])
@@ -242,7 +406,7 @@ def main() -> int:
             if first and memory == "rss":
                 emit(event="memory", method="rss", detail=peak.method, kib=peak.growth_kib())
             emit(event="run", phase=phase, seconds=seconds, output=output if first else None)
-            first = False
+            first = first and phase == "setup"
         elif command[0] == "tracemalloc":
             import tracemalloc  # noqa: PLC0415
 
