@@ -334,17 +334,24 @@ class WorkerPool:
         except ValueError:
             pass
 
-    def run_many(self, codes: Iterable[str], **executor_kwargs: Any) -> list[Any]:
-        """Run each program in a fresh executor; return, in order, a CodeOutput or the
-        exception (InterpreterError, ExecutionTimeoutError) each one ended with."""
+    def run_many(
+        self, codes: Iterable[str], tools: dict[str, Callable] | None = None,
+        **executor_kwargs: Any,
+    ) -> list[Any]:
+        """Run each program in a fresh executor given `tools` (`send_tools`); return, in
+        order, a CodeOutput or the exception (InterpreterError, ExecutionTimeoutError) each
+        one ended with. On the Ray backend the tools are serialized by Ray (cloudpickle)
+        and run in the actor's process on its node, outside the sandbox, as tools run in the
+        host on the local backend."""
         codes = list(codes)
         executor_kwargs.setdefault("additional_authorized_imports", [])
         if self._ray is not None:
-            return self._ray.run_many(codes, executor_kwargs)
+            return self._ray.run_many(codes, executor_kwargs, tools)
         from concurrent.futures import ThreadPoolExecutor
 
         def one(code: str) -> Any:
             with LocalPythonExecutor(**executor_kwargs, isolation="process", pool=self) as ex:
+                ex.send_tools(dict(tools or {}))
                 try:
                     return ex(code)
                 except (InterpreterError, ExecutionTimeoutError) as exc:
@@ -395,9 +402,12 @@ def _close_pools() -> None:
         pool.close()
 
 
-def run_many(codes: Iterable[str], pool: WorkerPool | None = None, **executor_kwargs: Any):
-    """`pool.run_many(codes, ...)` on `pool` or the default pool."""
-    return (pool or default_pool()).run_many(codes, **executor_kwargs)
+def run_many(
+    codes: Iterable[str], pool: WorkerPool | None = None,
+    tools: dict[str, Callable] | None = None, **executor_kwargs: Any,
+) -> list[Any]:
+    """`pool.run_many(codes, tools, ...)` on `pool` or the default pool."""
+    return (pool or default_pool()).run_many(codes, tools, **executor_kwargs)
 
 
 # ---------------------------------------------------------------------------------------------
