@@ -82,8 +82,9 @@ STANDIN = 0x80  # flag in the status byte: the output is a repr text (the value 
 # name length; the name; then the arguments (each: length, tagged value) or the pickle.
 _CALL = struct.Struct("<BBH")
 
+# How long a receiver polls (with sched_yield) before it blocks: 0, off. On the 2-core VM this
+# was measured on, spinning made round trips slower (docs/isolation.md, "Measured numbers").
 SPIN_SECONDS = 0.0
-YIELD = True  # how long a receiver polls before it blocks (see Channel.recv)
 
 
 def encode_value(value: Any) -> bytes:
@@ -283,10 +284,10 @@ class Channel:
     """The receiving side of one blocking AF_UNIX stream socket: a frame is usually read with
     one `recv_into` (header and payload together) into a buffer kept across frames.
 
-    `recv(deadline, spin)`: first polls the socket without blocking for up to `spin` seconds
-    (the peer usually answers within microseconds: no sleep, no wake-up), then waits; with a
-    deadline (time.monotonic()), past it raises ChannelTimeout. The socket itself stays in
-    blocking mode (a socket timeout would cost a poll() before every send and receive)."""
+    `recv(deadline, spin)`: with `spin` > 0, first tries to read without blocking for up to
+    `spin` seconds (yielding the CPU in between), then waits; with a deadline
+    (time.monotonic()), past it raises ChannelTimeout. The socket itself stays in blocking
+    mode (a socket timeout would cost a poll() before every send and receive)."""
 
     def __init__(self, sock: socket.socket):
         self.sock = sock
@@ -307,8 +308,7 @@ class Channel:
                 except BlockingIOError:
                     if time.perf_counter() >= end:
                         break
-                    if YIELD:
-                        os.sched_yield()
+                    os.sched_yield()  # the peer may be queued on this CPU
                     continue
                 return n
         if deadline is not None:

@@ -116,7 +116,7 @@ class _Worker:
                     f"the arguments of tool {name!r} cannot cross the process boundary: {exc}"
                 ) from None
             P.send(sock, P.CALL, payload)
-            # the host usually answers within microseconds: poll briefly before sleeping
+            # SPIN_SECONDS: poll before sleeping (0 by default: measured slower here)
             kind, data = channel.recv(None, P.SPIN_SECONDS)
             if kind != P.RESULT or not data:
                 raise P.ProtocolError(f"unexpected frame {kind} during a tool call")
@@ -213,9 +213,10 @@ class _Worker:
             return P.encode_done(status, output, is_final, logs, ops, updates, removed)
         except MemoryError:
             # The step left more than the worker can copy: report the step, keep the worker.
-            # Nothing is sent for its variables (they stay in the worker); the next report
-            # sends them all again.
-            self.last.clear()
+            # Nothing is sent for its variables (they stay in the worker); every name the
+            # host may hold is marked stale, so the next report sends them all again (and
+            # still reports the ones deleted meanwhile).
+            self.last = dict.fromkeys(self.last, b"!stale")
             self.last_obj.clear()
             return P.encode_done(status, output, is_final, logs, ops, {}, [])
 

@@ -166,6 +166,7 @@ def test_memory_bomb_ends_at_the_budget_with_the_in_process_message(make_process
     assert "Memory budget exceeded" in str(info.value)
     assert ex.worker_pid == pid  # not killed, not replaced
     assert ex("del hog\nbefore + [3]").output == [1, 2, 3]
+    assert "hog" not in ex.state and ex.state["before"] == [1, 2]
 
 
 def test_a_tool_calling_its_own_executor_is_refused_as_in_process(make_process_executor):
