@@ -84,9 +84,20 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 10_000 else text[:10_000] + "..."
 
 
+def _fingerprint(data: bytes | None) -> bytes | None:
+    """What the worker keeps of a value it reported, to tell whether it changed: the tagged
+    value itself when small, a digest of it when large (not a second copy of a big value)."""
+    if data is None or len(data) <= 4096:
+        return data
+    import hashlib
+
+    return b"#" + hashlib.blake2b(data, digest_size=32).digest()
+
+
 class _Worker:
     def __init__(self, sock: socket.socket, config: dict[str, Any]):
         self.sock = sock
+        self.channel = P.Channel(sock)
         self.config = config
         self.memory_bytes = config["limits"].get("memory_bytes")
         self.last: dict[str, bytes | None] = {}
@@ -95,21 +106,22 @@ class _Worker:
         self.last_output: Any = None
 
     def stub(self, name: str) -> Any:
-        sock = self.sock
+        sock, channel = self.sock, self.channel
 
         def tool(*args: Any, **kwargs: Any) -> Any:
             try:
-                payload = P.dumps((name, args, kwargs))
+                payload = P.encode_call(name, args, kwargs)
             except Exception as exc:
                 raise TypeError(
                     f"the arguments of tool {name!r} cannot cross the process boundary: {exc}"
                 ) from None
             P.send(sock, P.CALL, payload)
-            kind, data = P.recv(sock)
-            if kind != P.RESULT:
+            # SPIN_SECONDS: poll before sleeping (0 by default: measured slower here)
+            kind, data = channel.recv(None, P.SPIN_SECONDS)
+            if kind != P.RESULT or not data:
                 raise P.ProtocolError(f"unexpected frame {kind} during a tool call")
-            ok, value = pickle.loads(data)
-            if ok:
+            value = P.decode_value(memoryview(data)[1:], None)
+            if data[0]:
                 return value
             raise value
 
@@ -131,95 +143,119 @@ class _Worker:
             self.executor = LocalPythonExecutor(**kwargs, isolation="none")
         for name, value in self.config.get("attributes", {}).items():
             setattr(self.executor, name, value)
+        self.executor._sync()
 
     def sync_state(self) -> tuple[dict[str, bytes | None], list[str]]:
-        """The variables that changed since the last report, pickled one by one (None: this
-        value cannot cross), and the names that disappeared."""
+        """The variables that changed since the last report, each as a tagged value (None:
+        this value cannot cross), and the names that disappeared."""
         state = self.executor.state
         updates: dict[str, bytes | None] = {}
         immutable = (int, float, str, bytes, bool, type(None))
+        last, last_obj = self.last, self.last_obj
         for name, value in state.items():
             if name in ("_print_outputs", "_operations_count"):
                 continue
-            if type(value) in immutable and self.last_obj.get(name, self) is value:
+            if type(value) in immutable and last_obj.get(name, self) is value:
                 continue
             try:
-                data: bytes | None = P.dumps(value)
-            except Exception:
+                data: bytes | None = P.encode_value(value)
+            except Exception:  # MemoryError included: the value stays in the worker
                 data = None
-            if name not in self.last or self.last[name] != data:
+            mark = _fingerprint(data)
+            if name not in last or last[name] != mark:
                 updates[name] = data
-                self.last[name] = data
-            self.last_obj[name] = value
-        removed = [name for name in self.last if name not in state]
+                last[name] = mark
+            last_obj[name] = value
+        removed = [name for name in last if name not in state]
         for name in removed:
-            del self.last[name]
-            self.last_obj.pop(name, None)
+            del last[name]
+            last_obj.pop(name, None)
         return updates, removed
 
-    def run(self, code: str) -> bytes:
-        status, output, is_final = 0, None, False
+    def run(self, code: str) -> list[bytes]:
+        """Run one step; return the DONE payload's parts."""
+        status, output, is_final = 0, b"", False
         self.last_output = None
+        executor = self.executor
         try:
-            result = self.executor(code)
-            self.last_output = result.output
-            is_final = bool(result.is_final_answer)
+            # The executor's step without its lock (one thread here) and without its
+            # observability wrapper (the host observes the step); its core is brought up to
+            # date (`_sync`) when the host changes the tools, not at every step.
+            value, is_final = executor._run_code(code)
+            self.last_output = value
+            is_final = bool(is_final)
             try:
-                output = P.dumps(result.output)
+                output = P.encode_value(value)
             except Exception as exc:
                 if is_final:
                     status = 1
-                    output = (
-                        f"The final answer, a value of type {type(result.output).__name__}, "
+                    text = (
+                        f"The final answer, a value of type {type(value).__name__}, "
                         f"cannot cross the process boundary: {exc}"
                     )
                 else:  # the host gets a stand-in holding the value's repr
-                    output = _describe(result.output)
+                    status, text = P.STANDIN, _describe(value)
+                output = text.encode("utf-8", "surrogatepass")
         except ExecutionTimeoutError as exc:
-            status, output = 2, str(exc)
+            status, output = 2, str(exc).encode("utf-8", "surrogatepass")
         except InterpreterError as exc:
-            status, output = 1, str(exc)
+            status, output = 1, self._error_text(str(exc))
         except MemoryError as exc:
-            status, output = 1, f"MemoryError: {exc}"
+            status, output = 1, self._error_text(f"MemoryError: {exc}")
         except BaseException as exc:  # anything else: reported, the worker stays usable
-            status, output = 3, f"{type(exc).__name__}: {exc}"
-        if status and "MemoryError" in output and self.memory_bytes:
-            output += (
-                f" (the worker's memory limit, RLIMIT_AS = {self.memory_bytes} bytes, "
-                "was reached)"
-            )
+            status, output = 3, self._error_text(f"{type(exc).__name__}: {exc}")
         state = self.executor.state
         prints = state.get("_print_outputs")
         logs = str(prints) if prints is not None else ""
         ops = state.get("_operations_count", {}).get("counter", 0)
-        updates, removed = self.sync_state()
-        return P.dumps((status, output, is_final, logs, ops, updates, removed))
+        try:
+            updates, removed = self.sync_state()
+            return P.encode_done(status, output, is_final, logs, ops, updates, removed)
+        except MemoryError:
+            # The step left more than the worker can copy: report the step, keep the worker.
+            # Nothing is sent for its variables (they stay in the worker); every name the
+            # host may hold is marked stale, so the next report sends them all again (and
+            # still reports the ones deleted meanwhile).
+            self.last = dict.fromkeys(self.last, b"!stale")
+            self.last_obj.clear()
+            return P.encode_done(status, output, is_final, logs, ops, {}, [])
+
+    def _error_text(self, text: str) -> bytes:
+        if "MemoryError" in text and self.memory_bytes:
+            text += (
+                f" (the worker's memory limit, RLIMIT_AS = {self.memory_bytes} bytes, "
+                "was reached)"
+            )
+        return text.encode("utf-8", "surrogatepass")
 
     def serve(self) -> None:
-        sock = self.sock
+        sock, channel = self.sock, self.channel
         while True:
             try:
-                kind, data = P.recv(sock)
+                kind, data = channel.recv()
             except P.ProtocolError:
                 return
             if kind == P.RUN:
-                P.send(sock, P.DONE, self.run(data.decode("utf-8", "surrogatepass")))
+                code = str(data, "utf-8", "surrogatepass")
+                del data
+                P.send(sock, P.DONE, self.run(code))
                 continue
             try:
-                if kind == P.VARS:
+                if kind == P.VARS:  # (unused by the host: RESTORE carries variables)
                     self.executor.send_variables(pickle.loads(data))
                 elif kind == P.RESTORE:
                     saved = pickle.loads(data)
                     self.executor.state.update(
-                        {name: pickle.loads(blob) for name, blob in saved.items()}
+                        {name: P.decode_value(blob, None) for name, blob in saved.items()}
                     )
-                    self.last.update(saved)
+                    self.last.update({name: _fingerprint(blob) for name, blob in saved.items()})
                 elif kind == P.DESCRIBE:
                     P.send(sock, P.OK, P.dumps(_describe(self.last_output)))
                     continue
                 elif kind == P.TOOLS:
                     names = pickle.loads(data)
                     self.executor.send_tools({name: self.stub(name) for name in names})
+                    self.executor._sync()
                 else:
                     raise P.ProtocolError(f"unknown frame kind {kind}")
             except Exception as exc:

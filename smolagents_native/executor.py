@@ -810,23 +810,33 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
                 self._step_thread = None
 
     def _step(self, code_action: str) -> CodeOutput:
-        self._sync()
+        """One step, under the step lock: the code path every executor shares (in process
+        and `isolation="process"`): prepare, then run under the observability wrapper."""
+        self._prepare_step()
         output, is_final_answer = _obs.observed(
-            code_action,
-            self.state,
-            lambda: _run_step(
-                self._interp,
-                code_action,
-                self.state,
-                self.max_print_outputs_length,
-                self.timeout_seconds,
-                self.max_operations,
-                self.max_while_iterations,
-                self._budget_copy,
-            ),
+            code_action, self.state, lambda: self._run_code(code_action)
         )
         logs = str(self.state["_print_outputs"])
         return CodeOutput(output=output, logs=logs, is_final_answer=is_final_answer)
+
+    def _prepare_step(self) -> None:
+        """Before a step: bring the core up to date with the executor's attributes."""
+        self._sync()
+
+    def _run_code(self, code_action: str) -> tuple[Any, bool]:
+        """Run one step; return (output, is_final_answer), leaving `_print_outputs` and
+        `_operations_count` in `self.state`. `isolation.ProcessExecutor` runs it in its
+        worker instead."""
+        return _run_step(
+            self._interp,
+            code_action,
+            self.state,
+            self.max_print_outputs_length,
+            self.timeout_seconds,
+            self.max_operations,
+            self.max_while_iterations,
+            self._budget_copy,
+        )
 
     def __del__(self) -> None:
         # What the code left in the state is released on the step's large C stack (deeply

@@ -26,6 +26,7 @@ from typing import Any
 
 from . import _protocol as P
 from . import _worker as W
+from . import observability as _obs
 from .errors import ExecutionTimeoutError, InterpreterError
 from .executor import (
     CodeOutput,
@@ -333,17 +334,24 @@ class WorkerPool:
         except ValueError:
             pass
 
-    def run_many(self, codes: Iterable[str], **executor_kwargs: Any) -> list[Any]:
-        """Run each program in a fresh executor; return, in order, a CodeOutput or the
-        exception (InterpreterError, ExecutionTimeoutError) each one ended with."""
+    def run_many(
+        self, codes: Iterable[str], tools: dict[str, Callable] | None = None,
+        **executor_kwargs: Any,
+    ) -> list[Any]:
+        """Run each program in a fresh executor given `tools` (`send_tools`); return, in
+        order, a CodeOutput or the exception (InterpreterError, ExecutionTimeoutError) each
+        one ended with. On the Ray backend the tools are serialized by Ray (cloudpickle)
+        and run in the actor's process on its node, outside the sandbox, as tools run in the
+        host on the local backend."""
         codes = list(codes)
         executor_kwargs.setdefault("additional_authorized_imports", [])
         if self._ray is not None:
-            return self._ray.run_many(codes, executor_kwargs)
+            return self._ray.run_many(codes, executor_kwargs, tools)
         from concurrent.futures import ThreadPoolExecutor
 
         def one(code: str) -> Any:
             with LocalPythonExecutor(**executor_kwargs, isolation="process", pool=self) as ex:
+                ex.send_tools(dict(tools or {}))
                 try:
                     return ex(code)
                 except (InterpreterError, ExecutionTimeoutError) as exc:
@@ -394,9 +402,12 @@ def _close_pools() -> None:
         pool.close()
 
 
-def run_many(codes: Iterable[str], pool: WorkerPool | None = None, **executor_kwargs: Any):
-    """`pool.run_many(codes, ...)` on `pool` or the default pool."""
-    return (pool or default_pool()).run_many(codes, **executor_kwargs)
+def run_many(
+    codes: Iterable[str], pool: WorkerPool | None = None,
+    tools: dict[str, Callable] | None = None, **executor_kwargs: Any,
+) -> list[Any]:
+    """`pool.run_many(codes, tools, ...)` on `pool` or the default pool."""
+    return (pool or default_pool()).run_many(codes, tools, **executor_kwargs)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -476,6 +487,7 @@ class ProcessExecutor(LocalPythonExecutor):
         self._functions: dict[str, Callable] = dict(config.pop("additional_functions") or {})
         self._closed = True
         self._sock: socket.socket | None = None
+        self._channel: P.Channel | None = None
         self._pool_acquired = False
         super().__init__(*args, **kwargs, isolation="process")
         self.isolation = "process"
@@ -528,6 +540,7 @@ class ProcessExecutor(LocalPythonExecutor):
 
     def _start(self) -> None:
         self._sock, self._pid = self._server.spawn(self._config())
+        self._channel = P.Channel(self._sock)
         if self._saved:
             self._request(P.RESTORE, P.dumps(self._saved))
         if self._tool_names is not None:
@@ -536,6 +549,7 @@ class ProcessExecutor(LocalPythonExecutor):
     def _end_worker(self, kill: bool) -> str:
         """Stop the current worker; return how it ended."""
         sock, self._sock = self._sock, None
+        self._channel = None
         if sock is not None:
             sock.close()
         try:
@@ -554,14 +568,13 @@ class ProcessExecutor(LocalPythonExecutor):
     def _request(self, kind: int, payload: bytes) -> bytes:
         """Send a control frame; return the OK frame's payload. A worker that does not answer
         within a minute, or answers out of turn, is replaced (InterpreterError)."""
-        assert self._sock is not None
-        self._sock.settimeout(60)
+        assert self._sock is not None and self._channel is not None
         try:
             P.send(self._sock, kind, payload)
-            rkind, data = P.recv(self._sock)
+            rkind, data = self._channel.recv(time.monotonic() + 60)
             if rkind not in (P.OK, P.FAIL):
                 raise P.ProtocolError(f"unexpected frame kind {rkind}")
-        except (OSError, P.ProtocolError) as exc:
+        except (OSError, P.ProtocolError, P.ChannelTimeout) as exc:
             how = self._replace(kill=True)
             raise InterpreterError(f"The sandbox worker did not answer ({how}): {exc}") from None
         if rkind == P.FAIL:
@@ -570,23 +583,29 @@ class ProcessExecutor(LocalPythonExecutor):
 
     # -- the executor API ------------------------------------------------------------------
 
-    def __call__(self, code_action: str) -> CodeOutput:
+    # The step itself goes through LocalPythonExecutor.__call__ / _step: the same step lock
+    # (one step at a time, a nested step refused), the same observability wrapper. Only the
+    # two hooks below differ.
+
+    def _prepare_step(self) -> None:
         with self._lock:
             if self._closed:
                 raise InterpreterError("this executor is closed")
             self._sync_tools()
+
+    def _run_code(self, code_action: str) -> tuple[Any, bool]:
+        with self._lock:
+            if self._closed:
+                raise InterpreterError("this executor is closed")
             timeout = self.timeout_seconds
             deadline = None if timeout is None else time.monotonic() + timeout + self._grace
-            sock = self._sock
-            assert sock is not None
+            sock, channel = self._sock, self._channel
+            assert sock is not None and channel is not None
             try:
                 P.send(sock, P.RUN, code_action.encode("utf-8", "surrogatepass"))
                 while True:
-                    if deadline is None:
-                        sock.settimeout(None)
-                    else:
-                        sock.settimeout(max(deadline - time.monotonic(), 0.001))
-                    kind, data = P.recv(sock)
+                    # SPIN_SECONDS: poll before sleeping (0 by default: measured slower here)
+                    kind, data = channel.recv(deadline, P.SPIN_SECONDS)
                     if kind == P.DONE:
                         break
                     if kind != P.CALL:
@@ -595,7 +614,7 @@ class ProcessExecutor(LocalPythonExecutor):
                     self._serve_tool_call(sock, data)
                     if deadline is not None:  # tool time is the host's, not the step's
                         deadline += time.monotonic() - started
-            except socket.timeout:
+            except P.ChannelTimeout:
                 self._replace(kill=True)
                 self._set_logs("", 0)
                 raise ExecutionTimeoutError(
@@ -616,54 +635,57 @@ class ProcessExecutor(LocalPythonExecutor):
                 raise
             return self._finish(data)
 
-    def _serve_tool_call(self, sock: socket.socket, data: bytes) -> None:
+    def _serve_tool_call(self, sock: socket.socket, data: Any) -> None:
+        name = "?"
         try:
-            name, args, kwargs = P.loads_restricted(data, self._allowed)
+            name, args, kwargs = P.decode_call(data, self._allowed)
             tool = self._tools.get(name)
             if tool is None:
                 raise NameError(f"no tool named {name!r}")
-            value = tool(*args, **kwargs)
-            reply = (True, value)
+            value = _obs.call_tool(name, tool, args, kwargs)
+            ok = True
         except BaseException as exc:  # the tool's error reaches the code, as in-process
-            reply = (False, exc)
+            value, ok = exc, False
         try:
-            payload = P.dumps(reply)
+            payload = P.encode_value(value)
         except Exception as exc:
-            what = "result" if reply[0] else "exception"
-            payload = P.dumps((False, TypeError(
-                f"the {what} of tool {name!r}, of type {type(reply[1]).__name__}, cannot "
-                f"cross the process boundary: {exc}")))
-        P.send(sock, P.RESULT, payload)
+            what = "result" if ok else "exception"
+            ok = False
+            payload = P.encode_value(TypeError(
+                f"the {what} of tool {name!r}, of type {type(value).__name__}, cannot "
+                f"cross the process boundary: {exc}"))
+        P.send(sock, P.RESULT, [b"\x01" if ok else b"\x00", payload])
 
     def _set_logs(self, logs: str, ops: int) -> None:
         self.state["_print_outputs"] = PrintContainer(logs)
         self.state["_operations_count"] = {"counter": ops}
 
-    def _finish(self, data: bytes) -> CodeOutput:
-        status, output, is_final, logs, ops, updates, removed = P.loads_restricted(data, {})
+    def _finish(self, data: Any) -> tuple[Any, bool]:
+        status, output, is_final, logs, ops, updates, removed = P.decode_done(data)
+        state, saved, allowed = self.state, self._saved, self._allowed
         for name in removed:
-            self.state.pop(name, None)
-            self._saved.pop(name, None)
+            state.pop(name, None)
+            saved.pop(name, None)
         for name, blob in updates.items():
             if blob is not None:
                 try:
-                    self.state[name] = P.loads_restricted(blob, self._allowed)
-                    self._saved[name] = blob
+                    state[name] = P.decode_value(blob, allowed)
+                    saved[name] = bytes(blob)
                     continue
                 except Exception:
                     pass
             # Lives in the worker only (a module, a function, an unlisted class).
-            self.state.pop(name, None)
-            self._saved.pop(name, None)
+            state.pop(name, None)
+            saved.pop(name, None)
         self._set_logs(logs, ops)
+        if status == P.STANDIN:  # the worker could not pickle it: a stand-in
+            return P.WorkerValue(output), False
         if status == 2:
             raise ExecutionTimeoutError(output)
         if status:
             raise InterpreterError(output)
-        if isinstance(output, str):  # the worker could not pickle it: a stand-in
-            return CodeOutput(output=P.WorkerValue(output), logs=logs, is_final_answer=False)
         try:
-            value = P.loads_restricted(output, self._allowed)
+            value = P.decode_value(output, allowed)
         except Exception as exc:
             if is_final:
                 raise InterpreterError(
@@ -674,7 +696,7 @@ class ProcessExecutor(LocalPythonExecutor):
             except Exception:
                 text = f"<a value the host does not accept: {exc}>"
             value = P.WorkerValue(text)
-        return CodeOutput(output=value, logs=logs, is_final_answer=is_final)
+        return value, is_final
 
     def _sync_tools(self) -> None:
         static = self.static_tools or {}
@@ -701,7 +723,7 @@ class ProcessExecutor(LocalPythonExecutor):
             blobs = {}
             for name, value in variables.items():
                 try:
-                    blobs[name] = P.dumps(value)
+                    blobs[name] = P.encode_value(value)
                 except Exception as exc:
                     raise InterpreterError(
                         f"variable {name!r} of type {type(value).__name__} cannot cross the "

@@ -6,7 +6,11 @@ seccomp-filtered worker in its own namespaces); Ray only spreads the batch over 
 machines. Results come back as plain tuples built by the actor from values that already passed
 the restricted unpickler, and are turned into CodeOutput / exceptions in the caller.
 
-Tools are not supported on this backend (they would have to run on the actor's node).
+Tools: `run_many(codes, tools={...})` ships the tools to the actors (Ray serializes them with
+cloudpickle, once per actor per batch); each program's executor gets them with `send_tools`,
+and they run in the actor's process, the host side of that node's sandbox, exactly as tools run
+in the host process on the local backend. A tool must therefore be serializable, and whatever
+it reads (host-only data) travels with it or is reachable from the actor's node.
 """
 
 from __future__ import annotations
@@ -35,13 +39,17 @@ class _Runner:
         self.pool = WorkerPool(size=1)
         self.pool.server(False, (), ())  # start the fork server now, not in the first program
 
-    def run(self, codes: list[tuple[int, str]], kwargs: dict[str, Any]) -> list[tuple]:
+    def run(
+        self, codes: list[tuple[int, str]], kwargs: dict[str, Any],
+        tools: dict[str, Any] | None = None,
+    ) -> list[tuple]:
         from .executor import LocalPythonExecutor
 
         out = []
         for index, code in codes:
             try:
                 with LocalPythonExecutor(**kwargs, isolation="process", pool=self.pool) as ex:
+                    ex.send_tools(dict(tools or {}))
                     result = ex(code)
                 out.append((index, "ok", result.output, result.logs, result.is_final_answer))
             except ExecutionTimeoutError as exc:
@@ -77,16 +85,30 @@ class RayBackend:
         self.actors = [actor.remote() for _ in range(size)]
         ray.get([a.ready.remote() for a in self.actors])  # constructed, fork servers up
 
-    def run_many(self, codes: list[str], kwargs: dict[str, Any]) -> list[Any]:
+    def run_many(
+        self, codes: list[str], kwargs: dict[str, Any], tools: dict[str, Any] | None = None
+    ) -> list[Any]:
         from .executor import CodeOutput
 
+        if tools:
+            try:  # one serialization, shared by every actor's task
+                tools_ref = self.ray.put(dict(tools))
+            except Exception as exc:
+                raise TypeError(
+                    f"the tools cannot be sent to the Ray actors (Ray serializes them with "
+                    f"cloudpickle): {exc}"
+                ) from exc
+        else:
+            tools_ref = None
         # One chunk per actor, contiguous: fewer round trips than one task per program.
         n = len(self.actors)
         chunks: list[list[tuple[int, str]]] = [[] for _ in range(n)]
         for index, code in enumerate(codes):
             chunks[index * n // max(len(codes), 1)].append((index, code))
         refs = [
-            actor.run.remote(chunk, kwargs) for actor, chunk in zip(self.actors, chunks) if chunk
+            actor.run.remote(chunk, kwargs, tools_ref)
+            for actor, chunk in zip(self.actors, chunks)
+            if chunk
         ]
         results: list[Any] = [None] * len(codes)
         for part in self.ray.get(refs):

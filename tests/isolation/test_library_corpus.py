@@ -1,4 +1,4 @@
-"""Programs where an authorized library acts for the code (pandas `eval`, numpy's pickle
+"""39 programs where an authorized library acts for the code (pandas `eval`, numpy's pickle
 loading, `pd.set_option` importing by name, dataclasses generating source, file paths and URLs
 given to readers). Several of them get through the in-process executor; in process mode (the
 default once numpy / pandas are authorized) none may reach a host secret, a host file, the
@@ -12,6 +12,7 @@ effects, not the route: whatever ran inside the worker, nothing of the host was 
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import threading
 
@@ -24,7 +25,7 @@ pd = pytest.importorskip("pandas")
 
 SECRET = "corpus-secret-7c1f2d"
 
-# {secret_file} {marker} {marker2} {port} are filled in per test run.
+# {secret_file} {marker} {marker2} {port} {host_pid} are filled in per test run.
 PAYLOADS = {
     "pandas_eval_globals": """
 import pandas as pd
@@ -183,6 +184,42 @@ class D:
     x: int = dataclasses.field(default_factory=lambda: __import__('os').system('touch {marker}'))
 D()
 """,
+    "pandas_module_references_environ_and_system": """
+import pandas as pd
+try:
+    print(pd.io.common.os.environ.get('CORPUS_HOST_SECRET'))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    pd.core.common.os.system('touch {marker}')
+except Exception as e:
+    print(type(e).__name__, e)
+pd.io.parsers.readers.os.system('touch {marker}')
+""",
+    "pandas_clipboard_subprocess": """
+import pandas as pd
+try:
+    pd.DataFrame({{'a': [1]}}).to_clipboard()
+except Exception as e:
+    print(type(e).__name__)
+pd.read_clipboard()
+""",
+    "numpy_open_memmap_host_path": """
+import numpy as np
+m = np.memmap('{marker}', mode='w+', dtype=np.uint8, shape=(4,))
+m[:] = 7
+m.flush()
+""",
+    "numpy_host_process_environ_and_signal": """
+import numpy as np
+import pandas as pd
+for path in ('/proc/{host_pid}/environ', '/proc/{host_pid}/cmdline'):
+    try:
+        print(np.fromfile(path, dtype=np.uint8).tobytes())
+    except Exception as e:
+        print(type(e).__name__)
+pd.io.common.os.kill({host_pid}, 10)
+""",
     "numpy_seterr_host_state": """
 import numpy as np
 np.seterr(all='raise')
@@ -220,13 +257,17 @@ def host(tmp_path, monkeypatch):
 
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
+    signals = []
+    previous = signal.signal(signal.SIGUSR1, lambda *_: signals.append("SIGUSR1"))
     fields = {
+        "host_pid": os.getpid(),
         "secret_file": str(secret_file),
         "marker": str(tmp_path / "marker"),
         "marker2": str(tmp_path / "marker2"),
         "port": listener.getsockname()[1],
     }
-    yield fields, accepted
+    yield fields, (accepted, signals)
+    signal.signal(signal.SIGUSR1, previous)
     stop.set()
     thread.join()
     listener.close()
@@ -235,7 +276,7 @@ def host(tmp_path, monkeypatch):
 @needs_bwrap
 @pytest.mark.parametrize("name", sorted(PAYLOADS))
 def test_library_payload_reaches_nothing_of_the_host(name, host, make_process_executor):
-    fields, accepted = host
+    fields, (accepted, signals) = host
     rows, precision = pd.get_option("display.max_rows"), np.get_printoptions()["precision"]
     random_state = np.random.get_state()[1][:4].tolist()
     errors = np.geterr()
@@ -252,6 +293,7 @@ def test_library_payload_reaches_nothing_of_the_host(name, host, make_process_ex
     assert not os.path.exists(fields["marker"] + ".npy")
     assert not os.path.exists(fields["marker2"])
     assert accepted == []
+    assert signals == []  # no signal reached the host process
     assert pd.get_option("display.max_rows") == rows
     assert np.get_printoptions()["precision"] == precision
     assert np.random.get_state()[1][:4].tolist() == random_state

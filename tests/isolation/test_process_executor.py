@@ -144,6 +144,54 @@ def test_memory_bomb_ends_at_the_rlimit(make_process_executor):
     assert ex("1 + 1").output == 2
 
 
+@pytest.mark.skipif(os.environ.get("SMOLAGENTS_NATIVE_SANITIZE", "0") not in ("", "0"),
+                    reason="no address-space rlimit under AddressSanitizer")
+def test_memory_bomb_ends_at_the_budget_with_the_in_process_message(make_process_executor):
+    """With the default budget (512 MiB) under a 2 GiB rlimit, the budget trips first: the
+    step ends with the in-process message and the same worker goes on, although the step
+    left half a gigabyte in `hog` (too much to copy to the host under the rlimit)."""
+    from smolagents_native import _core
+
+    if not _core.MEMORY_BUDGET:
+        pytest.skip("allocator hooks unavailable (debug allocator below us)")
+    code = "hog = []\nwhile True:\n    hog.append(bytearray(10**7))"
+    with pytest.raises(InterpreterError) as in_process:
+        LocalPythonExecutor([], isolation="none", timeout_seconds=60)(code)
+    ex = make_process_executor(worker_limits={"memory_bytes": 2 << 30}, timeout_seconds=60)
+    ex("before = [1, 2]")
+    pid = ex.worker_pid
+    with pytest.raises(InterpreterError) as info:
+        ex(code)
+    assert str(info.value) == str(in_process.value)
+    assert "Memory budget exceeded" in str(info.value)
+    assert ex.worker_pid == pid  # not killed, not replaced
+    assert ex("del hog\nbefore + [3]").output == [1, 2, 3]
+    assert "hog" not in ex.state and ex.state["before"] == [1, 2]
+
+
+def test_a_tool_calling_its_own_executor_is_refused_as_in_process(make_process_executor):
+    """The step lock of LocalPythonExecutor.__call__ applies: a nested step on the same
+    thread is an InterpreterError (it would otherwise interleave frames on the channel)."""
+    ex = make_process_executor()
+    ex.send_tools({"again": lambda: ex("1")})
+    with pytest.raises(InterpreterError, match="already running a step"):
+        ex("again()")
+    assert ex("2 + 2").output == 4
+
+
+def test_process_steps_are_observed_like_in_process_steps(make_process_executor):
+    from smolagents_native import observability as obs
+
+    ex = make_process_executor()
+    out, error, metrics = obs.measure(ex, "x = 2\nprint('hi')\nx * 21", step=3)
+    assert error is None and out.output == 42 and out.logs == "hi\n"
+    assert metrics.step == 3 and metrics.operations and metrics.logs_size == 3
+    assert metrics.output_size and metrics.error_type is None
+    out, error, metrics = obs.measure(ex, "import os")
+    assert out is None and isinstance(error, InterpreterError)
+    assert metrics.error_type == "InterpreterError" and metrics.imports == ["os"]
+
+
 def test_seccomp_refuses_exec_sockets_and_processes(make_process_executor):
     """Calls the in-process policy lets through (the modules are authorized) reach the kernel,
     which refuses them: EPERM from the filter, not a policy message."""
@@ -358,7 +406,9 @@ def test_forged_frames_from_the_worker_cross_only_as_data(make_process_executor)
     from smolagents_native import _protocol as P
 
     forged_output = b"cposix\nsystem\n(S'touch /tmp/forged'\ntR."
-    envelope = pickle.dumps((0, forged_output, True, "", 0, {}, []))
+    envelope = b"".join(
+        P.encode_done(0, bytes([P.T_PICKLE]) + forged_output, True, "", 0, {}, [])
+    )
     frame = P.HEADER.pack(len(envelope), P.DONE) + envelope
     ex = make_process_executor(["os"])
     fds = ex(

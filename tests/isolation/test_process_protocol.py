@@ -1,0 +1,128 @@
+"""The wire format (`_protocol`): tagged values, the DONE and CALL records, the channel."""
+
+from __future__ import annotations
+
+import math
+import pickle
+import socket
+import threading
+
+import pytest
+
+from smolagents_native import _protocol as P
+
+SCALARS = [
+    None, True, False, 0, -1, 2**63 - 1, -(2**63), 1.5, -0.0, math.inf, "", "héllo",
+    "\ud800 lone surrogate", b"", b"\x00\xff",
+]
+PICKLED = [2**63, -(2**63) - 1, 10**100, [1, "a"], {"k": (1, 2.5)}, {1, 2}, 3j,
+           bytearray(b"x")]
+
+
+@pytest.mark.parametrize("value", SCALARS + PICKLED, ids=repr)
+def test_tagged_values_round_trip(value):
+    data = P.encode_value(value)
+    for allowed in ({}, None):
+        back = P.decode_value(data, allowed)
+        assert type(back) is type(value) and (back == value or back != back)
+        assert P.decode_value(memoryview(b"\x00" + data)[1:], allowed) == back or back != back
+    assert (data[0] == P.T_PICKLE) == any(value is v for v in PICKLED)
+
+
+def test_scalar_subclasses_cross_as_pickles_and_meet_the_restricted_unpickler():
+    import http
+
+    data = P.encode_value(http.HTTPStatus.OK)  # an int subclass
+    assert data[0] == P.T_PICKLE
+    with pytest.raises(pickle.UnpicklingError, match="may not cross"):
+        P.decode_value(data, {})
+    assert P.decode_value(P.encode_value(nan := float("nan")), {}) != nan  # still a float
+
+
+def test_unknown_tag_and_empty_value_are_protocol_errors():
+    with pytest.raises(P.ProtocolError):
+        P.decode_value(b"\x7f", {})
+    with pytest.raises(P.ProtocolError):
+        P.decode_value(b"", {})
+
+
+def test_done_record_round_trips_and_refuses_truncation():
+    parts = P.encode_done(
+        0, P.encode_value([1, 2]), True, "printed\n", 17,
+        {"a": P.encode_value(3), "big": P.encode_value(b"x" * 100_000), "f": None},
+        ["gone"],
+    )
+    data = b"".join(parts)
+    status, output, is_final, logs, ops, updates, removed = P.decode_done(data)
+    assert (status, is_final, logs, ops, removed) == (0, True, "printed\n", 17, ["gone"])
+    assert P.decode_value(output, {}) == [1, 2]
+    assert P.decode_value(updates["a"], {}) == 3
+    assert P.decode_value(updates["big"], {}) == b"x" * 100_000
+    assert updates["f"] is None
+    for cut in (3, len(data) // 2, len(data) - 1):
+        with pytest.raises(P.ProtocolError):
+            P.decode_done(data[:cut])
+    text = P.decode_done(b"".join(P.encode_done(1, "boom é".encode(), False, "", 0, {}, [])))
+    assert text[1] == "boom é"
+
+
+@pytest.mark.parametrize(
+    "args, kwargs",
+    [((), {}), ((1, "a", None, 2.5, b"z"), {}), (([1], {"x": 2}), {}), ((1,), {"k": "v"})],
+)
+def test_call_record_round_trips(args, kwargs):
+    data = b"".join(P.encode_call("tool_é", args, kwargs))
+    assert P.decode_call(data, {}) == ("tool_é", args, kwargs)
+
+
+def test_call_record_arguments_meet_the_restricted_unpickler():
+    import pathlib
+
+    data = b"".join(P.encode_call("t", (pathlib.PurePosixPath("a"),), {}))
+    with pytest.raises(pickle.UnpicklingError, match="may not cross"):
+        P.decode_call(data, {})
+    data = b"".join(P.encode_call("t", (), {"p": pathlib.PurePosixPath("a")}))
+    with pytest.raises(pickle.UnpicklingError, match="may not cross"):
+        P.decode_call(data, {})
+
+
+def test_channel_reads_small_large_and_split_frames_and_times_out():
+    import time
+
+    a, b = socket.socketpair()
+    try:
+        channel = P.Channel(a)
+        big = bytes(range(256)) * 1000  # larger than the channel's buffer
+
+        def write_both():  # more than the socket buffer holds: from another thread
+            P.send(b, P.OK, b"small")
+            P.send(b, P.DONE, [b"one", big, b"two"])
+
+        writer = threading.Thread(target=write_both)
+        writer.start()
+        assert channel.recv() == (P.OK, b"small")
+        kind, data = channel.recv()
+        assert kind == P.DONE and bytes(data) == b"one" + big + b"two"
+        writer.join()
+        # a frame written in pieces, the header split too
+        frame = P.HEADER.pack(5, P.RESULT) + b"hello"
+
+        def dribble():
+            for byte in frame:
+                b.sendall(bytes([byte]))
+                time.sleep(0.001)
+
+        writer = threading.Thread(target=dribble)
+        writer.start()
+        assert channel.recv(time.monotonic() + 10) == (P.RESULT, b"hello")
+        writer.join()
+        with pytest.raises(P.ChannelTimeout):
+            channel.recv(time.monotonic() + 0.05)
+        b.sendall(P.HEADER.pack(3, P.OK) + b"abc")
+        assert channel.recv(time.monotonic() + 10, spin=1e-4) == (P.OK, b"abc")
+        b.close()
+        with pytest.raises(P.ProtocolError):
+            channel.recv()
+    finally:
+        a.close()
+        b.close()
