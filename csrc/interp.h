@@ -230,6 +230,8 @@ typedef struct {
     PyObject *str_dunder_class; /* "__class__" */
     PyObject *str_dot0;         /* ".0" */
     PyObject *str_super;
+    PyObject *str___debug__;  /* lower.c: sources naming them get the compile check */
+    PyObject *str___future__;
     PyObject *str_name; /* "__name__" */
     PyObject *str_qualname;
     PyObject *str_module;

@@ -49,6 +49,10 @@ static const char *const field_cstr[] = {
 /* Interned field names, created at module exec (no mutable globals: the
  * array lives in the module state; this pointer table is per-process
  * constant data filled once per module state). */
+/* Statement bodies nested deeper than this are left to CPython's compiler
+ * (its block-nesting limit). */
+#define MAX_UNCHECKED_DEPTH 8
+
 typedef struct {
     ModState *st;
     Interp *in;
@@ -56,6 +60,12 @@ typedef struct {
     Scope *scope;
     int loop_depth;      /* loops enclosing in the current scope */
     int in_finally_cont; /* unused; reserved */
+    /* One parse (see lower_program): set when the source holds a construct
+     * whose compile-stage checks the lowering does not repeat. */
+    int needs_compile_check;
+    int star_ok;    /* the next lower_expr is an element of a display or
+                       call arguments, where `*x` is allowed */
+    int body_depth; /* nested statement bodies */
     PyObject **fields;
     char *stack_limit;
     PyObject
@@ -542,9 +552,25 @@ lower_body(Lower *L, PyObject *o, int f, Node ***out, Py_ssize_t *n)
     if (list == NULL) {
         return -1;
     }
+    /* CPython's compiler refuses more than CO_MAXBLOCKS (20) nested blocks
+       in one code object; deep nesting leaves that check to it */
+    if (++L->body_depth > MAX_UNCHECKED_DEPTH) {
+        L->needs_compile_check = 1;
+    }
     int r = lower_stmt_list(L, list, out, n);
+    L->body_depth--;
     Py_DECREF(list);
     return r;
+}
+
+/* An element of a list/tuple/set display, a call's positional arguments or
+ * a class's bases: the places where a starred expression in a load context
+ * is valid. */
+static Node *
+lower_star_ok_expr(Lower *L, PyObject *o)
+{
+    L->star_ok = 1;
+    return lower_expr(L, o);
 }
 
 /* Lower optional expression field: *out = NULL for None. */
@@ -901,7 +927,7 @@ lower_class(Lower *L, PyObject *o)
         return NULL;
     }
     if (lower_list(L, o, F_decorator_list, lower_expr, &n->x, &n->nx, 0) < 0 ||
-        lower_list(L, o, F_bases, lower_expr, &n->v, &n->nv, 0) < 0) {
+        lower_list(L, o, F_bases, lower_star_ok_expr, &n->v, &n->nv, 0) < 0) {
         return NULL;
     }
     /* keywords: keyword nodes (obj = name or NULL for **, a = value) */
@@ -1087,7 +1113,7 @@ lower_call(Lower *L, PyObject *o)
         return NULL;
     }
     if (lower_opt_expr(L, o, F_func, &n->a) < 0 ||
-        lower_list(L, o, F_args, lower_expr, &n->v, &n->nv, 0) < 0) {
+        lower_list(L, o, F_args, lower_star_ok_expr, &n->v, &n->nv, 0) < 0) {
         return NULL;
     }
     for (Py_ssize_t i = 0; i < n->nv; i++) {
@@ -1125,6 +1151,16 @@ lower_call(Lower *L, PyObject *o)
         if (argname) {
             PyUnicode_InternInPlace(&argname);
             kn->obj = keep_steal(L, argname);
+            if (kn->obj == NULL) {
+                goto fail;
+            }
+            for (Py_ssize_t j = 0; j < i; j++) {
+                PyObject *prev = PyTuple_GET_ITEM(kwnames, j);
+                if (prev == kn->obj ||
+                    (prev != Py_None && PyUnicode_Compare(prev, kn->obj) == 0)) {
+                    L->needs_compile_check = 1; /* "keyword argument repeated" */
+                }
+            }
             Py_INCREF(kn->obj);
             PyTuple_SET_ITEM(kwnames, i, kn->obj);
         }
@@ -1186,6 +1222,8 @@ lower_debug_constant(Lower *L, PyObject *o)
 static Node *
 lower_expr(Lower *L, PyObject *o)
 {
+    int star_ok = L->star_ok;
+    L->star_ok = 0;
     if (check_stack(L) < 0) {
         return NULL;
     }
@@ -1217,6 +1255,7 @@ lower_expr(Lower *L, PyObject *o)
     case K_NamedExpr: {
         /* a = target (Name store, bound in the nearest non-comprehension
            scope), b = value */
+        L->needs_compile_check = 1; /* comprehension rebinding rules */
         n = node_new(L, kind, o);
         if (n == NULL || lower_opt_expr(L, o, F_value, &n->b) < 0) {
             return NULL;
@@ -1332,7 +1371,7 @@ lower_expr(Lower *L, PyObject *o)
     case K_Set:
         n = node_new(L, kind, o);
         if (n == NULL ||
-            lower_list(L, o, F_elts, lower_expr, &n->v, &n->nv, 0) < 0) {
+            lower_list(L, o, F_elts, lower_star_ok_expr, &n->v, &n->nv, 0) < 0) {
             return NULL;
         }
         return n;
@@ -1343,6 +1382,7 @@ lower_expr(Lower *L, PyObject *o)
         return lower_comprehension(L, o, kind);
     case K_Yield:
     case K_YieldFrom: {
+        L->needs_compile_check = 1; /* placement (comprehensions, ...) */
         n = node_new(L, kind, o);
         if (n == NULL) {
             return NULL;
@@ -1458,6 +1498,10 @@ lower_expr(Lower *L, PyObject *o)
         if (ctx < 0) {
             return NULL;
         }
+        if (ctx != CTX_Load || !star_ok) {
+            /* star-unpacking targets, "can't use starred expression here" */
+            L->needs_compile_check = 1;
+        }
         n->op = (uint8_t)ctx;
         return n;
     }
@@ -1497,7 +1541,7 @@ lower_expr(Lower *L, PyObject *o)
     case K_Tuple: {
         n = node_new(L, kind, o);
         if (n == NULL ||
-            lower_list(L, o, F_elts, lower_expr, &n->v, &n->nv, 0) < 0) {
+            lower_list(L, o, F_elts, lower_star_ok_expr, &n->v, &n->nv, 0) < 0) {
             return NULL;
         }
         int ctx = get_ctx(L, o);
@@ -1637,6 +1681,9 @@ lower_handler(Lower *L, PyObject *o)
     if (n == NULL || lower_opt_expr(L, o, F_type, &n->a) < 0) {
         return NULL;
     }
+    if (n->a == NULL) {
+        L->needs_compile_check = 1; /* "default 'except:' must be last" */
+    }
     if (lower_capture(L, o, F_name, n, &n->c) == NULL) {
         return NULL;
     }
@@ -1709,6 +1756,7 @@ lower_alias(Lower *L, PyObject *o, int from)
         return n->c ? n : NULL;
     }
     if (from && PyUnicode_CompareWithASCIIString(n->obj, "*") == 0) {
+        L->needs_compile_check = 1;
         if (L->scope->type != SC_MODULE) {
             return syntax_error(L, n, "import * only allowed at module level",
                                 NULL),
@@ -2217,6 +2265,7 @@ lower_stmt(Lower *L, PyObject *o)
         return n;
     case K_Match:
         /* a = subject, v = match_case nodes */
+        L->needs_compile_check = 1; /* pattern checks */
         n = node_new(L, kind, o);
         if (n == NULL || lower_opt_expr(L, o, F_subject, &n->a) < 0 ||
             lower_list(L, o, F_cases, lower_case, &n->v, &n->nv, 0) < 0) {
@@ -2279,6 +2328,7 @@ lower_stmt(Lower *L, PyObject *o)
     }
     case K_Global:
     case K_Nonlocal: {
+        L->needs_compile_check = 1; /* parameter / annotation conflicts */
         n = node_new(L, kind, o);
         if (n == NULL) {
             return NULL;
@@ -2337,6 +2387,7 @@ lower_stmt(Lower *L, PyObject *o)
     case K_Pass:
         return node_new(L, kind, o);
     case K_TypeAlias:
+        L->needs_compile_check = 1;
         return lower_type_alias(L, o);
     case K_Break:
     case K_Continue:
@@ -2786,6 +2837,21 @@ stack_limit_for_lowering(Interp *in)
     return NULL;
 }
 
+/* CPython's compiler on `src`, result discarded: 0, or -1 with its
+ * SyntaxError (or another error) set. */
+static int
+compile_check(ModState *st, const char *src)
+{
+    PyCompilerFlags full = {0, PY_MINOR_VERSION};
+    PyObject *code = Py_CompileStringObject(src, st->str_string_filename,
+                                            Py_file_input, &full, -1);
+    if (code == NULL) {
+        return -1;
+    }
+    Py_DECREF(code);
+    return 0;
+}
+
 PyObject *
 lower_program(ModState *st, Interp *in, PyObject *source)
 {
@@ -2814,18 +2880,16 @@ lower_program(ModState *st, Interp *in, PyObject *source)
         }
         return NULL;
     }
-    /* CPython's compiler first, result discarded: it raises the
-       SyntaxErrors that only its symbol table and code generator detect
-       (duplicate match captures, unreachable patterns, misplaced
-       nonlocal...), so that whatever CPython refuses, we refuse the same
-       way.  Paid once per source: lowered programs are cached. */
-    PyCompilerFlags full = {0, PY_MINOR_VERSION};
-    PyObject *check = Py_CompileStringObject(src, st->str_string_filename,
-                                             Py_file_input, &full, -1);
-    if (check == NULL) {
-        return NULL;
-    }
-    Py_DECREF(check);
+    /* One parse.  The SyntaxErrors that only CPython's symbol table and
+       code generator detect (duplicate match captures, misplaced nonlocal,
+       star-unpacking targets...) must be ours too: whatever CPython refuses,
+       we refuse the same way, first.  The lowering repeats the common
+       checks itself (return/yield placement, break/continue outside a loop,
+       duplicate parameters, import * placement) and marks the constructs
+       whose other checks it leaves to CPython (needs_compile_check); only a
+       source with one of them, or one the lowering refuses, pays for
+       CPython's compiler as well (compile_check_first).  Costs once per
+       source: lowered programs are cached. */
     tree = Py_CompileStringObject(src, st->str_string_filename, Py_file_input,
                                   &cf, -1);
     if (tree == NULL) {
@@ -2858,6 +2922,14 @@ lower_program(ModState *st, Interp *in, PyObject *source)
     L.st = st;
     L.in = in;
     L.prog = p;
+    /* names the compiler treats specially wherever they appear */
+    if (PyUnicode_Find(source, st->str___debug__, 0, PY_SSIZE_T_MAX, 1) != -1 ||
+        PyUnicode_Find(source, st->str___future__, 0, PY_SSIZE_T_MAX, 1) != -1) {
+        L.needs_compile_check = 1;
+    }
+    if (PyErr_Occurred()) {
+        goto fail;
+    }
     L.stack_limit = stack_limit_for_lowering(in);
     if (L.stack_limit == NULL) {
         L.stack_limit =
@@ -2908,10 +2980,28 @@ lower_program(ModState *st, Interp *in, PyObject *source)
     for (Py_ssize_t i = 0; i < p->nscopes; i++) {
         Py_CLEAR(p->scopes[i]->symbols);
     }
+    if (L.needs_compile_check && compile_check(st, src) < 0) {
+        goto fail_checked;
+    }
     Py_DECREF(body);
     Py_DECREF(tree);
     return (PyObject *)p;
 fail:
+    /* a refusal or error of the lowering: an error CPython's compiler
+       raises comes first, as it would if the compiler ran first */
+    if (tree != NULL) {
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        if (compile_check(st, src) < 0) {
+            Py_XDECREF(t);
+            Py_XDECREF(v);
+            Py_XDECREF(tb);
+        }
+        else {
+            PyErr_Restore(t, v, tb);
+        }
+    }
+fail_checked:
     Py_XDECREF(body);
     Py_XDECREF(tree);
     Py_XDECREF(p);

@@ -1145,6 +1145,8 @@ core_exec(PyObject *m)
     if (intern(&st->str_dunder_class, "__class__") < 0 ||
         intern(&st->str_dot0, ".0") < 0 ||
         intern(&st->str_super, "super") < 0 ||
+        intern(&st->str___debug__, "__debug__") < 0 ||
+        intern(&st->str___future__, "__future__") < 0 ||
         intern(&st->str_name, "__name__") < 0 ||
         intern(&st->str_qualname, "__qualname__") < 0 ||
         intern(&st->str_module, "__module__") < 0 ||

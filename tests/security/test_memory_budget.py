@@ -9,6 +9,8 @@ Legitimate programs that allocate a lot within the budget keep working.
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 from conftest import refused, slow
 
@@ -23,6 +25,10 @@ IMPORTS = ["collections", "unicodedata", "re", "random", "itertools", "math", "s
 
 
 def executor(max_memory_bytes=64 * 1024 * 1024, imports=IMPORTS):
+    # Frees during a step give room back (the budget is net: docs/security.md). Cyclic garbage
+    # left by earlier tests, collected in the middle of a payload, would credit it; collect
+    # it first so that each payload is measured on its own.
+    gc.collect()
     ex = LocalPythonExecutor(
         additional_authorized_imports=list(imports),
         timeout_seconds=60,
