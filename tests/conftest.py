@@ -7,11 +7,19 @@ self-test of the leak detector) can run before the extension is built.
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
 
 TESTS_DIR = Path(__file__).resolve().parent
+
+# A shell without job control starts background jobs with SIGINT ignored, and CPython then
+# installs no KeyboardInterrupt handler: the Ctrl-C tests (and the subprocesses they start, which
+# inherit the ignored disposition) would see no signal. Give the suite the disposition of a
+# normal interactive start.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 PROGRAMS_DIR = TESTS_DIR / "programs"
 
 
