@@ -11,7 +11,8 @@
 # What it does, when the cache is missing or broken:
 #   1. adds a *deb-src only* entry for Debian sid (/etc/apt/sources.list.d/) plus an APT pin
 #      of -1 for sid, so no binary package can ever come from sid: sid only serves sources;
-#   2. apt-get update, then installs build dependencies from the default suite (bookworm);
+#   2. apt-get update; build dependencies from the default suite (bookworm) are installed
+#      once the sources are downloaded;
 #   3. `apt-get source --download-only python3.14`, then extracts with dpkg-source
 #      *without* Debian's patches (--skip-patches). Debian's patches adapt CPython to Debian's
 #      own /usr layout (dist-packages, multiarch lib-dynload names, the deb_system install
@@ -120,17 +121,10 @@ Pin-Priority: -1
 EOF
 fi
 
-# --- 2. apt-get update and build dependencies from the default suite --------------------------
+# --- 2. apt-get update (the build dependencies come once the sources are there) ---------------
 log "apt-get update"
 "${SUDO[@]}" apt-get update -q >&2
-log "installing build dependencies: ${BUILD_DEPS[*]}"
-DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -q --no-install-recommends \
-    "${BUILD_DEPS[@]}" >&2
-# Sanity: nothing installed may come from sid.
-if apt-cache policy "${BUILD_DEPS[@]}" 2>/dev/null | grep -E '^\s+\*\*\*.*' -A1 | grep -q ' sid/'; then
-    die "a build dependency was installed from sid"
-fi
-phase "apt (sources, update, build dependencies)"
+phase "apt (sources, update)"
 
 # --- 3. Debian's source package, upstream sources extracted without Debian's patches ----------
 rm -rf "$WORK"
@@ -175,11 +169,24 @@ else
         exit 3   # "sources unavailable": .ci/run reports 3.14 as skipped, not failed
     fi
     DSC="$(ls -1 ./*.dsc | head -n 1)"
+    if ! command -v dpkg-source >/dev/null; then
+        DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -q \
+            --no-install-recommends dpkg-dev xz-utils >&2
+    fi
     log "extracting $DSC without Debian's patches (dpkg-source --skip-patches)"
     dpkg-source --skip-patches -x "$DSC" src >&2
 fi
 SRC="$WORK/src"
 [ -f "$SRC/configure" ] || die "no configure script in $SRC"
+# Build dependencies from the default suite, only now that there is something to build (a
+# machine whose mirror serves no sources learns it without installing anything).
+log "installing build dependencies: ${BUILD_DEPS[*]}"
+DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -q --no-install-recommends \
+    "${BUILD_DEPS[@]}" >&2
+# Sanity: nothing installed may come from sid.
+if apt-cache policy "${BUILD_DEPS[@]}" 2>/dev/null | grep -E '^\s+\*\*\*.*' -A1 | grep -q ' sid/'; then
+    die "a build dependency was installed from sid"
+fi
 grep -q '^#define PY_MINOR_VERSION[[:space:]]*14' "$SRC/Include/patchlevel.h" \
     || die "$SRC is not CPython 3.14"
 log "source: $(grep '^#define PY_VERSION ' "$SRC/Include/patchlevel.h")"
