@@ -388,7 +388,10 @@ gen_start_stack(GenObject *gen)
 }
 
 /* Py_EnterRecursiveCall with the thread state at hand: the counter itself,
- * and CPython's function only near the limit, where it raises.  0 / -1. */
+ * and CPython's function only near the limit, where it raises.  0 / -1.
+ * (Py_EnterRecursiveCall itself returns "nonzero" on error: 1 on 3.10, whose
+ * inline version is `check && _Py_CheckRecursiveCall()`; never compare it
+ * with `< 0`.) */
 static inline int
 recursion_enter(PyThreadState *ts)
 {
@@ -399,7 +402,7 @@ recursion_enter(PyThreadState *ts)
         return 0;
     }
 #endif
-    return Py_EnterRecursiveCall(" while calling a Python object");
+    return Py_EnterRecursiveCall(" while calling a Python object") ? -1 : 0;
 }
 
 static inline void
