@@ -381,13 +381,13 @@ gadgets_arm(Interp *in, GadgetSave *save)
     if (gadgets_resolve() < 0) {
         PyErr_Clear();
     }
-    save->func = ts->c_profilefunc;
-    save->obj = Py_XNewRef(ts->c_profileobj);
+    save->func = compat_profile_func(ts);
+    save->obj = Py_XNewRef(compat_profile_obj(ts));
     /* our own sys.setprofile audit event is not the code's doing */
     Interp *tw = tripwire_suspend();
     PyEval_SetProfile(gadgets_profile, in->owner);
     tripwire_restore(tw);
-    save->armed = ts->c_profilefunc == gadgets_profile;
+    save->armed = compat_profile_func(ts) == gadgets_profile;
     if (!save->armed) {
         Py_CLEAR(save->obj);
     }
@@ -418,11 +418,11 @@ void
 gadgets_suspend(GadgetSave *save)
 {
     PyThreadState *ts = PyThreadState_Get();
-    save->armed = ts->c_profilefunc == gadgets_profile;
+    save->armed = compat_profile_func(ts) == gadgets_profile;
     save->obj = NULL;
     if (save->armed) {
-        save->func = ts->c_profilefunc;
-        save->obj = Py_XNewRef(ts->c_profileobj);
+        save->func = compat_profile_func(ts);
+        save->obj = Py_XNewRef(compat_profile_obj(ts));
         PyObject *exc, *val, *tb;
         PyErr_Fetch(&exc, &val, &tb);
         PyEval_SetProfile(NULL, NULL); /* the caller suspended the tripwire */
