@@ -91,6 +91,88 @@ PyUnicode_EqualToUTF8(PyObject *u, const char *s)
 }
 #endif
 
+/* Thread-state fields that have no public accessor.  PyThreadState is
+ * declared in the non-limited header Include/cpython/pystate.h; each field
+ * read or written here is listed with the versions whose headers have it
+ * (3.14: checked against v3.14.0's header).  Nothing else in the extension
+ * touches PyThreadState fields (generator.c's ts->exc_info on 3.11+, in the
+ * 3.11 to 3.14 headers, aside). */
+
+/* CPython's C recursion counter as a "remaining" count (lower: deeper), so
+ * that generator.c can keep what a suspended generator body consumed
+ * charged to that body.  No public API reads or sets it (Py_Enter/
+ * LeaveRecursiveCall only step it): recursion_depth (3.10, counts up),
+ * recursion_remaining (3.11), c_recursion_remaining (3.12, 3.13).  3.14
+ * has no counter: C recursion is bounded by the address of the stack
+ * pointer (PyThreadState lost c_recursion_remaining), so there is nothing to
+ * carry between the two sides of a switch; COMPAT_C_RECURSION_COUNTER is 0
+ * and the accessors do nothing.  COMPAT_C_RECURSION_REMAINING: the counter
+ * is a "remaining" count that Py_EnterRecursiveCall decrements (3.11 to
+ * 3.13), which generator.c's fast path steps itself. */
+#if PY_VERSION_HEX >= 0x030E0000
+#define COMPAT_C_RECURSION_COUNTER 0
+#define COMPAT_C_RECURSION_REMAINING 0
+static inline int
+compat_c_recursion_get(PyThreadState *ts)
+{
+    (void)ts;
+    return 0;
+}
+static inline void
+compat_c_recursion_set(PyThreadState *ts, int remaining)
+{
+    (void)ts;
+    (void)remaining;
+}
+#else
+#define COMPAT_C_RECURSION_COUNTER 1
+#if PY_VERSION_HEX >= 0x030B0000
+#define COMPAT_C_RECURSION_REMAINING 1
+#else
+#define COMPAT_C_RECURSION_REMAINING 0
+#endif
+static inline int
+compat_c_recursion_get(PyThreadState *ts)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    return ts->c_recursion_remaining;
+#elif PY_VERSION_HEX >= 0x030B0000
+    return ts->recursion_remaining;
+#else
+    return -ts->recursion_depth;
+#endif
+}
+static inline void
+compat_c_recursion_set(PyThreadState *ts, int remaining)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    ts->c_recursion_remaining = remaining;
+#elif PY_VERSION_HEX >= 0x030B0000
+    ts->recursion_remaining = remaining;
+#else
+    ts->recursion_depth = -remaining;
+#endif
+}
+#endif
+
+/* The thread's C-level profile function and its argument, as
+ * PyEval_SetProfile installed them (gadgets.c saves and restores the host's
+ * profiler around a step).  No public getter exists: sys.getprofile() gives
+ * only the argument, which cannot tell a sys.setprofile() callable from a C
+ * profiler's own object.  c_profilefunc and c_profileobj are in
+ * PyThreadState from 3.10 to 3.14. */
+static inline Py_tracefunc
+compat_profile_func(PyThreadState *ts)
+{
+    return ts->c_profilefunc;
+}
+/* Borrowed, or NULL. */
+static inline PyObject *
+compat_profile_obj(PyThreadState *ts)
+{
+    return ts->c_profileobj;
+}
+
 /* Messages that changed between versions (the differential corpus
  * compares them with the running CPython). */
 #if PY_VERSION_HEX < 0x030B0000

@@ -22,15 +22,19 @@
 typedef struct {
     const char *module, *qualname, *arg, *reason;
     int whole_module; /* 1: every function of the module; 2: a C type */
+    int soft_inside;  /* GADGET_SOFT_INSIDE: a catchable TypeError when
+                         called by code of its own module */
 } GadgetDef;
 
 static const GadgetDef gadget_defs[] = {
-#define GADGET(m, q, r) {m, q, NULL, r, 0},
-#define GADGET_IF(m, q, a, r) {m, q, a, r, 0},
-#define GADGET_MODULE(m, r) {m, NULL, NULL, r, 1},
-#define GADGET_TYPE(m, q, r) {m, q, NULL, r, 2},
+#define GADGET(m, q, r) {m, q, NULL, r, 0, 0},
+#define GADGET_SOFT_INSIDE(m, q, r) {m, q, NULL, r, 0, 1},
+#define GADGET_IF(m, q, a, r) {m, q, a, r, 0, 0},
+#define GADGET_MODULE(m, r) {m, NULL, NULL, r, 1, 0},
+#define GADGET_TYPE(m, q, r) {m, q, NULL, r, 2, 0},
 #include "gadgets.def"
 #undef GADGET
+#undef GADGET_SOFT_INSIDE
 #undef GADGET_IF
 #undef GADGET_MODULE
 #undef GADGET_TYPE
@@ -342,6 +346,32 @@ frame_arg_true(PyFrameObject *frame, const char *arg)
     return t;
 }
 
+/* Was the starting frame (running `co`) called by a Python frame of code
+ * from the same source file, i.e. its own module's internal use?  1 / 0;
+ * never fails (an error counts as 0). */
+static int
+called_from_own_module(PyFrameObject *frame, PyCodeObject *co)
+{
+    PyFrameObject *back = PyFrame_GetBack(frame);
+    if (back == NULL) {
+        return 0;
+    }
+    PyCodeObject *bco = PyFrame_GetCode(back);
+    Py_DECREF(back);
+    PyObject *a = PyObject_GetAttrString((PyObject *)bco, "co_filename");
+    PyObject *b = PyObject_GetAttrString((PyObject *)co, "co_filename");
+    Py_DECREF(bco);
+    int r = a != NULL && b != NULL ? PyObject_RichCompareBool(a, b, Py_EQ)
+                                   : -1;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    if (r < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    return r;
+}
+
 static int
 gadgets_profile(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
 {
@@ -351,16 +381,26 @@ gadgets_profile(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
     }
     PyCodeObject *co = PyFrame_GetCode(frame);
     int def = gtab_get((PyObject *)co);
-    Py_DECREF(co);
     if (def < 0) {
+        Py_DECREF(co);
         return 0;
     }
     const GadgetDef *g = &gadget_defs[def];
+    int inside = g->soft_inside && called_from_own_module(frame, co);
+    Py_DECREF(co);
     if (g->arg != NULL && !frame_arg_true(frame, g->arg)) {
         return 0;
     }
     if (provenance_in_import()) {
         return 0; /* a module body runs it: host code being imported */
+    }
+    if (inside) {
+        /* still refused, but as an error its module's own callers expect
+           and handle (inspect.signature's "no signature" TypeError, which
+           dataclasses catches): the step goes on */
+        PyErr_Format(PyExc_TypeError, "Forbidden call of %s.%s: %s",
+                     g->module, g->qualname, g->reason);
+        return -1;
     }
     Interp *in = &((InterpreterObject *)obj)->in;
     raise_interp_error(in, "Forbidden call of %s%s%s: %s", g->module,
@@ -381,13 +421,13 @@ gadgets_arm(Interp *in, GadgetSave *save)
     if (gadgets_resolve() < 0) {
         PyErr_Clear();
     }
-    save->func = ts->c_profilefunc;
-    save->obj = Py_XNewRef(ts->c_profileobj);
+    save->func = compat_profile_func(ts);
+    save->obj = Py_XNewRef(compat_profile_obj(ts));
     /* our own sys.setprofile audit event is not the code's doing */
     Interp *tw = tripwire_suspend();
     PyEval_SetProfile(gadgets_profile, in->owner);
     tripwire_restore(tw);
-    save->armed = ts->c_profilefunc == gadgets_profile;
+    save->armed = compat_profile_func(ts) == gadgets_profile;
     if (!save->armed) {
         Py_CLEAR(save->obj);
     }
@@ -418,11 +458,11 @@ void
 gadgets_suspend(GadgetSave *save)
 {
     PyThreadState *ts = PyThreadState_Get();
-    save->armed = ts->c_profilefunc == gadgets_profile;
+    save->armed = compat_profile_func(ts) == gadgets_profile;
     save->obj = NULL;
     if (save->armed) {
-        save->func = ts->c_profilefunc;
-        save->obj = Py_XNewRef(ts->c_profileobj);
+        save->func = compat_profile_func(ts);
+        save->obj = Py_XNewRef(compat_profile_obj(ts));
         PyObject *exc, *val, *tb;
         PyErr_Fetch(&exc, &val, &tb);
         PyEval_SetProfile(NULL, NULL); /* the caller suspended the tripwire */

@@ -37,8 +37,11 @@
  * and everything the body called (CPython functions included) has returned
  * before the yield is reached; so tstate->cframe, the frame data stack, the
  * thread's exception-stack entries and the C recursion of CPython's eval
- * loop need no special handling.  (CPython 3.14 checks C stack bounds by
- * address: revisit gen_switch() for it.)
+ * loop need no special handling.  (CPython 3.14 has no C recursion counter
+ * to swap -- compat.h makes the swap a no-op there -- and bounds C recursion
+ * by comparing the stack pointer with the thread's own stack, which a
+ * generator's stack and the step's big stack are not: to be handled when a
+ * 3.14 interpreter is available, see docs/compatibility.md.)
  *
  * Two cases need no switch at all.  A generator expression contains no
  * `yield`, so it needs no stack of its own: it runs from the resumer's
@@ -195,30 +198,18 @@ static PyObject *gen_throw_impl(GenObject *gen, PyObject *typ, PyObject *val,
 
 /* --------------------------------------------------- thread-state helpers */
 
-/* CPython's C recursion budget as a "remaining" count: lower means deeper.
- * The only place that knows the field names of each version. */
+/* CPython's C recursion budget as a "remaining" count: lower means deeper
+ * (compat.h; always 0 on 3.14, which bounds C recursion by stack address). */
 static inline int
 tstate_recursion_get(PyThreadState *ts)
 {
-#if PY_VERSION_HEX >= 0x030C0000
-    return ts->c_recursion_remaining;
-#elif PY_VERSION_HEX >= 0x030B0000
-    return ts->recursion_remaining;
-#else
-    return -ts->recursion_depth;
-#endif
+    return compat_c_recursion_get(ts);
 }
 
 static inline void
 tstate_recursion_set(PyThreadState *ts, int remaining)
 {
-#if PY_VERSION_HEX >= 0x030C0000
-    ts->c_recursion_remaining = remaining;
-#elif PY_VERSION_HEX >= 0x030B0000
-    ts->recursion_remaining = remaining;
-#else
-    ts->recursion_depth = -remaining;
-#endif
+    compat_c_recursion_set(ts, remaining);
 }
 
 /* ------------------------------------------------------------ C stacks */
@@ -388,24 +379,27 @@ gen_start_stack(GenObject *gen)
 }
 
 /* Py_EnterRecursiveCall with the thread state at hand: the counter itself,
- * and CPython's function only near the limit, where it raises.  0 / -1. */
+ * and CPython's function only near the limit, where it raises.  0 / -1.
+ * (Py_EnterRecursiveCall itself returns "nonzero" on error: 1 on 3.10, whose
+ * inline version is `check && _Py_CheckRecursiveCall()`; never compare it
+ * with `< 0`.) */
 static inline int
 recursion_enter(PyThreadState *ts)
 {
-#if PY_VERSION_HEX >= 0x030B0000
+#if COMPAT_C_RECURSION_REMAINING
     int remaining = tstate_recursion_get(ts);
     if (remaining > 1) {
         tstate_recursion_set(ts, remaining - 1);
         return 0;
     }
 #endif
-    return Py_EnterRecursiveCall(" while calling a Python object");
+    return Py_EnterRecursiveCall(" while calling a Python object") ? -1 : 0;
 }
 
 static inline void
 recursion_leave(PyThreadState *ts)
 {
-#if PY_VERSION_HEX >= 0x030B0000
+#if COMPAT_C_RECURSION_REMAINING
     tstate_recursion_set(ts, tstate_recursion_get(ts) + 1);
 #else
     Py_LeaveRecursiveCall();

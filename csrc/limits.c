@@ -441,7 +441,6 @@ PyObject *
 interp_leave(Interp *in, InterpSave *save, PyObject *res)
 {
     if (save->started) {
-        in->in_hook = 0;
         gadgets_disarm(&save->gadgets);
         provenance_disarm(save->prev_prov);
         if (res != NULL && in->abort != ABORT_NONE) {
@@ -475,6 +474,11 @@ interp_leave(Interp *in, InterpSave *save, PyObject *res)
             Py_XDECREF(v);
             Py_XDECREF(tb);
         }
+        /* in_hook and running drop together: the cleanup above can hand
+           the GIL over (a profile function's audit event, a finalizer), and
+           a thread waiting in interp_wrong_thread that saw the hook over
+           but the window still running would fail instead of waiting */
+        in->in_hook = 0;
         in->running = 0;
         in->abort = ABORT_NONE;
         nesting_forget(in);

@@ -908,11 +908,14 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
                 if (str == NULL) {
                     PyErr_Clear();
                 }
+                /* a ValueError is the parser's own refusal of the source
+                   (3.10: a NUL byte), not a limit */
+                int limit = !PyErr_GivenExceptionMatches(t, PyExc_ValueError);
                 raise_interp_error(
-                    in,
-                    "Code parsing failed due to: %s: %S (the code "
-                    "is nested too deeply or too large)",
-                    ((PyTypeObject *)t)->tp_name, str ? str : Py_None);
+                    in, "Code parsing failed due to: %s: %S%s",
+                    ((PyTypeObject *)t)->tp_name, str ? str : Py_None,
+                    limit ? " (the code is nested too deeply or too large)"
+                          : "");
                 Py_XDECREF(str);
                 Py_XDECREF(t);
                 Py_XDECREF(v);

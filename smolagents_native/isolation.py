@@ -506,6 +506,12 @@ class ProcessExecutor(LocalPythonExecutor):
             else:
                 obj = entry
             self._allowed[key] = obj
+            # pickle names a class by where it is defined, which may not be where the host
+            # named it ("pathlib.PurePosixPath" is pathlib._local.PurePosixPath from 3.13)
+            if isinstance(getattr(obj, "__module__", None), str) and isinstance(
+                getattr(obj, "__qualname__", None), str
+            ):
+                self._allowed.setdefault(P.class_key(obj), obj)
         self._network, self._paths = _sandbox_profile(config, network, granted_paths)
         self._limits = {**DEFAULT_LIMITS, **(worker_limits or {})}
         self._grace = float(grace_seconds)

@@ -1306,6 +1306,25 @@ def test_exception_context_inside_generator(make_executor, interpreter_error):
     assert type(err.__context__) is KeyError
 
 
+@pytest.mark.parametrize("host_frames", [0, 10, 200])
+def test_yield_from_recursion_is_recursion_error(make_executor, interpreter_error, host_frames):
+    """A `yield from` chain deeper than CPython's recursion limit ends in RecursionError, however
+    many Python frames the host already has on the stack when the step starts (3.10 once gave
+    SystemError there: CPython's failed recursion check was taken for a success)."""
+    ex = make_executor()
+
+    def run(depth):
+        if depth:
+            return run(depth - 1)
+        with pytest.raises(interpreter_error) as info:
+            ex("def g(n):\n    yield from g(n + 1)\nlist(g(0))")
+        return info.value
+
+    err = run(host_frames)
+    assert type(err.__cause__) is RecursionError, repr(err.__cause__)
+    assert ex("def h():\n    yield from range(3)\nlist(h())").output == [0, 1, 2]
+
+
 def test_limit_inside_generator_is_uncatchable(interpreter_error):
     from smolagents_native import ExecutionTimeoutError, LocalPythonExecutor
 
