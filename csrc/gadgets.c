@@ -50,6 +50,8 @@ typedef struct {
     unsigned char resolved[NGADGETS];
     int pending; /* entries not resolved yet */
     PyTypeObject *types[NGADGETS]; /* GADGET_TYPE entries (kept) */
+    int type_defs[NGADGETS]; /* indices of the resolved GADGET_TYPE entries */
+    int ntypes;              /* (every gated value is compared to them) */
     Py_ssize_t nmodules; /* len(sys.modules) at the last resolution */
 } Gadgets;
 
@@ -287,6 +289,7 @@ gadgets_resolve(void)
                 PyObject_GetAttrString(mod, gadget_defs[i].qualname);
             if (t != NULL && PyType_Check(t) && PyList_Append(gad.keep, t) == 0) {
                 gad.types[i] = (PyTypeObject *)t;
+                gad.type_defs[gad.ntypes++] = i;
             }
             Py_XDECREF(t);
             PyErr_Clear();
@@ -507,7 +510,8 @@ int
 gadgets_check_value(Interp *in, PyObject *v)
 {
     PyTypeObject *tp = Py_TYPE(v);
-    for (int i = 0; i < NGADGETS; i++) {
+    for (int k = 0; k < gad.ntypes; k++) {
+        int i = gad.type_defs[k];
         if (gad.types[i] != tp) {
             continue;
         }

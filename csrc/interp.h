@@ -255,6 +255,9 @@ typedef struct {
     PyCFunction eg_split, eg_subgroup; /* funcbridge.c: the C functions of
                                           BaseExceptionGroup's methods */
     PyObject *matcher_code; /* funcbridge.c: code of `lambda e: p(e)` */
+    PyObject *install_dirs; /* tripwire.c: real paths of the installation,
+                               computed once (sysconfig + realpath are far
+                               too slow for every executor's first step) */
     void *gen_stacks[GEN_STACK_POOL]; /* generator.c: free C stacks */
     int n_gen_stacks;
     int dict_watcher; /* compat.h: dict watcher id, -1 for none */

@@ -1227,6 +1227,7 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->RunnerType);
     Py_VISIT(st->safe_builtins);
     Py_VISIT(st->matcher_code);
+    Py_VISIT(st->install_dirs);
     Py_VISIT(st->kind_of_class);
     Py_VISIT(st->op_of_class);
     Py_VISIT(st->ast_module);
@@ -1245,6 +1246,7 @@ core_clear(PyObject *m)
     Py_CLEAR(st->RunnerType);
     Py_CLEAR(st->safe_builtins);
     Py_CLEAR(st->matcher_code);
+    Py_CLEAR(st->install_dirs);
     Py_CLEAR(st->kind_of_class);
     Py_CLEAR(st->op_of_class);
     Py_CLEAR(st->ast_module);

@@ -1210,10 +1210,14 @@ int
 tripwire_run_step(Interp *in, PyObject *state, void (*fn)(void *), void *arg)
 {
     if (in->install_dirs == NULL) {
-        in->install_dirs = installation_dirs();
-        if (in->install_dirs == NULL) {
-            return -1;
+        /* the installation does not move: one computation per module */
+        if (in->st->install_dirs == NULL) {
+            in->st->install_dirs = installation_dirs();
+            if (in->st->install_dirs == NULL) {
+                return -1;
+            }
         }
+        in->install_dirs = Py_NewRef(in->st->install_dirs);
     }
     if (!in->grants_set && in->grant_read == NULL) {
         /* never configured: nothing but the installation is readable */
