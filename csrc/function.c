@@ -452,6 +452,18 @@ function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
             }
         }
     }
+    if (in->gadgets_paused > 0 && in->running) {
+        /* entered from a pure host call (gadgets.c): the gadget profile
+           back on while interpreted code runs */
+        GadgetSave gs;
+        int paused;
+        gadgets_reenter(in, &gs, &paused);
+        in->direct_call = 1; /* already gated */
+        res = function_vectorcall(self, args, nargsf, kwnames);
+        in->direct_call = 0;
+        gadgets_reenter_done(in, &gs, paused);
+        return res;
+    }
     if (!in->running) {
         if (interp_enter(in, &save) < 0) {
             return NULL;

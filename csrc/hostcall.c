@@ -79,8 +79,19 @@ hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
             0) {
         return NULL;
     }
-    /* a call made on a generator's stack runs on the step's big stack */
-    PyObject *res = bigstack_vectorcall(in, *pfunc, args, nargsf, kwnames);
+    /* a call made on a generator's stack runs on the step's big stack;
+       a reviewed pure function with inert arguments runs without the
+       gadget profile (gadgets.c, pure.def) */
+    PyObject *res;
+    if (gadgets_pure_call(in, *pfunc, args + first, nargs + nkw - first)) {
+        GadgetPause gp;
+        gadgets_pause(in, &gp);
+        res = bigstack_vectorcall(in, *pfunc, args, nargsf, kwnames);
+        gadgets_unpause(in, &gp);
+    }
+    else {
+        res = bigstack_vectorcall(in, *pfunc, args, nargsf, kwnames);
+    }
     return finish(in, res);
 }
 

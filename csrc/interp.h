@@ -320,6 +320,11 @@ typedef struct Interp {
     /* citizen.c: GIL hand-over at the check points */
     double gil_interval; /* sys.getswitchinterval() (< 0: not read yet) */
     double gil_last;     /* monotonic time the GIL was last released */
+    int gadgets_paused;  /* gadgets.c: > 0 while a pure call runs with the
+                            gadget profile off (interpreted code entered
+                            then turns it back on) */
+    int pure_ok;         /* gadgets.c: pure calls allowed this step: -1
+                            not decided yet, 0 no (signal authorized), 1 */
     int in_hook;         /* the running window is a hook (interp_enter),
                             not a step: other threads wait for it */
     /* tripwire.c: grants (NULL: unrestricted, else a tuple of real paths
@@ -814,6 +819,23 @@ void gadgets_resume(GadgetSave *save);
 /* Value gate part: instances of the table's C types (attrgetter...) whose
  * names would be refused.  0 / -1 (abort). */
 int gadgets_check_value(Interp *in, PyObject *v);
+/* A host call of a reviewed pure function with inert arguments (pure.def):
+ * 1 when it may run with the gadget profile off, 0 otherwise.  Never
+ * raises. */
+int gadgets_pure_call(Interp *in, PyObject *func, PyObject *const *args,
+                      Py_ssize_t n);
+/* The profile off (and automatic collection) around such a call, then on
+ * again; an exception pending at gadgets_unpause is kept. */
+typedef struct {
+    GadgetSave prof;
+    int gc_was_enabled;
+} GadgetPause;
+void gadgets_pause(Interp *in, GadgetPause *p);
+void gadgets_unpause(Interp *in, GadgetPause *p);
+/* Interpreted code entered while a pure call runs (in->gadgets_paused):
+ * the profile on again for its duration. */
+void gadgets_reenter(Interp *in, GadgetSave *save, int *paused);
+void gadgets_reenter_done(Interp *in, GadgetSave *save, int paused);
 
 /* module.c */
 /* Is `func` the code's dir() builtin?  Without arguments the evaluator calls
