@@ -128,6 +128,21 @@ PyObject *compat_type_lookup(PyTypeObject *tp, PyObject *name);
  * exception on error. */
 PyObject *compat_get_method(PyObject *obj, PyObject *name, int *unbound);
 
+/* A one-entry cache of a type lookup, kept by the caller (an AST node):
+ * the descriptor found for `name` on type `tp` while tp's version tag is
+ * `tag`.  CPython gives a type a new tag whenever it or a base changes (and
+ * tags are never reused), so the entry holds while the tag matches;
+ * `value` is borrowed from the type's MRO dicts, which keep it as long. */
+typedef struct {
+    PyTypeObject *tp; /* identity only, never dereferenced */
+    unsigned int tag;
+    PyObject *value;
+} CompatTypeCache;
+
+/* compat_get_method with a type cache (may be NULL). */
+PyObject *compat_get_method_cached(PyObject *obj, PyObject *name,
+                                   int *unbound, CompatTypeCache *cache);
+
 /* "qualname()" or "module.qualname()" for error messages, as CPython names
  * a callable: new reference, or NULL with an exception set. */
 PyObject *compat_function_str(PyObject *func);

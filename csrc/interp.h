@@ -103,6 +103,9 @@ typedef struct Node {
     uint64_t cache_gver, cache_bver;
     PyObject *cache_value;
     PyObject *cache_globals, *cache_builtins;
+    /* Attribute as a call target: the method found on the object's type
+       (compat.h) */
+    CompatTypeCache tcache;
     struct Scope *scope; /* FunctionDef, Lambda, ClassDef, comprehensions */
 } Node;
 
@@ -782,6 +785,16 @@ int fuzzcov_add_to_module(PyObject *m);
  * than the budget through objects whose types recurse without CPython's
  * trashcan.  0 / -1. */
 int nesting_check(Interp *in, PyObject *res);
+/* 0 when nesting_check has nothing to walk for `res` for sure (the usual
+ * results: numbers, strings, lists, tuples, dicts), as its own first test
+ * would find; inline so that host calls skip the call. */
+static inline int
+nesting_may_walk(PyObject *res)
+{
+    PyTypeObject *tp = Py_TYPE(res);
+    return PyObject_IS_GC(res) && tp != &PyList_Type &&
+           tp != &PyTuple_Type && tp != &PyDict_Type;
+}
 int nesting_init(ModState *st);
 /* Drop the measurements kept for the step (end of a step or hook). */
 void nesting_forget(Interp *in);
