@@ -76,21 +76,6 @@ type_has_instance_dict(PyTypeObject *tp)
     return tp->tp_dictoffset != 0;
 }
 
-/* The type's version tag when it is valid, else 0 (no caching). */
-static inline unsigned int
-type_tag(PyTypeObject *tp)
-{
-#if PY_VERSION_HEX >= 0x030C0000
-    if (tp->tp_version_tag == 0) {
-        (void)PyUnstable_Type_AssignVersionTag(tp);
-    }
-#endif
-    if (!PyType_HasFeature(tp, Py_TPFLAGS_VALID_VERSION_TAG)) {
-        return 0;
-    }
-    return tp->tp_version_tag;
-}
-
 PyObject *
 compat_get_method_cached(PyObject *obj, PyObject *name, int *unbound,
                          CompatTypeCache *cache)
@@ -98,7 +83,7 @@ compat_get_method_cached(PyObject *obj, PyObject *name, int *unbound,
     PyTypeObject *tp = Py_TYPE(obj);
     if (cache != NULL && tp->tp_getattro == PyObject_GenericGetAttr &&
         !type_has_instance_dict(tp) && PyUnicode_CheckExact(name)) {
-        unsigned int tag = type_tag(tp);
+        unsigned int tag = compat_type_version(tp);
         if (tag != 0 && cache->tp == tp && cache->tag == tag) {
             *unbound = 1;
             return Py_NewRef(cache->value);

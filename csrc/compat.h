@@ -139,6 +139,22 @@ typedef struct {
     PyObject *value;
 } CompatTypeCache;
 
+/* The type's version tag when it is valid (assigned first where the
+ * version has the public call for it), else 0: no caching. */
+static inline unsigned int
+compat_type_version(PyTypeObject *tp)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    if (tp->tp_version_tag == 0) {
+        (void)PyUnstable_Type_AssignVersionTag(tp);
+    }
+#endif
+    if (!PyType_HasFeature(tp, Py_TPFLAGS_VALID_VERSION_TAG)) {
+        return 0;
+    }
+    return tp->tp_version_tag;
+}
+
 /* compat_get_method with a type cache (may be NULL). */
 PyObject *compat_get_method_cached(PyObject *obj, PyObject *name,
                                    int *unbound, CompatTypeCache *cache);
