@@ -478,9 +478,9 @@ on_generator_stack(BigStack **pbs)
            !(sp >= bs->low && sp < bs->high);
 }
 
-PyObject *
-bigstack_vectorcall(Interp *in, PyObject *func, PyObject *const *args,
-                    size_t nargsf, PyObject *kwnames)
+static NOINLINE PyObject *
+bigstack_vectorcall_slow(Interp *in, PyObject *func, PyObject *const *args,
+                         size_t nargsf, PyObject *kwnames)
 {
     BigStack *bs;
     if (!on_generator_stack(&bs)) {
@@ -491,6 +491,19 @@ bigstack_vectorcall(Interp *in, PyObject *func, PyObject *const *args,
         return NULL;
     }
     return c.res;
+}
+
+PyObject *
+bigstack_vectorcall(Interp *in, PyObject *func, PyObject *const *args,
+                    size_t nargsf, PyObject *kwnames)
+{
+    BigStack *bs = thread_stack();
+    if (bs == NULL || bs->resume_sp == NULL) {
+        /* no generator resumed from the big stack: not on a generator's
+           stack (the common case, kept lean) */
+        return PyObject_Vectorcall(func, args, nargsf, kwnames);
+    }
+    return bigstack_vectorcall_slow(in, func, args, nargsf, kwnames);
 }
 
 PyObject *
