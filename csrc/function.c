@@ -435,7 +435,8 @@ function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
     Interp *in = &((InterpreterObject *)fn->interp)->in;
     PyObject *res = NULL;
     int entered = 0;
-    InterpSave save = {0};
+    InterpSave save; /* only save.started is read unless interp_enter fills it */
+    save.started = 0;
     /* arguments from host code (sorted's key, a hook called later...) pass
        the value gate like everything else that enters */
     int from_host = !in->direct_call;

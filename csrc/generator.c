@@ -1041,7 +1041,8 @@ gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
     }
 
     Interp *in = gen->frame.in;
-    InterpSave save = {0};
+    InterpSave save; /* only save.started is read unless interp_enter fills it */
+    save.started = 0;
     if (in->running) {
         if (interp_check_thread(in) < 0) {
             return PYGEN_ERROR;
