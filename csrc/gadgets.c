@@ -738,13 +738,28 @@ gadgets_pure_call(Interp *in, PyObject *func, PyObject *const *args,
     return 1;
 }
 
+/* From 3.11, PyThreadState_EnterTracing is the cheap way to turn the
+ * profile off for a while (what CPython does around its own trace and
+ * profile calls): no profile events and no tracing path until
+ * PyThreadState_LeaveTracing, and no sys.setprofile audit event twice per
+ * call.  3.10 has no such call: the profile is removed and put back. */
+#if PY_VERSION_HEX >= 0x030B0000
+#define PAUSE_BY_TRACING 1
+#else
+#define PAUSE_BY_TRACING 0
+#endif
+
 void
 gadgets_pause(Interp *in, GadgetPause *p)
 {
     p->gc_was_enabled = PyGC_Disable();
+#if PAUSE_BY_TRACING
+    PyThreadState_EnterTracing(PyThreadState_Get());
+#else
     Interp *tw = tripwire_suspend(); /* our own sys.setprofile event */
     gadgets_suspend(&p->prof);
     tripwire_restore(tw);
+#endif
     in->gadgets_paused++;
 }
 
@@ -752,9 +767,13 @@ void
 gadgets_unpause(Interp *in, GadgetPause *p)
 {
     in->gadgets_paused--;
+#if PAUSE_BY_TRACING
+    PyThreadState_LeaveTracing(PyThreadState_Get());
+#else
     Interp *tw = tripwire_suspend();
     gadgets_resume(&p->prof);
     tripwire_restore(tw);
+#endif
     if (p->gc_was_enabled) {
         PyGC_Enable();
     }
@@ -765,6 +784,12 @@ gadgets_reenter(Interp *in, GadgetSave *save, int *paused)
 {
     *paused = in->gadgets_paused;
     in->gadgets_paused = 0;
+#if PAUSE_BY_TRACING
+    /* undo the pauses (the profile function is still ours) */
+    for (int i = 0; i < *paused; i++) {
+        PyThreadState_LeaveTracing(PyThreadState_Get());
+    }
+#endif
     gadgets_arm(in, save);
 }
 
@@ -772,5 +797,10 @@ void
 gadgets_reenter_done(Interp *in, GadgetSave *save, int paused)
 {
     gadgets_disarm(save);
+#if PAUSE_BY_TRACING
+    for (int i = 0; i < paused; i++) {
+        PyThreadState_EnterTracing(PyThreadState_Get());
+    }
+#endif
     in->gadgets_paused = paused;
 }

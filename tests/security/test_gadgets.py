@@ -377,14 +377,21 @@ def test_every_table_entry_exists():
 
 @pytest.fixture
 def profile_seen_by_randbelow(monkeypatch):
-    """Record the thread's profile object each time random's _randbelow runs (host side)."""
+    """Each time random's _randbelow runs (host side), record whether the gadget profile
+    is on: the spy runs a gadget (string.Formatter.format), which the profile refuses."""
     import random
+    import string
 
     seen = []
     orig = random.Random._randbelow
 
     def spy(self, n):
-        seen.append(sys.getprofile())
+        try:
+            string.Formatter().format("{0}", 1)
+        except BaseException:
+            seen.append(True)  # refused: the profile is on (the step fails anyway)
+            raise
+        seen.append(False)
         return orig(self, n)
 
     monkeypatch.setattr(random.Random, "_randbelow", spy)
@@ -396,7 +403,7 @@ def test_pure_call_runs_without_the_profile(profile_seen_by_randbelow):
 
     ex = new_executor(imports=["random"])
     assert ex("import random\nrandom.seed(1)\nrandom.randrange(10) + random.randint(1, 5)").output >= 1
-    assert profile_seen_by_randbelow and all(p is None for p in profile_seen_by_randbelow)
+    assert profile_seen_by_randbelow and not any(profile_seen_by_randbelow)
     assert sys.getprofile() is None and gc.isenabled()
 
 
@@ -410,8 +417,8 @@ def test_pure_call_runs_without_the_profile(profile_seen_by_randbelow):
 ])
 def test_not_inert_calls_keep_the_profile(profile_seen_by_randbelow, code):
     ex = new_executor(imports=["random"])
-    ex(code)
-    assert profile_seen_by_randbelow and all(p is not None for p in profile_seen_by_randbelow)
+    refused(ex, code, match=GADGET_MSG)
+    assert profile_seen_by_randbelow == [True]
 
 
 def test_no_pure_calls_when_signal_is_authorized(profile_seen_by_randbelow):
@@ -425,8 +432,8 @@ def test_no_pure_calls_when_signal_is_authorized(profile_seen_by_randbelow):
         ex = LocalPythonExecutor(additional_authorized_imports=["random", "signal"],
                                  timeout_seconds=5, isolation="none")
     ex.send_tools({})
-    ex("import random\nrandom.randrange(10)")
-    assert profile_seen_by_randbelow and all(p is not None for p in profile_seen_by_randbelow)
+    refused(ex, "import random\nrandom.randrange(10)", match=GADGET_MSG)
+    assert profile_seen_by_randbelow == [True]
 
 
 @pytest.mark.parametrize("code", [
@@ -456,3 +463,26 @@ def test_every_pure_entry_exists():
             obj = getattr(obj, p)
         fn = vars(obj)[name] if isinstance(obj, type) else getattr(obj, name)
         assert isinstance(fn, types.FunctionType), (mod, qual)
+
+
+def test_interpreted_code_entered_from_a_pure_call_has_the_profile(monkeypatch):
+    # cannot happen with inert arguments; simulated with a host-side patch that calls back
+    # into the code's function: that function runs with the profile on again
+    import random
+
+    ex = new_executor(imports=["random", "string"])
+    ex("import string\ndef f():\n    return string.Formatter().format('{0}', 1)\n")
+    f = ex.state["f"]
+    orig = random.Random._randbelow
+    calls = []
+
+    def spy(self, n):
+        calls.append(1)
+        f()
+        return orig(self, n)
+
+    monkeypatch.setattr(random.Random, "_randbelow", spy)
+    refused(ex, "import random\nrandom.randrange(10)", match=GADGET_MSG)
+    assert calls
+    monkeypatch.undo()
+    assert ex("import random\nrandom.randrange(10) < 10").output is True
