@@ -478,81 +478,12 @@ on_generator_stack(BigStack **pbs)
            !(sp >= bs->low && sp < bs->high);
 }
 
-/* A scalar whose C operations do not recurse (the inert scalars of
- * gadgets.c's pure calls). */
-static inline int
-flat_scalar(PyObject *o)
-{
-    PyTypeObject *t = Py_TYPE(o);
-    return t == &PyLong_Type || t == &PyFloat_Type || t == &PyUnicode_Type ||
-           t == &PyBool_Type || t == &PyBytes_Type || o == Py_None;
-}
-
-#define FLAT_MAX_ITEMS 16
-
-/* An argument C code cannot recurse into: a scalar, or a small exact list
- * or tuple of scalars. */
-static int
-flat_arg(PyObject *o)
-{
-    if (flat_scalar(o)) {
-        return 1;
-    }
-    if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) {
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
-        if (n > FLAT_MAX_ITEMS) {
-            return 0;
-        }
-        PyObject **items = PySequence_Fast_ITEMS(o);
-        for (Py_ssize_t i = 0; i < n; i++) {
-            if (!flat_scalar(items[i])) {
-                return 0;
-            }
-        }
-        return 1;
-    }
-    return 0;
-}
-
-/* A call whose C stack use is small and bounded wherever it runs: a C
- * function, C method or static (builtin) type, bound to nothing or to a
- * flat object, with flat arguments: no Python code runs (nothing has a
- * method the code or a host library wrote) and nothing deep is traversed.
- * Such a call from a generator body stays on the generator's stack (the
- * switch to the step's stack and back costs more than the call). */
-static int
-shallow_call(PyObject *func, PyObject *const *args, size_t nargsf,
-             PyObject *kwnames)
-{
-    PyTypeObject *ft = Py_TYPE(func);
-    if (ft == &PyCFunction_Type || ft == &PyCMethod_Type) {
-        PyObject *self = PyCFunction_GET_SELF(func);
-        if (self != NULL && !PyModule_CheckExact(self) && !flat_arg(self)) {
-            return 0;
-        }
-    }
-    else if (ft != &PyMethodDescr_Type &&
-             !(PyType_Check(func) &&
-               !PyType_HasFeature((PyTypeObject *)func, Py_TPFLAGS_HEAPTYPE))) {
-        return 0;
-    }
-    Py_ssize_t n = PyVectorcall_NARGS(nargsf) +
-                   (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (!flat_arg(args[i])) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
 static NOINLINE PyObject *
 bigstack_vectorcall_slow(Interp *in, PyObject *func, PyObject *const *args,
                          size_t nargsf, PyObject *kwnames)
 {
     BigStack *bs;
-    if (!on_generator_stack(&bs) ||
-        shallow_call(func, args, nargsf, kwnames)) {
+    if (!on_generator_stack(&bs)) {
         return PyObject_Vectorcall(func, args, nargsf, kwnames);
     }
     BigCall c = {func, args, nargsf, kwnames, NULL, NULL, NULL};
