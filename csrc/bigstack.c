@@ -109,6 +109,11 @@ typedef struct {
 static pthread_key_t big_key;
 static pthread_once_t big_once = PTHREAD_ONCE_INIT;
 static int big_key_ok;
+/* A mirror of the thread-specific value (set with it): every host call asks
+ * for it, and a thread-local read is much cheaper than pthread_once +
+ * pthread_getspecific.  The key stays the owner (its destructor releases
+ * the stack at thread exit). */
+static _Thread_local BigStack *big_tls;
 
 static void
 bigstack_unmap(BigStack *bs)
@@ -134,13 +139,10 @@ bigstack_make_key(void)
 }
 
 /* The calling thread's stack record, or NULL (none yet, or no key). */
-static BigStack *
+static inline BigStack *
 thread_stack(void)
 {
-    if (pthread_once(&big_once, bigstack_make_key) != 0 || !big_key_ok) {
-        return NULL;
-    }
-    return (BigStack *)pthread_getspecific(big_key);
+    return big_tls;
 }
 
 /* Size to reserve: BIG_STACK_SIZE, or an eighth of the address-space
@@ -168,7 +170,7 @@ thread_stack_get(void)
     if (bs != NULL) {
         return bs;
     }
-    if (!big_key_ok) {
+    if (pthread_once(&big_once, bigstack_make_key) != 0 || !big_key_ok) {
         PyErr_SetString(PyExc_MemoryError,
                         "no thread-specific slot for the step's C stack "
                         "(pthread_key_create failed)");
@@ -207,6 +209,7 @@ thread_stack_get(void)
                         "could not record the step's C stack for this thread");
         return NULL;
     }
+    big_tls = bs;
     return bs;
 }
 
@@ -218,6 +221,7 @@ bigstack_release_thread(void)
         return 0;
     }
     (void)pthread_setspecific(big_key, NULL);
+    big_tls = NULL;
     bigstack_unmap(bs);
     return 1;
 }
@@ -474,9 +478,9 @@ on_generator_stack(BigStack **pbs)
            !(sp >= bs->low && sp < bs->high);
 }
 
-PyObject *
-bigstack_vectorcall(Interp *in, PyObject *func, PyObject *const *args,
-                    size_t nargsf, PyObject *kwnames)
+static NOINLINE PyObject *
+bigstack_vectorcall_slow(Interp *in, PyObject *func, PyObject *const *args,
+                         size_t nargsf, PyObject *kwnames)
 {
     BigStack *bs;
     if (!on_generator_stack(&bs)) {
@@ -487,6 +491,19 @@ bigstack_vectorcall(Interp *in, PyObject *func, PyObject *const *args,
         return NULL;
     }
     return c.res;
+}
+
+PyObject *
+bigstack_vectorcall(Interp *in, PyObject *func, PyObject *const *args,
+                    size_t nargsf, PyObject *kwnames)
+{
+    BigStack *bs = thread_stack();
+    if (bs == NULL || bs->resume_sp == NULL) {
+        /* no generator resumed from the big stack: not on a generator's
+           stack (the common case, kept lean) */
+        return PyObject_Vectorcall(func, args, nargsf, kwnames);
+    }
+    return bigstack_vectorcall_slow(in, func, args, nargsf, kwnames);
 }
 
 PyObject *

@@ -11,6 +11,8 @@
  */
 #include "interp.h"
 
+#include <string.h>
+
 #include <math.h>
 
 #define NONE (-1)
@@ -98,8 +100,21 @@ parse_seconds(const char *name, PyObject *v, double *out)
 static int
 parse_one(Budgets *b, PyObject *key, PyObject *v)
 {
+    /* every step passes every budget: compare lengths and bytes of the
+       ASCII key (budget names are ASCII) rather than call
+       PyUnicode_CompareWithASCIIString for each pair */
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(key) < 0) {
+        return -1;
+    }
+#endif
+    if (!PyUnicode_IS_ASCII(key)) {
+        return 0;
+    }
+    const char *k = (const char *)PyUnicode_DATA(key);
+    size_t n = (size_t)PyUnicode_GET_LENGTH(key);
 #define BUDGET(name, kind, def, unit, cst, what, msg)                        \
-    if (PyUnicode_CompareWithASCIIString(key, #name) == 0) {                 \
+    if (n == sizeof(#name) - 1 && memcmp(k, #name, n) == 0) {                \
         return BUDGET_PARSE_##kind(#name, v, &b->name) < 0 ? -1 : 1;         \
     }
 #include "budgets.def"

@@ -77,6 +77,38 @@ type_has_instance_dict(PyTypeObject *tp)
 }
 
 PyObject *
+compat_get_method_cached(PyObject *obj, PyObject *name, int *unbound,
+                         CompatTypeCache *cache)
+{
+    PyTypeObject *tp = Py_TYPE(obj);
+    if (cache != NULL && tp->tp_getattro == PyObject_GenericGetAttr &&
+        !type_has_instance_dict(tp) && PyUnicode_CheckExact(name)) {
+        unsigned int tag = compat_type_version(tp);
+        if (tag != 0 && cache->tp == tp && cache->tag == tag) {
+            *unbound = 1;
+            return Py_NewRef(cache->value);
+        }
+        PyObject *descr = compat_type_lookup(tp, name);
+        if (descr == NULL && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (descr != NULL &&
+            PyType_HasFeature(Py_TYPE(descr), Py_TPFLAGS_METHOD_DESCRIPTOR)) {
+            /* the lookup ran no code: the tag read before still holds */
+            if (tag != 0) {
+                cache->tp = tp;
+                cache->tag = tag;
+                cache->value = descr; /* borrowed, see CompatTypeCache */
+            }
+            *unbound = 1;
+            return descr;
+        }
+        Py_XDECREF(descr);
+    }
+    return compat_get_method(obj, name, unbound);
+}
+
+PyObject *
 compat_get_method(PyObject *obj, PyObject *name, int *unbound)
 {
     PyTypeObject *tp = Py_TYPE(obj);

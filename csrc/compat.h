@@ -210,6 +210,37 @@ PyObject *compat_type_lookup(PyTypeObject *tp, PyObject *name);
  * exception on error. */
 PyObject *compat_get_method(PyObject *obj, PyObject *name, int *unbound);
 
+/* A one-entry cache of a type lookup, kept by the caller (an AST node):
+ * the descriptor found for `name` on type `tp` while tp's version tag is
+ * `tag`.  CPython gives a type a new tag whenever it or a base changes (and
+ * tags are never reused), so the entry holds while the tag matches;
+ * `value` is borrowed from the type's MRO dicts, which keep it as long. */
+typedef struct {
+    PyTypeObject *tp; /* identity only, never dereferenced */
+    unsigned int tag;
+    PyObject *value;
+} CompatTypeCache;
+
+/* The type's version tag when it is valid (assigned first where the
+ * version has the public call for it), else 0: no caching. */
+static inline unsigned int
+compat_type_version(PyTypeObject *tp)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    if (tp->tp_version_tag == 0) {
+        (void)PyUnstable_Type_AssignVersionTag(tp);
+    }
+#endif
+    if (!PyType_HasFeature(tp, Py_TPFLAGS_VALID_VERSION_TAG)) {
+        return 0;
+    }
+    return tp->tp_version_tag;
+}
+
+/* compat_get_method with a type cache (may be NULL). */
+PyObject *compat_get_method_cached(PyObject *obj, PyObject *name,
+                                   int *unbound, CompatTypeCache *cache);
+
 /* "qualname()" or "module.qualname()" for error messages, as CPython names
  * a callable: new reference, or NULL with an exception set. */
 PyObject *compat_function_str(PyObject *func);

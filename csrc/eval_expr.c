@@ -1307,7 +1307,8 @@ load_method(Frame *f, Node *attr, PyObject **self_arg)
         return NULL;
     }
     int unbound;
-    PyObject *meth = compat_get_method(obj, attr->obj, &unbound);
+    PyObject *meth =
+        compat_get_method_cached(obj, attr->obj, &unbound, &attr->tcache);
     if (meth == NULL) {
         Py_DECREF(obj);
         return NULL;

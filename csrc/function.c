@@ -435,7 +435,8 @@ function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
     Interp *in = &((InterpreterObject *)fn->interp)->in;
     PyObject *res = NULL;
     int entered = 0;
-    InterpSave save = {0};
+    InterpSave save; /* only save.started is read unless interp_enter fills it */
+    save.started = 0;
     /* arguments from host code (sorted's key, a hook called later...) pass
        the value gate like everything else that enters */
     int from_host = !in->direct_call;
@@ -451,6 +452,18 @@ function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
                 return NULL;
             }
         }
+    }
+    if (in->gadgets_paused > 0 && in->running) {
+        /* entered from a pure host call (gadgets.c): the gadget profile
+           back on while interpreted code runs */
+        GadgetSave gs;
+        int paused;
+        gadgets_reenter(in, &gs, &paused);
+        in->direct_call = 1; /* already gated */
+        res = function_vectorcall(self, args, nargsf, kwnames);
+        in->direct_call = 0;
+        gadgets_reenter_done(in, &gs, paused);
+        return res;
     }
     if (!in->running) {
         if (interp_enter(in, &save) < 0) {

@@ -42,6 +42,20 @@ static const GadgetDef gadget_defs[] = {
 
 #define NGADGETS ((int)(sizeof(gadget_defs) / sizeof(gadget_defs[0])))
 
+/* pure.def: functions that may run with the profile off (see there) */
+typedef struct {
+    const char *module, *qualname;
+} PureDef;
+
+static const PureDef pure_defs[] = {
+#define PURE(m, q) {m, q},
+#include "pure.def"
+#undef PURE
+};
+
+#define NPURE ((int)(sizeof(pure_defs) / sizeof(pure_defs[0])))
+#define PURE_SLOTS 256 /* a power of two, well above 2 * NPURE */
+
 typedef struct {
     PyObject *code; /* owned through `keep` */
     int def;
@@ -54,7 +68,16 @@ typedef struct {
     unsigned char resolved[NGADGETS];
     int pending; /* entries not resolved yet */
     PyTypeObject *types[NGADGETS]; /* GADGET_TYPE entries (kept) */
+    int type_defs[NGADGETS]; /* indices of the resolved GADGET_TYPE entries */
+    int ntypes;              /* (every gated value is compared to them) */
     Py_ssize_t nmodules; /* len(sys.modules) at the last resolution */
+    /* pure.def, resolved: the function object and, for a method, the exact
+       class its instance must have (both kept in `keep`) */
+    PyObject *pure_func[NPURE];
+    PyTypeObject *pure_self[NPURE];
+    unsigned char pure_resolved[NPURE];
+    int pure_pending;
+    unsigned char pure_slot[PURE_SLOTS]; /* see pure_find */
 } Gadgets;
 
 static Gadgets gad; /* process-wide, see the header comment */
@@ -256,10 +279,65 @@ add_qualname(PyObject *mod, const char *qualname, int def)
 }
 
 /* Resolve the entries whose module is loaded now.  0 / -1. */
+static void pure_slot_add(int def);
+_Static_assert(2 * NPURE < PURE_SLOTS && NPURE < 255,
+               "pure.def outgrew its lookup table");
+
+/* Resolve the pure.def entries whose module is loaded.  Never raises:
+ * an entry that does not resolve to a plain function is left out. */
+static void
+pure_resolve(void)
+{
+    for (int i = 0; i < NPURE && gad.pure_pending > 0; i++) {
+        if (gad.pure_resolved[i]) {
+            continue;
+        }
+        PyObject *name = PyUnicode_FromString(pure_defs[i].module);
+        PyObject *mod = name ? PyImport_GetModule(name) : NULL;
+        Py_XDECREF(name);
+        if (mod == NULL) {
+            PyErr_Clear();
+            continue; /* not loaded yet */
+        }
+        gad.pure_resolved[i] = 1;
+        gad.pure_pending--;
+        const char *q = pure_defs[i].qualname;
+        const char *dot = strchr(q, '.');
+        PyObject *owner = NULL, *fn = NULL;
+        if (dot != NULL) {
+            PyObject *cname =
+                PyUnicode_FromStringAndSize(q, (Py_ssize_t)(dot - q));
+            owner = cname ? PyObject_GetAttr(mod, cname) : NULL;
+            Py_XDECREF(cname);
+            if (owner != NULL && PyType_Check(owner)) {
+                /* the class's own function, not an inherited one */
+                fn = PyDict_GetItemString(((PyTypeObject *)owner)->tp_dict,
+                                          dot + 1);
+                Py_XINCREF(fn);
+            }
+        }
+        else {
+            fn = PyObject_GetAttrString(mod, q);
+        }
+        PyErr_Clear();
+        if (fn != NULL && PyFunction_Check(fn) &&
+            PyList_Append(gad.keep, fn) == 0 &&
+            (owner == NULL || PyList_Append(gad.keep, owner) == 0)) {
+            gad.pure_func[i] = fn;
+            gad.pure_self[i] = (PyTypeObject *)owner;
+            pure_slot_add(i);
+        }
+        PyErr_Clear();
+        Py_XDECREF(fn);
+        Py_XDECREF(owner);
+        Py_DECREF(mod);
+    }
+}
+
 static int
 gadgets_resolve(void)
 {
-    if (gad.pending == 0) {
+    if (gad.pending == 0 && gad.pure_pending == 0) {
         return 0;
     }
     /* nothing new imported since the last time: nothing new to resolve
@@ -271,6 +349,7 @@ gadgets_resolve(void)
     }
     gad.nmodules = mods != NULL && PyDict_Check(mods) ? PyDict_GET_SIZE(mods)
                                                       : -1;
+    pure_resolve();
     for (int i = 0; i < NGADGETS; i++) {
         if (gad.resolved[i]) {
             continue;
@@ -291,6 +370,7 @@ gadgets_resolve(void)
                 PyObject_GetAttrString(mod, gadget_defs[i].qualname);
             if (t != NULL && PyType_Check(t) && PyList_Append(gad.keep, t) == 0) {
                 gad.types[i] = (PyTypeObject *)t;
+                gad.type_defs[gad.ntypes++] = i;
             }
             Py_XDECREF(t);
             PyErr_Clear();
@@ -494,6 +574,7 @@ gadgets_init(void)
         return -1;
     }
     gad.pending = NGADGETS;
+    gad.pure_pending = NPURE;
     gad.nmodules = -1;
     if (gtab_grow() < 0) {
         return -1;
@@ -547,7 +628,8 @@ int
 gadgets_check_value(Interp *in, PyObject *v)
 {
     PyTypeObject *tp = Py_TYPE(v);
-    for (int i = 0; i < NGADGETS; i++) {
+    for (int k = 0; k < gad.ntypes; k++) {
+        int i = gad.type_defs[k];
         if (gad.types[i] != tp) {
             continue;
         }
@@ -575,4 +657,190 @@ gadgets_check_value(Interp *in, PyObject *v)
         return r;
     }
     return 0;
+}
+
+/* ------------------------------------------------------------ pure calls */
+
+/* An exact scalar whose operations run no code of the code's choosing. */
+static inline int
+inert_scalar(PyObject *o)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    return t == &PyLong_Type || t == &PyFloat_Type || t == &PyUnicode_Type ||
+           t == &PyBool_Type || t == &PyBytes_Type || o == Py_None;
+}
+
+#define PURE_MAX_ITEMS 100000
+
+static int
+inert(PyObject *o)
+{
+    if (inert_scalar(o) || PyRange_Check(o)) {
+        return 1;
+    }
+    if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        if (n > PURE_MAX_ITEMS) {
+            return 0;
+        }
+        PyObject **items = PySequence_Fast_ITEMS(o);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (!inert_scalar(items[i])) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* The entry of a resolved pure function, or -1: open addressing by
+ * address in gad.pure_slot (index + 1, 0 for empty). */
+static int
+pure_find(PyObject *func)
+{
+    size_t mask = PURE_SLOTS - 1;
+    for (size_t i = code_hash(func) & mask;; i = (i + 1) & mask) {
+        int k = gad.pure_slot[i];
+        if (k == 0) {
+            return -1;
+        }
+        if (gad.pure_func[k - 1] == func) {
+            return k - 1;
+        }
+    }
+}
+
+static void
+pure_slot_add(int def)
+{
+    size_t mask = PURE_SLOTS - 1;
+    size_t i = code_hash(gad.pure_func[def]) & mask;
+    while (gad.pure_slot[i] != 0) {
+        i = (i + 1) & mask;
+    }
+    gad.pure_slot[i] = def + 1;
+}
+
+int
+gadgets_pure_call(Interp *in, PyObject *func, PyObject *const *args,
+                  Py_ssize_t n)
+{
+    PyObject *self = NULL;
+    if (Py_IS_TYPE(func, &PyMethod_Type)) {
+        self = PyMethod_GET_SELF(func);
+        func = PyMethod_GET_FUNCTION(func);
+    }
+    if (!PyFunction_Check(func)) {
+        return 0; /* the common case: a C function */
+    }
+    PyThreadState *ts = PyThreadState_Get();
+    if (ts->c_profilefunc != gadgets_profile) {
+        return 0; /* nothing to pause (a tool call, or not armed) */
+    }
+    if (in->pure_ok < 0) {
+        /* a signal handler the code chose could run in the callee's
+           frames: only when the code cannot reach `signal` */
+        PyObject *name = PyUnicode_FromString("signal");
+        int auth = name ? policy_import_authorized(in, name) : 1;
+        Py_XDECREF(name);
+        PyErr_Clear();
+        in->pure_ok = auth == 0;
+    }
+    if (!in->pure_ok) {
+        return 0;
+    }
+    int found = pure_find(func);
+    if (found < 0 && gad.pure_pending > 0) {
+        /* its module may have been loaded since the last resolution (a
+           dict size comparison when nothing was) */
+        PyObject *exc, *val, *tb;
+        PyErr_Fetch(&exc, &val, &tb);
+        if (gadgets_resolve() < 0) {
+            PyErr_Clear();
+        }
+        PyErr_Restore(exc, val, tb);
+        found = pure_find(func);
+    }
+    if (found < 0) {
+        return 0;
+    }
+    PyTypeObject *want = gad.pure_self[found];
+    if (want != NULL ? (self == NULL || Py_TYPE(self) != want)
+                     : self != NULL) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!inert(args[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* From 3.11, PyThreadState_EnterTracing is the cheap way to turn the
+ * profile off for a while (what CPython does around its own trace and
+ * profile calls): no profile events and no tracing path until
+ * PyThreadState_LeaveTracing, and no sys.setprofile audit event twice per
+ * call.  3.10 has no such call: the profile is removed and put back. */
+#if PY_VERSION_HEX >= 0x030B0000
+#define PAUSE_BY_TRACING 1
+#else
+#define PAUSE_BY_TRACING 0
+#endif
+
+void
+gadgets_pause(Interp *in, GadgetPause *p)
+{
+    p->gc_was_enabled = PyGC_Disable();
+#if PAUSE_BY_TRACING
+    PyThreadState_EnterTracing(PyThreadState_Get());
+#else
+    Interp *tw = tripwire_suspend(); /* our own sys.setprofile event */
+    gadgets_suspend(&p->prof);
+    tripwire_restore(tw);
+#endif
+    in->gadgets_paused++;
+}
+
+void
+gadgets_unpause(Interp *in, GadgetPause *p)
+{
+    in->gadgets_paused--;
+#if PAUSE_BY_TRACING
+    PyThreadState_LeaveTracing(PyThreadState_Get());
+#else
+    Interp *tw = tripwire_suspend();
+    gadgets_resume(&p->prof);
+    tripwire_restore(tw);
+#endif
+    if (p->gc_was_enabled) {
+        PyGC_Enable();
+    }
+}
+
+void
+gadgets_reenter(Interp *in, GadgetSave *save, int *paused)
+{
+    *paused = in->gadgets_paused;
+    in->gadgets_paused = 0;
+#if PAUSE_BY_TRACING
+    /* undo the pauses (the profile function is still ours) */
+    for (int i = 0; i < *paused; i++) {
+        PyThreadState_LeaveTracing(PyThreadState_Get());
+    }
+#endif
+    gadgets_arm(in, save);
+}
+
+void
+gadgets_reenter_done(Interp *in, GadgetSave *save, int paused)
+{
+    gadgets_disarm(save);
+#if PAUSE_BY_TRACING
+    for (int i = 0; i < paused; i++) {
+        PyThreadState_EnterTracing(PyThreadState_Get());
+    }
+#endif
+    in->gadgets_paused = paused;
 }

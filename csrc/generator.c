@@ -1035,10 +1035,21 @@ gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
     }
 
     Interp *in = gen->frame.in;
-    InterpSave save = {0};
+    InterpSave save; /* only save.started is read unless interp_enter fills it */
+    save.started = 0;
     if (in->running) {
         if (interp_check_thread(in) < 0) {
             return PYGEN_ERROR;
+        }
+        if (in->gadgets_paused > 0) {
+            /* resumed from a pure host call (gadgets.c): the gadget
+               profile back on while the body runs */
+            GadgetSave gs;
+            int paused;
+            gadgets_reenter(in, &gs, &paused);
+            PySendResult rc = gen_resume(gen, arg, msg, presult);
+            gadgets_reenter_done(in, &gs, paused);
+            return rc;
         }
         return gen_resume(gen, arg, msg, presult);
     }

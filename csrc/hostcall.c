@@ -48,7 +48,8 @@ finish(Interp *in, PyObject *res)
         res = deadline_wrap_result(in, res);
     }
     if (res != NULL &&
-        (gate_value(in, res) < 0 || nesting_check(in, res) < 0)) {
+        (gate_value(in, res) < 0 ||
+         (nesting_may_walk(res) && nesting_check(in, res) < 0))) {
         Py_CLEAR(res);
     }
     return res;
@@ -70,8 +71,11 @@ hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
         policy_prepare_call(in, pfunc, args, nargs, kwnames) < 0) {
         return NULL;
     }
-    /* interpreted functions where CPython's C code demands real ones */
-    if (funcbridge_adapt_call(in, *pfunc, args, nargs) < 0) {
+    /* interpreted functions where CPython's C code demands real ones
+       (only ExceptionGroup's split / subgroup, both C methods) */
+    if ((Py_IS_TYPE(*pfunc, &PyCFunction_Type) ||
+         Py_IS_TYPE(*pfunc, &PyMethodDescr_Type)) &&
+        funcbridge_adapt_call(in, *pfunc, args, nargs) < 0) {
         return NULL;
     }
     if (deadline_any_iterator(args + first, nargs + nkw - first) &&
@@ -79,8 +83,21 @@ hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
             0) {
         return NULL;
     }
-    /* a call made on a generator's stack runs on the step's big stack */
-    PyObject *res = bigstack_vectorcall(in, *pfunc, args, nargsf, kwnames);
+    /* a call made on a generator's stack runs on the step's big stack;
+       a reviewed pure function with inert arguments runs without the
+       gadget profile (gadgets.c, pure.def) */
+    PyObject *res;
+    if ((Py_IS_TYPE(*pfunc, &PyFunction_Type) ||
+         Py_IS_TYPE(*pfunc, &PyMethod_Type)) &&
+        gadgets_pure_call(in, *pfunc, args + first, nargs + nkw - first)) {
+        GadgetPause gp;
+        gadgets_pause(in, &gp);
+        res = bigstack_vectorcall(in, *pfunc, args, nargsf, kwnames);
+        gadgets_unpause(in, &gp);
+    }
+    else {
+        res = bigstack_vectorcall(in, *pfunc, args, nargsf, kwnames);
+    }
     return finish(in, res);
 }
 

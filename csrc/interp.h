@@ -103,6 +103,9 @@ typedef struct Node {
     uint64_t cache_gver, cache_bver;
     PyObject *cache_value;
     PyObject *cache_globals, *cache_builtins;
+    /* Attribute as a call target: the method found on the object's type
+       (compat.h) */
+    CompatTypeCache tcache;
     struct Scope *scope; /* FunctionDef, Lambda, ClassDef, comprehensions */
 } Node;
 
@@ -257,6 +260,9 @@ typedef struct {
     PyCFunction eg_split, eg_subgroup; /* funcbridge.c: the C functions of
                                           BaseExceptionGroup's methods */
     PyObject *matcher_code; /* funcbridge.c: code of `lambda e: p(e)` */
+    PyObject *install_dirs; /* tripwire.c: real paths of the installation,
+                               computed once (sysconfig + realpath are far
+                               too slow for every executor's first step) */
     void *gen_stacks[GEN_STACK_POOL]; /* generator.c: free C stacks */
     int n_gen_stacks;
     int dict_watcher; /* compat.h: dict watcher id, -1 for none */
@@ -320,6 +326,11 @@ typedef struct Interp {
     double gil_interval; /* sys.getswitchinterval() (< 0: not read yet) */
     double gil_last;     /* monotonic time the GIL was last released */
     int gil_wanted;      /* > 0: recent hand-overs were taken (citizen.c) */
+    int gadgets_paused;  /* gadgets.c: > 0 while a pure call runs with the
+                            gadget profile off (interpreted code entered
+                            then turns it back on) */
+    int pure_ok;         /* gadgets.c: pure calls allowed this step: -1
+                            not decided yet, 0 no (signal authorized), 1 */
     int in_hook;         /* the running window is a hook (interp_enter),
                             not a step: other threads wait for it */
     /* tripwire.c: grants (NULL: unrestricted, else a tuple of real paths
@@ -777,6 +788,16 @@ int fuzzcov_add_to_module(PyObject *m);
  * than the budget through objects whose types recurse without CPython's
  * trashcan.  0 / -1. */
 int nesting_check(Interp *in, PyObject *res);
+/* 0 when nesting_check has nothing to walk for `res` for sure (the usual
+ * results: numbers, strings, lists, tuples, dicts), as its own first test
+ * would find; inline so that host calls skip the call. */
+static inline int
+nesting_may_walk(PyObject *res)
+{
+    PyTypeObject *tp = Py_TYPE(res);
+    return PyObject_IS_GC(res) && tp != &PyList_Type &&
+           tp != &PyTuple_Type && tp != &PyDict_Type;
+}
 int nesting_init(ModState *st);
 /* Drop the measurements kept for the step (end of a step or hook). */
 void nesting_forget(Interp *in);
@@ -814,6 +835,23 @@ void gadgets_resume(GadgetSave *save);
 /* Value gate part: instances of the table's C types (attrgetter...) whose
  * names would be refused.  0 / -1 (abort). */
 int gadgets_check_value(Interp *in, PyObject *v);
+/* A host call of a reviewed pure function with inert arguments (pure.def):
+ * 1 when it may run with the gadget profile off, 0 otherwise.  Never
+ * raises. */
+int gadgets_pure_call(Interp *in, PyObject *func, PyObject *const *args,
+                      Py_ssize_t n);
+/* The profile off (and automatic collection) around such a call, then on
+ * again; an exception pending at gadgets_unpause is kept. */
+typedef struct {
+    GadgetSave prof;
+    int gc_was_enabled;
+} GadgetPause;
+void gadgets_pause(Interp *in, GadgetPause *p);
+void gadgets_unpause(Interp *in, GadgetPause *p);
+/* Interpreted code entered while a pure call runs (in->gadgets_paused):
+ * the profile on again for its duration. */
+void gadgets_reenter(Interp *in, GadgetSave *save, int *paused);
+void gadgets_reenter_done(Interp *in, GadgetSave *save, int paused);
 
 /* module.c */
 /* Is `func` the code's dir() builtin?  Without arguments the evaluator calls

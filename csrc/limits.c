@@ -400,6 +400,8 @@ interp_enter(Interp *in, InterpSave *save)
     in->run_thread = (unsigned long)pthread_self();
     save->started = 1;
     in->in_hook = 1;
+    in->pure_ok = -1; /* gadgets.c: decided again for this window */
+    in->gadgets_paused = 0;
     save->prev_prov = provenance_arm(in);
     gadgets_arm(in, &save->gadgets);
     save->tripwire_prev = tripwire_arm(in); /* host code acting for it */

@@ -944,6 +944,8 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     fr.locals = state;
     fr.program = (PyObject *)p;
     in->current_program = (PyObject *)p;
+    in->pure_ok = -1; /* gadgets.c: decided again for this step */
+    in->gadgets_paused = 0;
     in->running = 1;
     in->run_thread = (unsigned long)pthread_self();
     in->abort = ABORT_NONE;
@@ -1232,6 +1234,7 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->RunnerType);
     Py_VISIT(st->safe_builtins);
     Py_VISIT(st->matcher_code);
+    Py_VISIT(st->install_dirs);
     Py_VISIT(st->kind_of_class);
     Py_VISIT(st->op_of_class);
     Py_VISIT(st->ast_module);
@@ -1250,6 +1253,7 @@ core_clear(PyObject *m)
     Py_CLEAR(st->RunnerType);
     Py_CLEAR(st->safe_builtins);
     Py_CLEAR(st->matcher_code);
+    Py_CLEAR(st->install_dirs);
     Py_CLEAR(st->kind_of_class);
     Py_CLEAR(st->op_of_class);
     Py_CLEAR(st->ast_module);

@@ -138,6 +138,99 @@ nesting_forget(Interp *in)
     PyMem_Free(c);
 }
 
+/* The small walk: the same measure as the full walk below (depth of the
+ * deepest path of unprotected objects, a visited object counting once, an
+ * object on the path counting 0), by recursion on the C stack over at most
+ * NEST_SMALL_OBJS objects and NEST_SMALL_DEPTH levels, with a memo in an
+ * array.  It gives up (-1, no exception) past those bounds or at an object
+ * of the cache; nesting_check then starts the full walk.  tp_traverse runs
+ * no Python code: the borrowed pointers stay valid. */
+#define NEST_SMALL_OBJS 32
+#define NEST_SMALL_DEPTH 8
+
+typedef struct {
+    ModState *st;
+    struct NestCache *cache;
+    PyObject *seen[NEST_SMALL_OBJS];
+    long long depth_of[NEST_SMALL_OBJS]; /* 0 while on the path */
+    int nseen;
+    int level;
+    long long best; /* deepest kid so far of the object being traversed */
+} SmallWalk;
+
+static int small_enter(SmallWalk *w, PyObject *o, long long *depth);
+
+static int
+small_kid(SmallWalk *w, PyObject *kid)
+{
+    long long d, cached;
+    if (cache_find(w->cache, kid, &cached)) {
+        return -1; /* deep: the full walk's business */
+    }
+    for (int i = 0; i < w->nseen; i++) {
+        if (w->seen[i] == kid) {
+            d = w->depth_of[i];
+            goto got;
+        }
+    }
+    if (small_enter(w, kid, &d) < 0) {
+        return -1;
+    }
+got:
+    if (d > w->best) {
+        w->best = d;
+    }
+    return 0;
+}
+
+/* tp_traverse visitor of the small walk (the referents collect_kid would
+ * note). */
+static int
+small_visit(PyObject *o, void *arg)
+{
+    SmallWalk *w = (SmallWalk *)arg;
+    if (o == NULL) {
+        return 0;
+    }
+    if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) <= NEST_TUPLE_LOOK) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o); i++) {
+            PyObject *item = PyTuple_GET_ITEM(o, i);
+            if (unprotected(w->st, item) && small_kid(w, item) < 0) {
+                return -1;
+            }
+        }
+        return 0;
+    }
+    if (unprotected(w->st, o)) {
+        return small_kid(w, o);
+    }
+    return 0;
+}
+
+static int
+small_enter(SmallWalk *w, PyObject *o, long long *depth)
+{
+    if (w->nseen == NEST_SMALL_OBJS || w->level == NEST_SMALL_DEPTH) {
+        return -1;
+    }
+    int idx = w->nseen++;
+    w->seen[idx] = o;
+    w->depth_of[idx] = 0;
+    long long saved = w->best;
+    w->best = 0;
+    w->level++;
+    traverseproc trav = Py_TYPE(o)->tp_traverse;
+    int r = trav != NULL ? trav(o, small_visit, w) : 0;
+    w->level--;
+    if (r != 0) {
+        return -1;
+    }
+    *depth = w->best + 1;
+    w->depth_of[idx] = *depth;
+    w->best = saved;
+    return 0;
+}
+
 /* One level of the walk: an object and the referents still to visit. */
 typedef struct {
     PyObject *obj;  /* borrowed: kept alive by its parent's kids list */
@@ -152,6 +245,23 @@ nesting_check(Interp *in, PyObject *res)
     long long max = in->budgets.max_nesting;
     if (max < 0 || !unprotected(in->st, res)) {
         return 0;
+    }
+    if (max > NEST_SMALL_DEPTH) {
+        /* most results that are walked at all (a bound method, an
+           enumerate or zip over lists, a generator...) are small and
+           shallow: measured without allocating (same walk, same depth,
+           same visits charged); anything bigger takes the full walk */
+        SmallWalk w;
+        w.st = in->st;
+        w.cache = in->nest_cache;
+        w.nseen = 0;
+        w.level = 0;
+        w.best = 0;
+        long long depth;
+        if (small_enter(&w, res, &depth) == 0) {
+            in->ops_left -= w.nseen;
+            return 0;
+        }
     }
     int rc = -1;
     PyObject *memo = NULL; /* id -> depth of the subtree (levels) */

@@ -246,6 +246,42 @@ is_protocol_name(PyObject *name)
     return r;
 }
 
+/* The original slot under the guard: of tp, or of the nearest recorded
+ * base (a subclass made by host code outside a step inherits the guard).
+ * Every attribute read on an instance of the code's classes asks: the
+ * answer is cached by the type's version tag (it depends only on tp and
+ * its bases, which get a new tag when they change; tags are not reused). */
+#define PROV_GA_CACHE 64
+static struct {
+    PyTypeObject *tp; /* identity only */
+    unsigned int tag;
+    getattrofunc orig;
+} prov_ga_cache[PROV_GA_CACHE];
+
+static getattrofunc
+prov_orig_getattro(PyTypeObject *tp)
+{
+    unsigned int tag = compat_type_version(tp);
+    size_t i = ptr_hash(tp) & (PROV_GA_CACHE - 1);
+    if (tag != 0 && prov_ga_cache[i].tp == tp && prov_ga_cache[i].tag == tag) {
+        return prov_ga_cache[i].orig;
+    }
+    getattrofunc orig = PyObject_GenericGetAttr;
+    for (PyTypeObject *t = tp; t != NULL; t = t->tp_base) {
+        ProvEntry *e = prov_find(t);
+        if (e != NULL && e->orig != NULL) {
+            orig = e->orig;
+            break;
+        }
+    }
+    if (tag != 0) {
+        prov_ga_cache[i].tp = tp;
+        prov_ga_cache[i].tag = tag;
+        prov_ga_cache[i].orig = orig;
+    }
+    return orig;
+}
+
 /* tp_getattro of the code's classes: a protocol name the class itself does
  * not provide (a host base may) is absent, whatever __getattr__,
  * __getattribute__ or the instance dict would say. */
@@ -269,15 +305,7 @@ prov_getattro(PyObject *o, PyObject *name)
            method), never what the code's __getattribute__ says */
         return PyObject_GenericGetAttr(o, name);
     }
-    /* the original slot: of tp, or of the nearest recorded base (a subclass
-       made by host code outside a step inherits the guard) */
-    for (PyTypeObject *t = tp; t != NULL; t = t->tp_base) {
-        ProvEntry *e = prov_find(t);
-        if (e != NULL && e->orig != NULL) {
-            return e->orig(o, name);
-        }
-    }
-    return PyObject_GenericGetAttr(o, name);
+    return prov_orig_getattro(tp)(o, name);
 }
 
 /* Refuse a class of the code whose namespace defines a protocol.  Values

@@ -1086,7 +1086,32 @@ entry_import(PyObject *self, PyObject *args, PyObject *kwds)
     RunnerObject *r = (RunnerObject *)self;
     PyObject *name, *globals = NULL, *locals = NULL, *fromlist = NULL;
     int level = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "U|OOOi:__import__", kwlist,
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    if (kwds == NULL && n >= 1 && n <= 5 &&
+        PyUnicode_Check(PyTuple_GET_ITEM(args, 0)) &&
+        (n < 5 || PyLong_CheckExact(PyTuple_GET_ITEM(args, 4)))) {
+        /* PyImport_Import's call, positional (C code importing by name, e.g.
+           datetime's strftime importing time on every call): no format
+           string to interpret */
+        name = PyTuple_GET_ITEM(args, 0);
+        globals = n > 1 ? PyTuple_GET_ITEM(args, 1) : NULL;
+        locals = n > 2 ? PyTuple_GET_ITEM(args, 2) : NULL;
+        fromlist = n > 3 ? PyTuple_GET_ITEM(args, 3) : NULL;
+        if (n == 5) {
+            int overflow;
+            long lv = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(args, 4),
+                                               &overflow);
+            if (overflow || lv > INT_MAX || lv < INT_MIN) {
+                n = -1; /* the general parse says what is wrong */
+            }
+            level = (int)lv;
+        }
+    }
+    else {
+        n = -1;
+    }
+    if (n < 0 &&
+        !PyArg_ParseTupleAndKeywords(args, kwds, "U|OOOi:__import__", kwlist,
                                      &name, &globals, &locals, &fromlist,
                                      &level)) {
         return NULL;
@@ -1210,10 +1235,14 @@ int
 tripwire_run_step(Interp *in, PyObject *state, void (*fn)(void *), void *arg)
 {
     if (in->install_dirs == NULL) {
-        in->install_dirs = installation_dirs();
-        if (in->install_dirs == NULL) {
-            return -1;
+        /* the installation does not move: one computation per module */
+        if (in->st->install_dirs == NULL) {
+            in->st->install_dirs = installation_dirs();
+            if (in->st->install_dirs == NULL) {
+                return -1;
+            }
         }
+        in->install_dirs = Py_NewRef(in->st->install_dirs);
     }
     if (!in->grants_set && in->grant_read == NULL) {
         /* never configured: nothing but the installation is readable */

@@ -409,3 +409,120 @@ def test_every_table_entry_exists():
             raise AssertionError(entry)
     for m in modules:
         importlib.import_module(m)
+
+
+# Pure calls (csrc/pure.def): reviewed standard-library functions called with inert arguments
+# run without the gadget profile (a fast path); anything else keeps it.
+
+
+@pytest.fixture
+def profile_seen_by_randbelow(monkeypatch):
+    """Each time random's _randbelow runs (host side), record whether the gadget profile
+    is on: the spy runs a gadget (string.Formatter.format), which the profile refuses."""
+    import random
+    import string
+
+    seen = []
+    orig = random.Random._randbelow
+
+    def spy(self, n):
+        try:
+            string.Formatter().format("{0}", 1)
+        except BaseException:
+            seen.append(True)  # refused: the profile is on (the step fails anyway)
+            raise
+        seen.append(False)
+        return orig(self, n)
+
+    monkeypatch.setattr(random.Random, "_randbelow", spy)
+    return seen
+
+
+def test_pure_call_runs_without_the_profile(profile_seen_by_randbelow):
+    import gc
+
+    ex = new_executor(imports=["random"])
+    assert ex("import random\nrandom.seed(1)\nrandom.randrange(10) + random.randint(1, 5)").output >= 1
+    assert profile_seen_by_randbelow and not any(profile_seen_by_randbelow)
+    assert sys.getprofile() is None and gc.isenabled()
+
+
+@pytest.mark.parametrize("code", [
+    # an argument the code made (its __index__ is interpreted): not inert
+    "import random\nclass N:\n    def __index__(self): return 10\nrandom.randrange(N())",
+    # a list holding something else than scalars
+    "import random\nrandom.choice([[1], [2]])",
+    # an instance of a subclass the code wrote
+    "import random\nclass R(random.Random):\n    pass\nR(1).randrange(10)",
+])
+def test_not_inert_calls_keep_the_profile(profile_seen_by_randbelow, code):
+    ex = new_executor(imports=["random"])
+    refused(ex, code, match=GADGET_MSG)
+    assert profile_seen_by_randbelow == [True]
+
+
+def test_no_pure_calls_when_signal_is_authorized(profile_seen_by_randbelow):
+    # a signal handler the code chose could run in the callee's frames
+    import warnings
+
+    from smolagents_native import LocalPythonExecutor
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # in process on purpose
+        ex = LocalPythonExecutor(additional_authorized_imports=["random", "signal"],
+                                 timeout_seconds=5, isolation="none")
+    ex.send_tools({})
+    refused(ex, "import random\nrandom.randrange(10)", match=GADGET_MSG)
+    assert profile_seen_by_randbelow == [True]
+
+
+@pytest.mark.parametrize("code", [
+    # the code's subclass overrides a method a pure function calls: not the listed class
+    "import random, string\nclass R(random.Random):\n    def random(self):\n"
+    "        return string.Formatter().format('{0.__class__}', 1)\nR(1).uniform(1, 2)",
+    # an argument whose interpreted method reaches a gadget
+    "import random, string\nclass N:\n    def __index__(self):\n"
+    "        string.Formatter().format('{0}', 1)\n        return 3\nrandom.randrange(N())",
+    "import statistics, string\nclass V(float):\n    def __eq__(self, o):\n"
+    "        string.Formatter().format('{0}', 1)\n        return False\n    def __hash__(self):\n        return 1\n"
+    "statistics.mode([V(1.0), V(2.0)])",
+])
+def test_gadgets_stay_refused_around_pure_functions(code):
+    ex = new_executor(imports=["random", "string", "statistics"])
+    refused(ex, code, match=GADGET_MSG)
+
+
+def test_every_pure_entry_exists():
+    text = (Path(__file__).resolve().parents[2] / "csrc" / "pure.def").read_text(encoding="utf-8")
+    entries = re.findall(r'^PURE\("([^"]+)", "([^"]+)"\)', text, re.M)
+    assert len(entries) > 20
+    for mod, qual in entries:
+        obj = importlib.import_module(mod)
+        *owner, name = qual.split(".")
+        for p in owner:
+            obj = getattr(obj, p)
+        fn = vars(obj)[name] if isinstance(obj, type) else getattr(obj, name)
+        assert isinstance(fn, types.FunctionType), (mod, qual)
+
+
+def test_interpreted_code_entered_from_a_pure_call_has_the_profile(monkeypatch):
+    # cannot happen with inert arguments; simulated with a host-side patch that calls back
+    # into the code's function: that function runs with the profile on again
+    import random
+
+    ex = new_executor(imports=["random", "string"])
+    ex("import string\ndef f():\n    return string.Formatter().format('{0}', 1)\n")
+    f = ex.state["f"]
+    orig = random.Random._randbelow
+    calls = []
+
+    def spy(self, n):
+        calls.append(1)
+        f()
+        return orig(self, n)
+
+    monkeypatch.setattr(random.Random, "_randbelow", spy)
+    refused(ex, "import random\nrandom.randrange(10)", match=GADGET_MSG)
+    assert calls
+    monkeypatch.undo()
+    assert ex("import random\nrandom.randrange(10) < 10").output is True
