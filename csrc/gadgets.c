@@ -694,6 +694,27 @@ inert(PyObject *o)
     return 0;
 }
 
+/* 1 when every attribute an instance holds is inert: a method reads them
+ * (Random.gauss computes with self.gauss_next, which setstate() sets to
+ * whatever the code passes), so they count as arguments. */
+static int
+inert_instance(PyObject *self)
+{
+    PyObject *d = PyObject_GenericGetDict(self, NULL);
+    if (d == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int ok = PyDict_CheckExact(d);
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (ok && PyDict_Next(d, &pos, &key, &value)) {
+        ok = inert(value);
+    }
+    Py_DECREF(d);
+    return ok;
+}
+
 /* The entry of a resolved pure function, or -1: open addressing by
  * address in gad.pure_slot (index + 1, 0 for empty). */
 static int
@@ -774,6 +795,9 @@ gadgets_pure_call(Interp *in, PyObject *func, PyObject *const *args,
         if (!inert(args[i])) {
             return 0;
         }
+    }
+    if (self != NULL && !inert_instance(self)) {
+        return 0;
     }
     return 1;
 }

@@ -937,6 +937,9 @@ lower_class(Lower *L, PyObject *o)
     }
     Py_ssize_t nk = PyList_GET_SIZE(kws);
     n->nw = nk;
+    if (nk > 1) {
+        L->needs_compile_check = 1; /* "keyword argument repeated" */
+    }
     if (nk) {
         n->w = arena_alloc(L->prog, nk * sizeof(Node *));
         if (n->w == NULL) {
@@ -2258,8 +2261,16 @@ lower_stmt(Lower *L, PyObject *o)
         /* v = withitems, w = body */
         n = node_new(L, kind, o);
         if (n == NULL ||
-            lower_list(L, o, F_items, lower_withitem, &n->v, &n->nv, 0) < 0 ||
-            lower_body(L, o, F_body, &n->w, &n->nw) < 0) {
+            lower_list(L, o, F_items, lower_withitem, &n->v, &n->nv, 0) < 0) {
+            return NULL;
+        }
+        if (n->nv > 2) {
+            /* each item is a block of CPython's compiler (its nesting
+               limit); two per level stay within it at the depth the
+               lowering checks itself */
+            L->needs_compile_check = 1;
+        }
+        if (lower_body(L, o, F_body, &n->w, &n->nw) < 0) {
             return NULL;
         }
         return n;
@@ -2282,6 +2293,11 @@ lower_stmt(Lower *L, PyObject *o)
     case K_Try:
     case K_TryStar:
         /* v = body, w = handlers, x = orelse, y = finalbody */
+        if (kind == K_TryStar) {
+            /* "'break', 'continue' and 'return' cannot appear in an
+               except* block" */
+            L->needs_compile_check = 1;
+        }
         n = node_new(L, kind, o);
         if (n == NULL || lower_body(L, o, F_body, &n->v, &n->nv) < 0 ||
             lower_list(L, o, F_handlers, lower_handler, &n->w, &n->nw, 0) <

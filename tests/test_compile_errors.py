@@ -65,6 +65,7 @@ COMPILE_STAGE = [
     # keyword arguments
     "f(a=1, a=2)\n",
     "f(1, b=2, c=3, b=4)\n",
+    "class C(B, a=1, a=2):\n    pass\n",
     # __debug__ and __future__
     "__debug__ = 1\n",
     "def f(__debug__):\n    pass\n",
@@ -90,6 +91,12 @@ COMPILE_STAGE = [
     "".join("    " * i + "with a:\n" for i in range(22)) + "    " * 22 + "pass\n",
     "".join("    " * i + "try:\n" + "    " * i + "    pass\n" + "    " * i + "finally:\n"
             for i in range(0, 1)) + "    pass\n",
+    "def f():\n    with " + ", ".join(["a"] * 21) + ":\n        pass\n",
+    "for i in x:\n    with " + ", ".join(["a"] * 20) + ":\n        pass\n",
+    # except* bodies
+    "for x in [1]:\n    y = 42\n    try:\n        pass\n    except* ValueError:\n        break\n",
+    "for x in [1]:\n    try:\n        pass\n    except* ValueError:\n        continue\n",
+    "def f():\n    try:\n        pass\n    except* ValueError:\n        return 1\n",
     # annotations
     "def f(x: (yield)):\n    pass\n",
     "from __future__ import annotations\ndef f(x: (yield)):\n    pass\n",

@@ -486,9 +486,19 @@ def test_no_pure_calls_when_signal_is_authorized(profile_seen_by_randbelow):
     "import statistics, string\nclass V(float):\n    def __eq__(self, o):\n"
     "        string.Formatter().format('{0}', 1)\n        return False\n    def __hash__(self):\n        return 1\n"
     "statistics.mode([V(1.0), V(2.0)])",
+    # state the instance holds counts as an argument: setstate() stores the code's object in
+    # gauss_next, which gauss() multiplies (a partial is called without interpreted code)
+    "import random, functools, string\nr = random.Random(1)\nclass Z:\n"
+    "    __mul__ = functools.partial(string.Formatter().format, '{0.__globals__}', "
+    "random.Random.seed)\n"
+    "r.setstate((3, r.getstate()[1], Z()))\nr.gauss('', 'x')",
+    "import random, functools, string\nr = random.Random(1)\nclass Z:\n"
+    "    __mul__ = functools.partial(string.Formatter().get_field, '0.__globals__', "
+    "[random.Random.seed])\n"
+    "r.setstate((3, r.getstate()[1], Z()))\nr.gauss((), None)",
 ])
 def test_gadgets_stay_refused_around_pure_functions(code):
-    ex = new_executor(imports=["random", "string", "statistics"])
+    ex = new_executor(imports=["random", "string", "statistics", "functools"])
     refused(ex, code, match=GADGET_MSG)
 
 
