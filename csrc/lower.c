@@ -2904,7 +2904,7 @@ lower_program(ModState *st, Interp *in, PyObject *source)
        duplicate parameters, import * placement) and marks the constructs
        whose other checks it leaves to CPython (needs_compile_check); only a
        source with one of them, or one the lowering refuses, pays for
-       CPython's compiler as well (compile_check_first).  Costs once per
+       CPython's compiler as well (compile_check).  Costs once per
        source: lowered programs are cached. */
     tree = Py_CompileStringObject(src, st->str_string_filename, Py_file_input,
                                   &cf, -1);
