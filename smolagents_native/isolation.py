@@ -259,7 +259,23 @@ class _ForkServer:
 _POOLS: weakref.WeakSet[WorkerPool] = weakref.WeakSet()
 
 
-class WorkerPool:
+class _Closing:
+    """A context manager whose exit, and garbage collection, call `close()` (idempotent)."""
+
+    def __enter__(self):  # noqa: ANN204  (returns the subclass)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+class WorkerPool(_Closing):
     """Fork servers shared by process-mode executors.
 
     Args:
@@ -370,17 +386,6 @@ class WorkerPool:
             self._ray.close()
             self._ray = None
 
-    def __enter__(self) -> WorkerPool:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
 
 
 _DEFAULT_POOL: WorkerPool | None = None
@@ -446,7 +451,7 @@ def _init_parameters() -> list[inspect.Parameter]:
     return _INIT_PARAMS
 
 
-class ProcessExecutor(LocalPythonExecutor):
+class ProcessExecutor(_Closing, LocalPythonExecutor):
     """LocalPythonExecutor whose steps run in a sandboxed worker process.
 
     Process-mode options (besides every LocalPythonExecutor argument, all forwarded):
@@ -766,15 +771,4 @@ class ProcessExecutor(LocalPythonExecutor):
                 self._pool_acquired = False
                 self._pool.release()
 
-    def __enter__(self) -> ProcessExecutor:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
 
