@@ -1302,13 +1302,18 @@ load_method(Frame *f, Node *attr, PyObject **self_arg)
     if (obj == NULL) {
         return NULL;
     }
-    if (policy_check_attr_name(f->in, obj, attr->obj, 0) < 0) {
+    if ((attr->flags & NF_PLAIN_NAME
+             ? policy_check_attr_plain(f->in, obj, attr->obj)
+             : policy_check_attr_name(f->in, obj, attr->obj, 0)) < 0) {
         Py_DECREF(obj);
         return NULL;
     }
     int unbound;
-    PyObject *meth =
-        compat_get_method_cached(obj, attr->obj, &unbound, &attr->tcache);
+    PyObject *meth;
+    if (!provenance_get_method(obj, attr->obj, &meth, &unbound)) {
+        meth = compat_get_method_cached(obj, attr->obj, &unbound,
+                                        &attr->tcache);
+    }
     if (meth == NULL) {
         Py_DECREF(obj);
         return NULL;
@@ -1648,7 +1653,9 @@ eval_attribute(Frame *f, Node *e)
     if (obj == NULL) {
         return NULL;
     }
-    PyObject *v = policy_getattr(f->in, obj, e->obj);
+    PyObject *v = e->flags & NF_PLAIN_NAME
+                      ? policy_getattr_plain(f->in, obj, e->obj)
+                      : policy_getattr(f->in, obj, e->obj);
     Py_DECREF(obj);
     return v;
 }

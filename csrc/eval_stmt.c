@@ -862,7 +862,9 @@ eval_augassign(Frame *f, Node *s)
     case K_Attribute:
         obj = eval_expr(f, t->a);
         if (obj) {
-            cur = policy_getattr(f->in, obj, t->obj);
+            cur = t->flags & NF_PLAIN_NAME
+                      ? policy_getattr_plain(f->in, obj, t->obj)
+                      : policy_getattr(f->in, obj, t->obj);
         }
         break;
     case K_Subscript:

@@ -625,6 +625,23 @@ check_held_args(Interp *in, PyObject *args, const GadgetDef *g)
 }
 
 int
+gadgets_is_type(PyTypeObject *tp)
+{
+    for (int k = 0; k < gad.ntypes; k++) {
+        if (gad.types[gad.type_defs[k]] == tp) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int
+gadgets_type_count(void)
+{
+    return gad.ntypes;
+}
+
+int
 gadgets_check_value(Interp *in, PyObject *v)
 {
     PyTypeObject *tp = Py_TYPE(v);

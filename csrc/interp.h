@@ -114,6 +114,7 @@ typedef struct Node {
 #define NF_SIMPLE 0x02     /* AnnAssign: simple target */
 #define NF_SUPER_CALL 0x04 /* Call: `super()` candidate with no args */
 #define NF_HAS_STAR 0x08   /* Tuple/List target: has a Starred element */
+#define NF_PLAIN_NAME 0x10 /* Attribute: policy_attr_name_plain(name) */
 
 typedef enum { SC_MODULE, SC_FUNCTION, SC_CLASS, SC_COMPREHENSION } ScopeType;
 
@@ -503,6 +504,8 @@ PyObject *gen_yield_from(Frame *f, PyObject *iterable); /* new ref: result */
 int policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name,
                            int store);
 PyObject *policy_getattr(Interp *in, PyObject *obj, PyObject *name);
+int policy_attr_name_plain(ModState *st, PyObject *name);
+PyObject *policy_getattr_plain(Interp *in, PyObject *obj, PyObject *name);
 int policy_setattr(Interp *in, PyObject *obj, PyObject *name, PyObject *value);
 int policy_delattr(Interp *in, PyObject *obj, PyObject *name);
 /* Value gate: 0 if `v` may enter interpreted code, -1 with error otherwise. */
@@ -630,6 +633,20 @@ gate_value(Interp *in, PyObject *v)
         return 0;
     }
     return policy_check_value(in, v);
+}
+
+/* policy_check_attr_name(in, obj, name, 0) for a name policy_attr_name_plain
+ * accepted: only a module or an internal object still needs the full
+ * check (policy.c). */
+static inline int
+policy_check_attr_plain(Interp *in, PyObject *obj, PyObject *name)
+{
+    PyTypeObject *tp = Py_TYPE(obj);
+    if (tp == &PyFrame_Type || tp == &PyTraceBack_Type ||
+        tp == &PyCode_Type || PyModule_Check(obj)) {
+        return policy_check_attr_name(in, obj, name, 0);
+    }
+    return 0;
 }
 
 /* Raise the interpreter error (InterpreterError) with a formatted message. */
@@ -822,6 +839,17 @@ int provenance_check_attr(Interp *in, PyObject *obj, PyObject *name,
                           int store);
 /* Is this the read super().__init_subclass__ (1 / 0)? */
 int provenance_super_init_subclass(PyObject *obj, PyObject *name);
+/* load_method on an instance of the code's classes whose lookup is the
+ * generic one, for a method the class gives as an interpreted function:
+ * 1 with *res (new reference, or NULL with an error) and *unbound (res is
+ * that function, not bound: no instance attribute shadows it); 0 when it
+ * does not apply (nothing done) */
+int provenance_get_method(PyObject *obj, PyObject *name, PyObject **res,
+                          int *unbound);
+/* function.c */
+int function_is_interpreted(PyObject *o);
+PyObject *function_get_method(PyObject *obj, PyObject *name, PyObject *func,
+                              getattrofunc getattro, int *unbound);
 
 /* gadgets.c: host Python functions refused while a step runs on the
  * thread (gadgets.def). */
@@ -835,6 +863,11 @@ void gadgets_resume(GadgetSave *save);
 /* Value gate part: instances of the table's C types (attrgetter...) whose
  * names would be refused.  0 / -1 (abort). */
 int gadgets_check_value(Interp *in, PyObject *v);
+/* gadgets.c: is tp a gadget type (its instances' verdict depends on what
+ * they hold); how many gadget types are known so far (grows as their
+ * modules are imported) */
+int gadgets_is_type(PyTypeObject *tp);
+int gadgets_type_count(void);
 /* A host call of a reviewed pure function with inert arguments (pure.def):
  * 1 when it may run with the gadget profile off, 0 otherwise.  Never
  * raises. */

@@ -1477,6 +1477,9 @@ lower_expr(Lower *L, PyObject *o)
             return NULL;
         }
         n->op = (uint8_t)ctx;
+        if (policy_attr_name_plain(L->st, n->obj)) {
+            n->flags |= NF_PLAIN_NAME;
+        }
         return n;
     }
     case K_Subscript: {

@@ -109,7 +109,19 @@ typedef struct PolicyData {
         *s_builtins, *s_name, *s_all, *s_unfinished, *s_all_tasks_done,
         *s_wait, *s_enter, *s_exit, *s_block, *s_timeout, *s_tab, *s_lbrace;
     PyTypeObject *budget_iter_type;
+    /* policy_check_value's verdict by type: types whose every instance
+       passes (no check looks at the value); keyed by the type's version
+       tag, so a change of bases drops the entry; emptied when gadgets.c
+       learns a new gadget type (inert_gadgets) */
+    struct {
+        PyTypeObject *tp; /* identity only */
+        unsigned int tag;
+    } inert[64];
+    int inert_gadgets;
 } PolicyData;
+
+static int check_value_full(Interp *in, PolicyData *pd, PyObject *v);
+static int value_verdict_by_type(PolicyData *pd, PyTypeObject *tp);
 
 static PolicyData *
 pdata(Interp *in)
@@ -1278,6 +1290,51 @@ substitute(Interp *in, PyObject *v)
     }
 }
 
+/* Attribute names whose verdict policy_check_attr_name reaches without
+ * looking at the name again once the object is ordinary: no leading
+ * underscore (part 1's dunder rules and part 3's provenance rules concern
+ * only `_` names on loads), not `co_*` nor an internal name (part 1), not
+ * `obj` (part 2's AttributeError.obj / memoryview.obj).  For such a name a
+ * load from an object that is neither a module nor a frame, traceback or
+ * code object passes: policy_check_attr_plain (interp.h) checks that much
+ * and sends everything else here.  The lowering asks once per Attribute
+ * node (NF_PLAIN_NAME); keep this in step with policy_check_attr_name. */
+int
+policy_attr_name_plain(ModState *st, PyObject *name)
+{
+    PolicyData *pd = st->policy;
+    if (pd == NULL || !PyUnicode_CheckExact(name)) {
+        return 0;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(name);
+    if (n == 0) {
+        return 0;
+    }
+    Py_UCS4 c0 = PyUnicode_READ_CHAR(name, 0);
+    if (c0 == '_' || (c0 == 'c' && n > 3 && PyUnicode_READ_CHAR(name, 1) == 'o' &&
+                      PyUnicode_READ_CHAR(name, 2) == '_')) {
+        return 0;
+    }
+    return !set_has(pd->internal_names, name) && !str_eq(name, pd->s_obj);
+}
+
+PyObject *
+policy_getattr_plain(Interp *in, PyObject *obj, PyObject *name)
+{
+    if (policy_check_attr_plain(in, obj, name) < 0) {
+        return NULL;
+    }
+    PyObject *v = PyObject_GetAttr(obj, name);
+    if (v == NULL) {
+        return NULL;
+    }
+    v = substitute(in, v);
+    if (v != NULL && gate_value(in, v) < 0) {
+        Py_CLEAR(v);
+    }
+    return v;
+}
+
 PyObject *
 policy_getattr(Interp *in, PyObject *obj, PyObject *name)
 {
@@ -1473,6 +1530,52 @@ policy_check_value(Interp *in, PyObject *v)
         return 0;
     }
     PolicyData *pd = pdata(in);
+    if (tp == &PyDict_Type || tp == &PyModule_Type || tp == &PySlice_Type) {
+        return check_value_full(in, pd, v); /* verdicts by value */
+    }
+    unsigned int tag = compat_type_version(tp);
+    size_t slot = ((uintptr_t)tp >> 4) & 63;
+    int ngad = gadgets_type_count();
+    if (tag != 0 && pd->inert[slot].tp == tp && pd->inert[slot].tag == tag &&
+        pd->inert_gadgets == ngad) {
+        return 0;
+    }
+    int r = check_value_full(in, pd, v);
+    if (r == 0 && tag != 0 && value_verdict_by_type(pd, tp)) {
+        if (pd->inert_gadgets != ngad) {
+            memset(pd->inert, 0, sizeof(pd->inert));
+            pd->inert_gadgets = ngad;
+        }
+        pd->inert[slot].tp = tp;
+        pd->inert[slot].tag = tag;
+    }
+    return r;
+}
+
+/* Does check_value_full's verdict for instances of tp depend on the type
+ * alone?  Not for the kinds whose checks look at the value: modules (which
+ * one), dicts (a namespace?), slices (their bounds), the types of dangerous
+ * callables (which one), gadget types (what they hold). */
+static int
+value_verdict_by_type(PolicyData *pd, PyTypeObject *tp)
+{
+    if (PyType_IsSubtype(tp, &PyModule_Type) ||
+        PyType_IsSubtype(tp, &PyDict_Type) || tp == &PySlice_Type ||
+        gadgets_is_type(tp)) {
+        return 0;
+    }
+    for (int i = 0; i < pd->ndangerous_types; i++) {
+        if (pd->dangerous_types[i] == tp) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int
+check_value_full(Interp *in, PolicyData *pd, PyObject *v)
+{
+    PyTypeObject *tp = Py_TYPE(v);
     if (tp == &PyFrame_Type || tp == &PyTraceBack_Type || tp == &PyCode_Type ||
         tp == in->st->InterpreterType || tp == in->st->ProgramType) {
         raise_interp_error(

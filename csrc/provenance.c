@@ -308,6 +308,35 @@ prov_getattro(PyObject *o, PyObject *name)
     return prov_orig_getattro(tp)(o, name);
 }
 
+int
+provenance_get_method(PyObject *obj, PyObject *name, PyObject **res,
+                      int *unbound)
+{
+    PyTypeObject *tp = Py_TYPE(obj);
+    if (tp->tp_getattro != prov_getattro || !PyUnicode_CheckExact(name) ||
+        is_protocol_name(name)) {
+        return 0;
+    }
+    getattrofunc orig = prov_orig_getattro(tp);
+    if (orig != PyObject_GenericGetAttr) {
+        return 0; /* __getattribute__ / __getattr__ of the class's own */
+    }
+    PyObject *func = compat_type_lookup(tp, name);
+    if (func == NULL) {
+        if (PyErr_Occurred()) {
+            PyErr_Clear();
+        }
+        return 0;
+    }
+    if (!function_is_interpreted(func)) {
+        Py_DECREF(func);
+        return 0;
+    }
+    *res = function_get_method(obj, name, func, orig, unbound);
+    Py_DECREF(func);
+    return 1;
+}
+
 /* Refuse a class of the code whose namespace defines a protocol.  Values
  * that are host Python functions are what the standard library puts there
  * itself (enum's unpicklable marker, dataclass slots' __getstate__,

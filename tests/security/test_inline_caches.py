@@ -1,0 +1,139 @@
+"""Inline caches and verdicts remembered by the evaluator must never change a refusal.
+
+Each fast path keeps an answer that depends on less than the full check reads: the attribute
+name of an Attribute node (NF_PLAIN_NAME, decided once when the node is lowered), or the type of
+a value (policy_check_value's verdict by type, keyed by the type's version tag). The attacks
+here warm each cache with an ordinary object at one node, then hand the same node an object
+that must be refused, and check that every refused name stays refused in every form that
+reaches the plain-name path (load, method call, augmented assignment).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import new_executor, refused
+
+from smolagents_native import InterpreterError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def internal_names() -> list[str]:
+    """The refused attribute names, as csrc/policy.c lists them."""
+    src = (ROOT / "csrc" / "policy.c").read_text()
+    block = re.search(r"internal_names\[\] = \{(.*?)NULL", src, re.S)
+    assert block, "internal_names[] not found in csrc/policy.c"
+    names = re.findall(r'"([^"]+)"', block.group(1))
+    assert len(names) > 20
+    return names
+
+
+@pytest.mark.parametrize("name", internal_names())
+def test_every_internal_name_is_refused_in_every_form(name):
+    ex = new_executor()
+    ex("class C:\n    pass\nc = C()")
+    for code in (f"c.{name}", f"c.{name}()", f"c.{name} += 1", f"[c.{name} for _ in (1, 2)]"):
+        refused(ex, code, match="Forbidden access to internal attribute")
+
+
+@pytest.mark.parametrize("name", ["co_code", "co_consts", "co_anything", "obj"])
+def test_names_the_object_check_decides_stay_on_the_full_path(name):
+    ex = new_executor()
+    ex("class C:\n    obj = 1\nc = C()")
+    if name == "obj":
+        # AttributeError.obj is whatever host object the error came from
+        refused(ex, "e = None\ntry:\n    (1).nope\nexcept AttributeError as err:\n"
+                    "    e = err\nfor o in [c, e]:\n    o.obj", match="internal attribute")
+    else:
+        refused(ex, f"c.{name}", match="internal attribute")
+
+
+def test_a_warm_attribute_node_still_refuses_a_module_that_is_only_a_parent():
+    ex = new_executor(imports=["os.path"])
+    # `os` is reachable only as the parent of os.path: its other attributes are refused
+    for member, form in (("def system(self):\n        return 1", "v = o.system"),
+                         ("def system(self):\n        return 1", "v = o.system()"),
+                         ("system = 0", "o.system += 1")):
+        code = (
+            "import os.path\n"
+            f"class C:\n    {member}\n"
+            "c = C()\n"
+            f"for o in [c, c, c, os]:\n    {form}\n"
+        )
+        refused(ex, code, match="only authorized as the parent")
+    assert ex("import os.path\nos.path.join('a', 'b')").output == "a/b"
+
+
+def test_a_warm_attribute_node_still_refuses_a_denied_module():
+    ex = new_executor()
+    ex.send_variables({"host_os": __import__("os")})
+    refused(ex, "class C:\n    sep = 1\nc = C()\nfor i in range(4):\n"
+                "    o = c if i < 3 else host_os\n    v = o.sep",
+            match="Forbidden access to module")
+
+
+def test_plain_names_on_ordinary_objects_work_everywhere():
+    ex = new_executor(imports=["collections", "math"])
+    out = ex(
+        "import collections, math\n"
+        "class P:\n"
+        "    def __init__(self, x):\n"
+        "        self.x = x\n"
+        "    def double(self):\n"
+        "        return self.x * 2\n"
+        "d = collections.deque([1, 2])\n"
+        "ps = [P(i) for i in range(5)]\n"
+        "total = 0\n"
+        "for p in ps:\n"
+        "    p.x += 1\n"
+        "    total += p.double() + p.x\n"
+        "d.append(3)\n"
+        "(total, math.pi > 3, len(d), 'a b'.split(), (1.5).real)"
+    )
+    assert out.output == (45, True, 3, ["a", "b"], 1.5)
+
+
+def test_the_value_verdict_follows_a_change_of_bases_made_between_steps():
+    """A value of a host class passes; the host then makes the class a threading.Event
+    subclass (a new version tag): the next step refuses the same value."""
+
+    class Base:
+        pass
+
+    class Handle(Base):
+        pass
+
+    h = Handle()
+    ex = new_executor()
+    ex.send_variables({"box": [h]})
+    assert ex("v = box[0]\nv is box[0]").output is True
+    Handle.__bases__ = (threading.Event,)
+    threading.Event.__init__(h)
+    refused(ex, "v = box[0]", match="synchronization primitive")
+    # and a plain instance of another class is unaffected
+    ex.send_variables({"box": [object()]})
+    assert ex("v = box[0]\nv is box[0]").output is True
+
+
+def test_values_whose_verdict_depends_on_the_value_are_never_cached(monkeypatch):
+    """Dicts (a module namespace?) and slices (their bounds) are checked every time, even
+    after many plain ones passed the same node."""
+    import types
+
+    mod = types.ModuleType("hostmod")
+    mod.SECRET_VALUE = 1
+    monkeypatch.setitem(__import__("sys").modules, "hostmod", mod)
+    ex = new_executor()
+    ex.send_variables({"items": [{}, {}, {}, mod.__dict__]})
+    refused(ex, "for i in range(4):\n    v = items[i]", match="namespace")
+
+
+def test_refusals_leave_the_executor_usable():
+    ex = new_executor()
+    with pytest.raises(InterpreterError):
+        ex("class C:\n    pass\nC().gi_frame")
+    assert ex("class C:\n    y = 2\nC().y").output == 2
