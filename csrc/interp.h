@@ -275,6 +275,19 @@ typedef struct {
  * still run under the same policy and budgets. */
 typedef struct BigStack BigStack; /* bigstack.c: one per thread */
 
+/* One store of the evaluator's own into a globals dict (eval_expr.c): the
+ * dict's (and its builtins') versions just before and just after it, when
+ * the store was the only change in between.  A global-lookup cache filled
+ * before the store follows it forward instead of missing (global_lookup). */
+typedef struct GlobalStore {
+    PyObject *globals, *builtins; /* identities only */
+    PyObject *key;                /* identity and text only */
+    PyObject *value;              /* borrowed: the dict holds it while the
+                                     versions after the store hold */
+    uint64_t gb, ga, bb, ba;      /* versions before / after */
+} GlobalStore;
+#define GLOBAL_STORE_LOG 8
+
 typedef struct Interp {
     ModState *st;
     PyObject *owner;        /* borrowed: the InterpreterObject */
@@ -348,6 +361,9 @@ typedef struct Interp {
     long long mem_limit; /* < 0: none */
     int mem_tripped;     /* the budget refused an allocation this window */
     long long mem_last;  /* net bytes of the last window (diagnostics) */
+    /* eval_expr.c: the last stores into globals dicts (a ring) */
+    GlobalStore glog[GLOBAL_STORE_LOG];
+    unsigned int glog_n; /* stores logged so far */
 } Interp;
 
 /* memlimit.c: saved accounting state of an enclosing window. */
