@@ -74,10 +74,13 @@ global_lookup_slow(Frame *f, PyObject *name)
 static inline int
 same_name(PyObject *key, PyObject *name)
 {
-    return key == name ||
-           (PyUnicode_CheckExact(key) && PyUnicode_CheckExact(name) &&
-            PyObject_Hash(key) == PyObject_Hash(name) &&
-            PyUnicode_Compare(key, name) == 0);
+    if (key == name) {
+        return 1;
+    }
+    if (PyUnicode_CHECK_INTERNED(key) && PyUnicode_CHECK_INTERNED(name)) {
+        return 0; /* the lowering interns every name */
+    }
+    return PyUnicode_Compare(key, name) == 0;
 }
 
 /* Bring a node's global-lookup cache forward over the evaluator's own
@@ -92,6 +95,10 @@ global_cache_forward(Interp *in, Node *e)
 {
     unsigned int n = in->glog_n;
     unsigned int i = n > GLOBAL_STORE_LOG ? n - GLOBAL_STORE_LOG : 0;
+    if (e->glog_seen > i && e->glog_seen <= n) {
+        i = e->glog_seen; /* entries before it were looked at already */
+    }
+    e->glog_seen = n;
     for (; i < n; i++) {
         GlobalStore *g = &in->glog[i % GLOBAL_STORE_LOG];
         if (g->gb != e->cache_gver || g->bb != e->cache_bver ||
@@ -108,12 +115,17 @@ global_cache_forward(Interp *in, Node *e)
 }
 
 /* Store into a frame's globals dict, logging it for global_cache_forward
- * when it was the only change the versions saw. */
+ * when it was the only change the versions saw (3.12+: see
+ * compat_dict_version_now). */
 static int
 global_store(Frame *f, PyObject *key, PyObject *value)
 {
     Interp *in = f->in;
     int wid = in->st->dict_watcher;
+    uint64_t now = compat_dict_version_now(wid);
+    if (now == 0) {
+        return PyDict_SetItem(f->globals, key, value); /* up to 3.11 */
+    }
     uint64_t gb = compat_dict_version(wid, f->globals);
     uint64_t bb = compat_dict_version(wid, f->builtins);
     if (PyDict_SetItem(f->globals, key, value) < 0) {
@@ -121,10 +133,11 @@ global_store(Frame *f, PyObject *key, PyObject *value)
     }
     uint64_t ga = compat_dict_version(wid, f->globals);
     uint64_t ba = compat_dict_version(wid, f->builtins);
-    /* exactly one version step (ma_version_tag is process-wide up to
-       3.11, the watcher epoch counts every watched dict's events): the
-       store was the only change anywhere */
-    if (gb != 0 && bb != 0 && ga == gb + 1 && (ba == bb || ba == ga) &&
+    /* the store took the very next version: no other change of a dict
+       the versions see happened from `now` to the end of the store (a
+       key's __eq__ run by the lookup, a __del__ of the replaced value);
+       the builtins kept theirs (up to 3.11) or share the epoch (3.12+) */
+    if (gb != 0 && bb != 0 && ga == now + 1 && (ba == bb || ba == ga) &&
         PyUnicode_CheckExact(key)) {
         GlobalStore *g = &in->glog[in->glog_n++ % GLOBAL_STORE_LOG];
         g->globals = f->globals;
@@ -158,6 +171,7 @@ global_lookup(Frame *f, Node *e)
     }
     PyObject *v = global_lookup_slow(f, e->obj);
     if (v != NULL && gv != 0 && bv != 0) {
+        e->glog_seen = f->in->glog_n;
         e->cache_gver = gv;
         e->cache_bver = bv;
         e->cache_globals = f->globals;

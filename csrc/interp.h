@@ -96,6 +96,8 @@ typedef struct Node {
     Py_ssize_t nv, nw, nx, ny;
     uint8_t *ops;           /* Compare: one CmpOpKind per comparator */
     uint32_t checked_epoch; /* Name store: tools epoch last checked (cache) */
+    uint32_t glog_seen;     /* Name load: Interp.glog_n when the cache below
+                               was filled or brought forward */
     /* Name load (NAME_GLOBAL / NAME_NAME at module level): the value found
        for dict versions (globals, builtins) of these dicts; borrowed, valid
        while both versions are unchanged (see compat_dict_version).  The
