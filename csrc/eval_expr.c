@@ -1469,8 +1469,11 @@ call_function(Frame *f, Node *e)
     /* interpreted functions (and methods bound to them) need no call gate,
        and their results were gated inside */
     int interpreted = hostcall_is_interpreted(f->in, func);
-    if (!interpreted && policy_check_call(f->in, func) < 0) {
+    int hcflags = 0;
+    if (!interpreted &&
+        (hcflags = hostcall_gate(f->in, e, f->program, func)) < 0) {
         Py_DECREF(func);
+        Py_XDECREF(self_arg);
         return NULL;
     }
     if (e->flags & NF_STAR_ARGS) {
@@ -1538,7 +1541,7 @@ call_function(Frame *f, Node *e)
                happen for callables policy_prepare_call calls plain. */
             res = hostcall_vectorcall(f->in, &func, stack + 1, nargsf,
                                       nkw ? e->obj : NULL,
-                                      HC_CHECKED |
+                                      hcflags |
                                           (base == 2 ? HC_METHOD : 0));
         }
         for (Py_ssize_t i = 1; i < base + done; i++) {

@@ -14,7 +14,9 @@
  *
  * Every host call goes through hostcall_vectorcall (or hostcall_call for a
  * call with *args / **kwargs), which, in this order:
- * 1. applies the call policy (policy_check_call: dangerous callables);
+ * 1. applies the call policy (policy_check_call: dangerous callables;
+ *    hostcall_gate remembers a pass per call site for callables whose
+ *    verdicts depend on their identity alone);
  * 2. applies the per-callable security hook (policy_prepare_call: bounded
  *    substitutes for blocking calls, size pre-checks, consumers' budgets);
  *    Then funcbridge_adapt_call: interpreted functions passed where
@@ -55,6 +57,56 @@ finish(Interp *in, PyObject *res)
     return res;
 }
 
+/* Callables whose call-gate verdict and policy_prepare_call kind are
+ * functions of their identity alone (policy.c builds both tables once, at
+ * module init) and that live as long as the host's modules and builtin
+ * types: builtin functions of modules, static types, method descriptors of
+ * static types.  Holding one keeps nothing of the code's alive. */
+static int
+identity_is_stable(PyObject *func)
+{
+    PyTypeObject *ft = Py_TYPE(func);
+    if (ft == &PyCFunction_Type || ft == &PyCMethod_Type) {
+        PyObject *self = PyCFunction_GET_SELF(func);
+        return self == NULL || PyModule_CheckExact(self);
+    }
+    if (ft == &PyType_Type) {
+        return !(((PyTypeObject *)func)->tp_flags & Py_TPFLAGS_HEAPTYPE);
+    }
+    if (ft == &PyMethodDescr_Type) {
+        return !(PyDescr_TYPE(func)->tp_flags & Py_TPFLAGS_HEAPTYPE);
+    }
+    return 0;
+}
+
+/* How many callables one call site may remember in turn (each one is kept
+ * alive by the program): past it the site is megamorphic and always takes
+ * the full gate. */
+#define HC_MAX_FILLS 4
+
+int
+hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func)
+{
+    if (e->hc_func == func) {
+        return HC_CHECKED | HC_PLAIN;
+    }
+    if (policy_check_call(in, func) < 0) {
+        return -1;
+    }
+    if (e->hc_fills < HC_MAX_FILLS && identity_is_stable(func) &&
+        policy_call_is_plain(in, func)) {
+        ProgramObject *prog = (ProgramObject *)program;
+        if (PyList_Append(prog->consts, func) == 0) {
+            e->hc_func = func; /* held by the program from now on */
+            e->hc_fills++;
+        }
+        else {
+            PyErr_Clear();
+        }
+    }
+    return HC_CHECKED;
+}
+
 PyObject *
 hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
                     size_t nargsf, PyObject *kwnames, int flags)
@@ -67,7 +119,7 @@ hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
     /* an unbound method call (args[0] is the object): only for callables
        policy_prepare_call has nothing to do with (policy_call_is_plain) */
     Py_ssize_t first = (flags & HC_METHOD) ? 1 : 0;
-    if (!(flags & HC_METHOD) &&
+    if (!(flags & (HC_METHOD | HC_PLAIN)) &&
         policy_prepare_call(in, pfunc, args, nargs, kwnames) < 0) {
         return NULL;
     }

@@ -108,6 +108,10 @@ typedef struct Node {
     /* Attribute as a call target: the method found on the object's type
        (compat.h) */
     CompatTypeCache tcache;
+    /* Call: a host callable whose call gate passed here, remembered by
+       identity (hostcall_gate; the program holds a reference) */
+    PyObject *hc_func;
+    uint8_t hc_fills; /* times hc_func was (re)filled */
     struct Scope *scope; /* FunctionDef, Lambda, ClassDef, comprehensions */
 } Node;
 
@@ -742,6 +746,11 @@ int policy_is_budget_iterator(Interp *in, PyObject *v);
  * reference or NULL. */
 #define HC_CHECKED 0x1 /* the call gate was applied already */
 #define HC_METHOD 0x2  /* args[0] is the object of an unbound method */
+#define HC_PLAIN 0x4   /* policy_prepare_call has nothing to do for it */
+/* The call gate of a Call node `e` for host callable `func`: the flags to
+ * pass to hostcall_vectorcall (HC_CHECKED, with HC_PLAIN when the verdict
+ * was remembered), or -1 when the call is refused. */
+int hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func);
 /* 1 when `func` is an interpreted function or a method bound to one: not a
  * host call (its arguments and results stay inside the interpreter). */
 static inline int

@@ -137,3 +137,34 @@ def test_refusals_leave_the_executor_usable():
     with pytest.raises(InterpreterError):
         ex("class C:\n    pass\nC().gi_frame")
     assert ex("class C:\n    y = 2\nC().y").output == 2
+
+
+def test_a_warm_call_site_still_runs_the_size_checks_of_another_callable():
+    """A call site remembers a plain builtin's gate verdict; a callable with a size pre-check
+    reaching the same site later still gets it (the verdict is remembered by identity)."""
+    ex = new_executor(imports=["math"])
+    refused(ex, "import math\nfor fn in [abs, abs, abs, math.factorial]:\n    r = fn(10**7)",
+            match="factorial")
+    refused(ex, "for fn in [abs, abs, bytes]:\n    r = fn(10**10)", match="allocation|bytes")
+    # an unbound method call site: str.splitlines is plain, str.zfill pads
+    refused(ex, "for m in [str.splitlines, str.splitlines, str.zfill]:\n"
+                "    r = m('x', 10**9)", match="padding|bytes")
+    # and the site keeps working for the plain one afterwards
+    assert ex("out = []\nfor fn in [abs, len, abs]:\n    out.append(fn(-3) if fn is abs else fn('ab'))\nout").output == [3, 2, 3]
+
+
+def test_a_megamorphic_call_site_keeps_gating_every_callable():
+    ex = new_executor()
+    out = ex(
+        "fns = [abs, len, str, repr, sorted, min, max, sum]\n"
+        "args = [-1, 'ab', 5, 'x', [2, 1], [3, 1], [3, 1], [1, 2]]\n"
+        "out = []\n"
+        "for _ in range(3):\n"
+        "    for fn, a in zip(fns, args):\n"
+        "        out.append(fn(a))\n"
+        "out[:8]"
+    ).output
+    assert out == [1, 2, "5", "'x'", [1, 2], 1, 3, 3]
+    refused(ex, "fns = [abs, len, str, repr, sorted, min, max, sum, bytes]\n"
+                "for fn in fns:\n    r = fn(10**10) if fn is bytes else fn([1])",
+            match="allocation|bytes")
