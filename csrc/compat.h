@@ -350,11 +350,6 @@ compat_dict_version(int wid, PyObject *d)
 /* dictwatch.c */
 uint64_t compat_dict_version(int wid, PyObject *d);
 #endif
-/* A version such that the next change of any dict compat_dict_version
- * sees gets exactly this + 1 when nothing else changed in between: from
- * 3.12 the watcher epoch; 0 (no such number, dictwatch.c says why) up to
- * 3.11 and without a watcher. */
-uint64_t compat_dict_version_now(int wid);
 /* Watch a globals or builtins dict (no-op before 3.12, without a watcher,
  * and for dict subclasses, which are then never cached).  0 / -1. */
 int compat_dict_watch(int wid, PyObject *d);

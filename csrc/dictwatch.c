@@ -33,12 +33,6 @@ compat_dict_version(int wid, PyObject *d)
     return (wid >= 0 && PyDict_CheckExact(d)) ? watched_epoch : 0;
 }
 
-uint64_t
-compat_dict_version_now(int wid)
-{
-    return wid >= 0 ? watched_epoch : 0;
-}
-
 int
 compat_dict_watch(int wid, PyObject *d)
 {
@@ -69,19 +63,6 @@ compat_dict_watcher_clear(int wid)
 }
 
 #else
-
-/* Up to 3.11 there is no such number for free: PEP 509 tags come from one
- * process-wide counter that only a change of some dict reads out, and a
- * probe change costs as much as the store it would guard (a dict store).
- * Without it a store cannot be told from a store during which other code
- * (a replaced value's __del__, a non-str key's __eq__) changed the dict,
- * so the global-lookup caches do not follow stores there (0). */
-uint64_t
-compat_dict_version_now(int wid)
-{
-    (void)wid;
-    return 0;
-}
 
 int
 compat_dict_watch(int wid, PyObject *d)

@@ -70,88 +70,6 @@ global_lookup_slow(Frame *f, PyObject *name)
     return v;
 }
 
-/* Is `key` (a str the evaluator stored under) the name `name`? */
-static inline int
-same_name(PyObject *key, PyObject *name)
-{
-    if (key == name) {
-        return 1;
-    }
-    if (PyUnicode_CHECK_INTERNED(key) && PyUnicode_CHECK_INTERNED(name)) {
-        return 0; /* the lowering interns every name */
-    }
-    return PyUnicode_Compare(key, name) == 0;
-}
-
-/* Bring a node's global-lookup cache forward over the evaluator's own
- * stores logged since it was filled (Interp.glog, oldest first): a store of
- * another name leaves the cached value valid at the versions after it; a
- * store of this name makes the stored value the answer (globals shadow
- * builtins).  Any change that is not such a store (a deletion, host code,
- * a store whose comparison ran code) breaks the chain: the cache misses as
- * before. */
-static NOINLINE void
-global_cache_forward(Interp *in, Node *e)
-{
-    unsigned int n = in->glog_n;
-    unsigned int i = n > GLOBAL_STORE_LOG ? n - GLOBAL_STORE_LOG : 0;
-    if (e->glog_seen > i && e->glog_seen <= n) {
-        i = e->glog_seen; /* entries before it were looked at already */
-    }
-    e->glog_seen = n;
-    for (; i < n; i++) {
-        GlobalStore *g = &in->glog[i % GLOBAL_STORE_LOG];
-        if (g->gb != e->cache_gver || g->bb != e->cache_bver ||
-            g->globals != e->cache_globals ||
-            g->builtins != e->cache_builtins) {
-            continue;
-        }
-        if (same_name(g->key, e->obj)) {
-            e->cache_value = g->value;
-        }
-        e->cache_gver = g->ga;
-        e->cache_bver = g->ba;
-    }
-}
-
-/* Store into a frame's globals dict, logging it for global_cache_forward
- * when it was the only change the versions saw (3.12+: see
- * compat_dict_version_now). */
-static int
-global_store(Frame *f, PyObject *key, PyObject *value)
-{
-    Interp *in = f->in;
-    int wid = in->st->dict_watcher;
-    uint64_t now = compat_dict_version_now(wid);
-    if (now == 0) {
-        return PyDict_SetItem(f->globals, key, value); /* up to 3.11 */
-    }
-    uint64_t gb = compat_dict_version(wid, f->globals);
-    uint64_t bb = compat_dict_version(wid, f->builtins);
-    if (PyDict_SetItem(f->globals, key, value) < 0) {
-        return -1;
-    }
-    uint64_t ga = compat_dict_version(wid, f->globals);
-    uint64_t ba = compat_dict_version(wid, f->builtins);
-    /* the store took the very next version: no other change of a dict
-       the versions see happened from `now` to the end of the store (a
-       key's __eq__ run by the lookup, a __del__ of the replaced value);
-       the builtins kept theirs (up to 3.11) or share the epoch (3.12+) */
-    if (gb != 0 && bb != 0 && ga == now + 1 && (ba == bb || ba == ga) &&
-        PyUnicode_CheckExact(key)) {
-        GlobalStore *g = &in->glog[in->glog_n++ % GLOBAL_STORE_LOG];
-        g->globals = f->globals;
-        g->builtins = f->builtins;
-        g->key = key;
-        g->value = value;
-        g->gb = gb;
-        g->ga = ga;
-        g->bb = bb;
-        g->ba = ba;
-    }
-    return 0;
-}
-
 /* Globals-then-builtins lookup, cached per node by dict versions. */
 static inline PyObject *
 global_lookup(Frame *f, Node *e)
@@ -159,19 +77,13 @@ global_lookup(Frame *f, Node *e)
     int wid = f->in->st->dict_watcher;
     uint64_t gv = compat_dict_version(wid, f->globals);
     uint64_t bv = compat_dict_version(wid, f->builtins);
-    if (gv != 0 && bv != 0 && e->cache_globals == f->globals &&
-        e->cache_builtins == f->builtins) {
-        if (e->cache_gver != gv || e->cache_bver != bv) {
-            global_cache_forward(f->in, e);
-        }
-        if (e->cache_gver == gv && e->cache_bver == bv) {
-            Py_INCREF(e->cache_value);
-            return e->cache_value;
-        }
+    if (gv != 0 && bv != 0 && e->cache_gver == gv && e->cache_bver == bv &&
+        e->cache_globals == f->globals && e->cache_builtins == f->builtins) {
+        Py_INCREF(e->cache_value);
+        return e->cache_value;
     }
     PyObject *v = global_lookup_slow(f, e->obj);
     if (v != NULL && gv != 0 && bv != 0) {
-        e->glog_seen = f->in->glog_n;
         e->cache_gver = gv;
         e->cache_bver = bv;
         e->cache_globals = f->globals;
@@ -285,12 +197,9 @@ store_name(Frame *f, Node *t, PyObject *value)
     case NAME_CLASSDEREF:
         return PyCell_Set(f->cells[t->slot], value);
     case NAME_GLOBAL:
-        return global_store(f, t->obj, value);
+        return PyDict_SetItem(f->globals, t->obj, value);
     case NAME_NAME:
         if (PyDict_CheckExact(f->locals)) {
-            if (f->locals == f->globals) {
-                return global_store(f, t->obj, value);
-            }
             return PyDict_SetItem(f->locals, t->obj, value);
         }
         return PyObject_SetItem(f->locals, t->obj, value);

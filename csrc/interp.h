@@ -96,8 +96,6 @@ typedef struct Node {
     Py_ssize_t nv, nw, nx, ny;
     uint8_t *ops;           /* Compare: one CmpOpKind per comparator */
     uint32_t checked_epoch; /* Name store: tools epoch last checked (cache) */
-    uint32_t glog_seen;     /* Name load: Interp.glog_n when the cache below
-                               was filled or brought forward */
     /* Name load (NAME_GLOBAL / NAME_NAME at module level): the value found
        for dict versions (globals, builtins) of these dicts; borrowed, valid
        while both versions are unchanged (see compat_dict_version).  The
@@ -281,19 +279,6 @@ typedef struct {
  * still run under the same policy and budgets. */
 typedef struct BigStack BigStack; /* bigstack.c: one per thread */
 
-/* One store of the evaluator's own into a globals dict (eval_expr.c): the
- * dict's (and its builtins') versions just before and just after it, when
- * the store was the only change in between.  A global-lookup cache filled
- * before the store follows it forward instead of missing (global_lookup). */
-typedef struct GlobalStore {
-    PyObject *globals, *builtins; /* identities only */
-    PyObject *key;                /* identity and text only */
-    PyObject *value;              /* borrowed: the dict holds it while the
-                                     versions after the store hold */
-    uint64_t gb, ga, bb, ba;      /* versions before / after */
-} GlobalStore;
-#define GLOBAL_STORE_LOG 8
-
 typedef struct Interp {
     ModState *st;
     PyObject *owner;        /* borrowed: the InterpreterObject */
@@ -367,9 +352,6 @@ typedef struct Interp {
     long long mem_limit; /* < 0: none */
     int mem_tripped;     /* the budget refused an allocation this window */
     long long mem_last;  /* net bytes of the last window (diagnostics) */
-    /* eval_expr.c: the last stores into globals dicts (a ring) */
-    GlobalStore glog[GLOBAL_STORE_LOG];
-    unsigned int glog_n; /* stores logged so far */
 } Interp;
 
 /* memlimit.c: saved accounting state of an enclosing window. */
