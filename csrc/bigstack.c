@@ -113,7 +113,7 @@ static int big_key_ok;
  * for it, and a thread-local read is much cheaper than pthread_once +
  * pthread_getspecific.  The key stays the owner (its destructor releases
  * the stack at thread exit). */
-static _Thread_local BigStack *big_tls;
+static HOT_TLS BigStack *big_tls;
 
 static void
 bigstack_unmap(BigStack *bs)

@@ -13,6 +13,18 @@
 #include <frameobject.h> /* PyFrame_Type: in Python.h from 3.11 */
 #endif
 
+/* Thread-locals read on hot paths (every host call, generator resume,
+ * allocation): the initial-exec model reads them at a fixed offset from the
+ * thread pointer instead of calling __tls_get_addr, which a shared object's
+ * default (global-dynamic) model does on every access.  It takes room in
+ * the static TLS block that glibc reserves for objects loaded later, so only
+ * a few pointer-sized variables use it (about 64 bytes in all). */
+#if defined(__GNUC__) && defined(__ELF__)
+#define HOT_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+#else
+#define HOT_TLS _Thread_local
+#endif
+
 #ifdef Py_GIL_DISABLED
 #error "smolagents_native does not support free-threaded CPython builds (3.13t, 3.14t): the interpreter relies on the GIL; use the default build of CPython"
 #endif

@@ -392,7 +392,9 @@ store_target(Frame *f, Node *t, PyObject *value)
         if (obj == NULL) {
             return -1;
         }
-        int r = policy_setattr(f->in, obj, t->obj, value);
+        int r = t->flags & NF_PLAIN_NAME
+                    ? policy_setattr_plain(f->in, obj, t->obj, value)
+                    : policy_setattr(f->in, obj, t->obj, value);
         Py_DECREF(obj);
         return r;
     }

@@ -916,7 +916,9 @@ eval_augassign(Frame *f, Node *s)
         }
         break;
     case K_Attribute:
-        if (policy_setattr(f->in, obj, t->obj, res) < 0) {
+        if ((t->flags & NF_PLAIN_NAME
+                 ? policy_setattr_plain(f->in, obj, t->obj, res)
+                 : policy_setattr(f->in, obj, t->obj, res)) < 0) {
             goto done;
         }
         break;

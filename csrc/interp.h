@@ -510,6 +510,10 @@ int policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name,
 PyObject *policy_getattr(Interp *in, PyObject *obj, PyObject *name);
 int policy_attr_name_plain(ModState *st, PyObject *name);
 PyObject *policy_getattr_plain(Interp *in, PyObject *obj, PyObject *name);
+/* policy_setattr for a name policy_attr_name_plain accepted: only what the
+ * object decides (a module, a tool, an object the code did not create) */
+int policy_setattr_plain(Interp *in, PyObject *obj, PyObject *name,
+                         PyObject *value);
 int policy_setattr(Interp *in, PyObject *obj, PyObject *name, PyObject *value);
 int policy_delattr(Interp *in, PyObject *obj, PyObject *name);
 /* Value gate: 0 if `v` may enter interpreted code, -1 with error otherwise. */
@@ -578,7 +582,7 @@ void limits_start(Interp *in);
 char *stack_map(size_t guard, size_t size, size_t *total, char **low,
                 const char *what);
 
-extern _Thread_local char *stack_current_limit_tls;
+extern HOT_TLS char *stack_current_limit_tls;
 static inline char *
 stack_current_limit(void)
 {

@@ -63,7 +63,7 @@ static PyMemAllocatorEx prev_raw, prev_mem, prev_obj;
 static PyObjectArenaAllocator prev_arena;
 static int installed;   /* 1: hooks in place */
 static int available;   /* 1: the budget is enforced */
-static _Thread_local Interp *mem_active;
+static HOT_TLS Interp *mem_active;
 
 /* Record the trip: make the step's abort pending with a message that names
  * the budget.  Runs inside an allocation: no Python API, no PyMem. */

@@ -121,6 +121,8 @@ typedef struct PolicyData {
 } PolicyData;
 
 static int check_value_full(Interp *in, PolicyData *pd, PyObject *v);
+static int check_attr_object(Interp *in, PyObject *obj, PyObject *name,
+                             int store);
 static int value_verdict_by_type(PolicyData *pd, PyTypeObject *tp);
 
 static PolicyData *
@@ -537,6 +539,17 @@ policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name, int store)
     if (obj == NULL) {
         return 0;
     }
+    return check_attr_object(in, obj, name, store);
+}
+
+/* Parts 2 and 3 of policy_check_attr_name: what the object decides, for a
+ * name part 1 let through. */
+static int
+check_attr_object(Interp *in, PyObject *obj, PyObject *name, int store)
+{
+    PolicyData *pd = pdata(in);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(name);
+    Py_UCS4 c0 = n ? PyUnicode_READ_CHAR(name, 0) : 0;
     /* 2. the object */
     PyTypeObject *tp = Py_TYPE(obj);
     if (PyModule_Check(obj)) {
@@ -1333,6 +1346,16 @@ policy_getattr_plain(Interp *in, PyObject *obj, PyObject *name)
         Py_CLEAR(v);
     }
     return v;
+}
+
+int
+policy_setattr_plain(Interp *in, PyObject *obj, PyObject *name,
+                     PyObject *value)
+{
+    if (check_attr_object(in, obj, name, 1) < 0) {
+        return -1;
+    }
+    return PyObject_SetAttr(obj, name, value);
 }
 
 PyObject *

@@ -42,7 +42,7 @@ typedef struct {
 } Provenance;
 
 static Provenance prov; /* process-wide, see the header comment */
-static _Thread_local Interp *prov_tls_interp;
+static HOT_TLS Interp *prov_tls_interp;
 
 /* Classes under construction on this thread (type.__new__ running while a
  * step runs): their __init_subclass__ and __set_name__ hooks run before
@@ -53,10 +53,10 @@ typedef struct {
     PyObject *name, *bases, *ns;
 } Building;
 static _Thread_local Building prov_building[PROV_BUILDING_MAX];
-static _Thread_local int prov_nbuilding;
+static HOT_TLS int prov_nbuilding;
 /* The host's Python frame that started the outermost step (borrowed: it
  * outlives the step). */
-static _Thread_local PyFrameObject *prov_boundary;
+static HOT_TLS PyFrameObject *prov_boundary;
 
 int
 provenance_in_import(void)

@@ -22,7 +22,7 @@
 /* Lowest safe address of the generator stack the thread runs on; NULL on
  * the thread's own stack.  Accessors: stack_current_limit() and
  * stack_set_current_limit() (interp.h). */
-_Thread_local char *stack_current_limit_tls;
+HOT_TLS char *stack_current_limit_tls;
 
 /* MemoryError for a C stack that could not be mapped: the address space
  * (RLIMIT_AS) or the kernel's count of mappings (vm.max_map_count) ran out;

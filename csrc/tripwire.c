@@ -36,10 +36,10 @@
 #include <fcntl.h>
 #include <string.h>
 
-_Thread_local Interp *tripwire_armed_tls = NULL;
+HOT_TLS Interp *tripwire_armed_tls = NULL;
 /* The interpreter whose event the hook is checking (the armed one, while
  * the hook runs with the tripwire disarmed). */
-static _Thread_local Interp *tripwire_checking = NULL;
+static HOT_TLS Interp *tripwire_checking = NULL;
 static int hook_installed = 0;
 
 /* ------------------------------------------------------------ frames */

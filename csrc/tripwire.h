@@ -8,7 +8,7 @@
 /* The interpreter whose code runs on this thread with the tripwire armed,
  * or NULL.  Thread-local: arming is per thread, and the audit hook's fast
  * path is one read of it. */
-extern _Thread_local Interp *tripwire_armed_tls;
+extern HOT_TLS Interp *tripwire_armed_tls;
 
 /* Disarm on this thread (around a tool call, an authorized import); returns
  * what tripwire_restore() must be given. */

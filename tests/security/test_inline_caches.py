@@ -168,3 +168,22 @@ def test_a_megamorphic_call_site_keeps_gating_every_callable():
     refused(ex, "fns = [abs, len, str, repr, sorted, min, max, sum, bytes]\n"
                 "for fn in fns:\n    r = fn(10**10) if fn is bytes else fn([1])",
             match="allocation|bytes")
+
+
+def test_a_warm_attribute_store_still_refuses_what_the_object_decides():
+    """Stores of plain names skip only the name's own checks: modules, tools and objects the
+    code did not create are still refused at a site warmed by the code's own objects."""
+
+    class HostThing:
+        pi = 0
+
+    ex = new_executor(imports=["math"])
+    ex.send_variables({"host_obj": HostThing()})
+    prefix = "import math\nclass C:\n    pi = 0\nc = C()\n"
+    for target, match in (("math", "module attribute"),
+                          ("host_obj", "not created by the code"),
+                          ("lookup", "tool")):
+        for form in ("o.pi = 1", "o.pi += 1"):
+            code = prefix + f"for i in range(4):\n    o = c if i < 3 else {target}\n    {form}\n"
+            refused(ex, code, match=match)
+    assert ex(prefix + "for i in range(3):\n    c.pi += 1\nc.pi").output == 3
