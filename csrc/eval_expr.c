@@ -263,8 +263,28 @@ unpack_store(Frame *f, Node *t, PyObject *value)
             break;
         }
     }
+    PyObject *small[16];
+    PyObject **items;
+    PyObject *it = NULL;
+    Py_ssize_t got = 0;
+    int rc = -1;
+    if (star < 0 && n <= 16 &&
+        (PyTuple_CheckExact(value) || PyList_CheckExact(value)) &&
+        Py_SIZE(value) == n) {
+        /* an exact tuple or list of the right length (CPython's
+           UNPACK_SEQUENCE_TUPLE / _LIST): its items, each held before any
+           target is stored (a store may run code that changes the list) */
+        PyObject **src = PyTuple_CheckExact(value)
+                             ? &PyTuple_GET_ITEM(value, 0)
+                             : &PyList_GET_ITEM(value, 0);
+        items = small;
+        for (; got < n; got++) {
+            items[got] = Py_NewRef(src[got]);
+        }
+        goto store;
+    }
     /* security (deadline.c): the starred target is filled in a C loop */
-    PyObject *it = hostcall_getiter(f->in, value);
+    it = hostcall_getiter(f->in, value);
     if (it == NULL) {
         if (PyErr_ExceptionMatches(PyExc_TypeError) &&
             Py_TYPE(value)->tp_iter == NULL && !PySequence_Check(value)) {
@@ -274,15 +294,12 @@ unpack_store(Frame *f, Node *t, PyObject *value)
         }
         return -1;
     }
-    PyObject *small[16];
-    PyObject **items = n <= 16 ? small : PyMem_Malloc(n * sizeof(PyObject *));
+    items = n <= 16 ? small : PyMem_Malloc(n * sizeof(PyObject *));
     if (items == NULL) {
         Py_DECREF(it);
         PyErr_NoMemory();
         return -1;
     }
-    Py_ssize_t got = 0;
-    int rc = -1;
     Py_ssize_t before = star < 0 ? n : star;
     for (; got < before; got++) {
         PyObject *x = PyIter_Next(it);
@@ -347,6 +364,7 @@ unpack_store(Frame *f, Node *t, PyObject *value)
         items[star] = rest;
         got = n;
     }
+store:
     rc = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         Node *ti = t->v[i];
@@ -371,7 +389,7 @@ done:
     if (items != small) {
         PyMem_Free(items);
     }
-    Py_DECREF(it);
+    Py_XDECREF(it);
     return rc;
 }
 

@@ -849,6 +849,57 @@ with_items(Frame *f, Node *s, Py_ssize_t i)
 
 /* ----------------------------------------------------------- assignments */
 
+/* `a, b = x, y` (a tuple display assigned to a tuple or list target of the
+ * same length, no starred element on either side): the values are
+ * evaluated left to right, then stored left to right, as CPython's compiler
+ * does it, without the tuple in between, except at module level, where the
+ * tuple is the statement's value (the step's output) and is built after.
+ * Operations are counted as for the tuple display.  1 when it applied
+ * (*st set), 0 when the general path must run (nothing done). */
+static int
+assign_parallel(Frame *f, Node *target, Node *value, Status *st)
+{
+    Py_ssize_t n = value->nv;
+    if ((target->kind != K_Tuple && target->kind != K_List) ||
+        target->nv != n || n > 8 || ((target->flags | value->flags) & NF_HAS_STAR)) {
+        return 0;
+    }
+    *st = ST_ERROR;
+    if (charge(f->in) < 0) { /* the tuple display's own operation */
+        return 1;
+    }
+    PyObject *items[8];
+    Py_ssize_t got = 0;
+    for (; got < n; got++) {
+        items[got] = eval_expr(f, value->v[got]);
+        if (items[got] == NULL) {
+            goto done;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (store_target(f, target->v[i], items[i]) < 0) {
+            goto done;
+        }
+    }
+    if (f->scope->type == SC_MODULE) {
+        PyObject *t = PyTuple_New(n);
+        if (t == NULL) {
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyTuple_SET_ITEM(t, i, items[i]); /* references move */
+        }
+        got = 0;
+        frame_set_last(f, t);
+    }
+    *st = ST_OK;
+done:
+    for (Py_ssize_t i = 0; i < got; i++) {
+        Py_DECREF(items[i]);
+    }
+    return 1;
+}
+
 static Status
 eval_augassign(Frame *f, Node *s)
 {
@@ -1318,6 +1369,12 @@ eval_stmt(Frame *f, Node *s)
         return ST_OK;
     }
     case K_Assign: {
+        if (s->nv == 1 && s->a->kind == K_Tuple) {
+            Status st;
+            if (assign_parallel(f, s->v[0], s->a, &st)) {
+                return st;
+            }
+        }
         PyObject *v = eval_expr(f, s->a);
         if (v == NULL) {
             return ST_ERROR;
