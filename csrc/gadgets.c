@@ -371,6 +371,7 @@ gadgets_resolve(void)
             if (t != NULL && PyType_Check(t) && PyList_Append(gad.keep, t) == 0) {
                 gad.types[i] = (PyTypeObject *)t;
                 gad.type_defs[gad.ntypes++] = i;
+                gadgets_known_types = gad.ntypes;
             }
             Py_XDECREF(t);
             PyErr_Clear();
@@ -635,11 +636,7 @@ gadgets_is_type(PyTypeObject *tp)
     return 0;
 }
 
-int
-gadgets_type_count(void)
-{
-    return gad.ntypes;
-}
+int gadgets_known_types; /* gad.ntypes, read by policy_check_value */
 
 int
 gadgets_check_value(Interp *in, PyObject *v)

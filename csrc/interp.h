@@ -509,6 +509,10 @@ int policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name,
                            int store);
 PyObject *policy_getattr(Interp *in, PyObject *obj, PyObject *name);
 int policy_attr_name_plain(ModState *st, PyObject *name);
+/* What the object decides of an attribute access (policy_check_attr_name
+ * after the name's own rules passed) */
+int policy_check_attr_object(Interp *in, PyObject *obj, PyObject *name,
+                             int store);
 PyObject *policy_getattr_plain(Interp *in, PyObject *obj, PyObject *name);
 /* policy_setattr for a name policy_attr_name_plain accepted: only what the
  * object decides (a module, a tool, an object the code did not create) */
@@ -652,7 +656,7 @@ policy_check_attr_plain(Interp *in, PyObject *obj, PyObject *name)
     PyTypeObject *tp = Py_TYPE(obj);
     if (tp == &PyFrame_Type || tp == &PyTraceBack_Type ||
         tp == &PyCode_Type || PyModule_Check(obj)) {
-        return policy_check_attr_name(in, obj, name, 0);
+        return policy_check_attr_object(in, obj, name, 0);
     }
     return 0;
 }
@@ -880,7 +884,7 @@ int gadgets_check_value(Interp *in, PyObject *v);
  * they hold); how many gadget types are known so far (grows as their
  * modules are imported) */
 int gadgets_is_type(PyTypeObject *tp);
-int gadgets_type_count(void);
+extern int gadgets_known_types;
 /* A host call of a reviewed pure function with inert arguments (pure.def):
  * 1 when it may run with the gadget profile off, 0 otherwise.  Never
  * raises. */

@@ -110,19 +110,20 @@ typedef struct PolicyData {
         *s_wait, *s_enter, *s_exit, *s_block, *s_timeout, *s_tab, *s_lbrace;
     PyTypeObject *budget_iter_type;
     /* policy_check_value's verdict by type: types whose every instance
-       passes (no check looks at the value); keyed by the type's version
+       passes (no check looks at the value), and types whose instances
+       always need the full check (by_value); keyed by the type's version
        tag, so a change of bases drops the entry; emptied when gadgets.c
        learns a new gadget type (inert_gadgets) */
     struct {
         PyTypeObject *tp; /* identity only */
         unsigned int tag;
+        int by_value; /* 1: the verdict depends on the value (check it) */
     } inert[64];
     int inert_gadgets;
 } PolicyData;
 
 static int check_value_full(Interp *in, PolicyData *pd, PyObject *v);
-static int check_attr_object(Interp *in, PyObject *obj, PyObject *name,
-                             int store);
+
 static int value_verdict_by_type(PolicyData *pd, PyTypeObject *tp);
 
 static PolicyData *
@@ -539,13 +540,14 @@ policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name, int store)
     if (obj == NULL) {
         return 0;
     }
-    return check_attr_object(in, obj, name, store);
+    return policy_check_attr_object(in, obj, name, store);
 }
 
 /* Parts 2 and 3 of policy_check_attr_name: what the object decides, for a
  * name part 1 let through. */
-static int
-check_attr_object(Interp *in, PyObject *obj, PyObject *name, int store)
+int
+policy_check_attr_object(Interp *in, PyObject *obj, PyObject *name,
+                         int store)
 {
     PolicyData *pd = pdata(in);
     Py_ssize_t n = PyUnicode_GET_LENGTH(name);
@@ -1352,7 +1354,7 @@ int
 policy_setattr_plain(Interp *in, PyObject *obj, PyObject *name,
                      PyObject *value)
 {
-    if (check_attr_object(in, obj, name, 1) < 0) {
+    if (policy_check_attr_object(in, obj, name, 1) < 0) {
         return -1;
     }
     return PyObject_SetAttr(obj, name, value);
@@ -1553,24 +1555,31 @@ policy_check_value(Interp *in, PyObject *v)
         return 0;
     }
     PolicyData *pd = pdata(in);
-    if (tp == &PyDict_Type || tp == &PyModule_Type || tp == &PySlice_Type) {
+    if (tp == &PyDict_Type || tp == &PyModule_Type || tp == &PySlice_Type ||
+        tp == &PyCFunction_Type || tp == &PyFunction_Type) {
         return check_value_full(in, pd, v); /* verdicts by value */
     }
     unsigned int tag = compat_type_version(tp);
     size_t slot = ((uintptr_t)tp >> 4) & 63;
-    int ngad = gadgets_type_count();
+    int ngad = gadgets_known_types;
     if (tag != 0 && pd->inert[slot].tp == tp && pd->inert[slot].tag == tag &&
         pd->inert_gadgets == ngad) {
-        return 0;
+        return pd->inert[slot].by_value ? check_value_full(in, pd, v) : 0;
     }
     int r = check_value_full(in, pd, v);
-    if (r == 0 && tag != 0 && value_verdict_by_type(pd, tp)) {
-        if (pd->inert_gadgets != ngad) {
-            memset(pd->inert, 0, sizeof(pd->inert));
-            pd->inert_gadgets = ngad;
+    if (tag != 0) {
+        /* remember that the type passes, or that its instances need the
+           full check (not to ask value_verdict_by_type every time) */
+        int by_value = !value_verdict_by_type(pd, tp);
+        if (by_value || r == 0) {
+            if (pd->inert_gadgets != ngad) {
+                memset(pd->inert, 0, sizeof(pd->inert));
+                pd->inert_gadgets = ngad;
+            }
+            pd->inert[slot].tp = tp;
+            pd->inert[slot].tag = tag;
+            pd->inert[slot].by_value = by_value;
         }
-        pd->inert[slot].tp = tp;
-        pd->inert[slot].tag = tag;
     }
     return r;
 }
