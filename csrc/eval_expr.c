@@ -1311,6 +1311,45 @@ fail:
  * Otherwise return the attribute's value as `obj.name` would, *self_arg
  * NULL.  The name passes the attribute choke point either way.  New
  * reference, or NULL with an exception. */
+/* How many modules one Attribute node may remember in turn (each one is
+ * held by the program). */
+#define MOD_MAX_FILLS 4
+
+/* The attribute check of a node whose name is plain (NF_PLAIN_NAME): only
+ * what the object decides (policy_check_attr_plain).  A module's verdict
+ * (its status for the authorized imports, the full name for a parent-only
+ * module) is remembered on the node for the rest of the budget window: the
+ * authorized list does not change within one, and the program holds the
+ * module so that its address cannot be reused.  0 / -1. */
+static inline int
+attr_check_plain(Frame *f, Node *attr, PyObject *obj)
+{
+    if (!PyModule_CheckExact(obj)) {
+        return policy_check_attr_plain(f->in, obj, attr->obj);
+    }
+    Interp *in = f->in;
+    if (attr->mod_ok == obj && attr->mod_epoch == in->window_epoch) {
+        return 0;
+    }
+    if (policy_check_attr_plain(in, obj, attr->obj) < 0) {
+        return -1;
+    }
+    if (attr->mod_ok == obj) {
+        attr->mod_epoch = in->window_epoch; /* held already */
+    }
+    else if (attr->mod_fills < MOD_MAX_FILLS &&
+             PyList_Append(((ProgramObject *)f->program)->consts, obj) ==
+                 0) {
+        attr->mod_ok = obj;
+        attr->mod_epoch = in->window_epoch;
+        attr->mod_fills++;
+    }
+    else {
+        PyErr_Clear();
+    }
+    return 0;
+}
+
 static NOINLINE PyObject *
 load_method(Frame *f, Node *attr, PyObject **self_arg)
 {
@@ -1323,7 +1362,7 @@ load_method(Frame *f, Node *attr, PyObject **self_arg)
         return NULL;
     }
     if ((attr->flags & NF_PLAIN_NAME
-             ? policy_check_attr_plain(f->in, obj, attr->obj)
+             ? attr_check_plain(f, attr, obj)
              : policy_check_attr_name(f->in, obj, attr->obj, 0)) < 0) {
         Py_DECREF(obj);
         return NULL;
@@ -1676,9 +1715,15 @@ eval_attribute(Frame *f, Node *e)
     if (obj == NULL) {
         return NULL;
     }
-    PyObject *v = e->flags & NF_PLAIN_NAME
-                      ? policy_getattr_plain(f->in, obj, e->obj)
-                      : policy_getattr(f->in, obj, e->obj);
+    PyObject *v;
+    if (e->flags & NF_PLAIN_NAME) {
+        v = attr_check_plain(f, e, obj) < 0
+                ? NULL
+                : policy_getattr_checked(f->in, obj, e->obj);
+    }
+    else {
+        v = policy_getattr(f->in, obj, e->obj);
+    }
     Py_DECREF(obj);
     return v;
 }

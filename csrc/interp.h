@@ -110,6 +110,11 @@ typedef struct Node {
        identity (hostcall_gate; the program holds a reference) */
     PyObject *hc_func;
     uint8_t hc_fills; /* times hc_func was (re)filled */
+    /* Attribute (plain name): a module the attribute check passed for in
+       budget window mod_epoch (attr_check_plain; the program holds it) */
+    uint8_t mod_fills;
+    uint64_t mod_epoch;
+    PyObject *mod_ok;
     struct Scope *scope; /* FunctionDef, Lambda, ClassDef, comprehensions */
 } Node;
 
@@ -352,6 +357,9 @@ typedef struct Interp {
     long long mem_limit; /* < 0: none */
     int mem_tripped;     /* the budget refused an allocation this window */
     long long mem_last;  /* net bytes of the last window (diagnostics) */
+    uint64_t window_epoch; /* a new process-wide number at limits_start
+                              and a re-init: verdicts remembered for one
+                              window (Node.mod_ok) */
 } Interp;
 
 /* memlimit.c: saved accounting state of an enclosing window. */
@@ -514,6 +522,9 @@ int policy_attr_name_plain(ModState *st, PyObject *name);
 int policy_check_attr_object(Interp *in, PyObject *obj, PyObject *name,
                              int store);
 PyObject *policy_getattr_plain(Interp *in, PyObject *obj, PyObject *name);
+/* policy_getattr after the attribute check passed: the load, the
+ * substitutes and the value gate */
+PyObject *policy_getattr_checked(Interp *in, PyObject *obj, PyObject *name);
 /* policy_setattr for a name policy_attr_name_plain accepted: only what the
  * object decides (a module, a tool, an object the code did not create) */
 int policy_setattr_plain(Interp *in, PyObject *obj, PyObject *name,
@@ -577,6 +588,7 @@ limits_check_stack(Interp *in)
     return 0;
 }
 void limits_start(Interp *in);
+void limits_new_window_epoch(Interp *in);
 
 /* stack.c: lowest safe address of the generator C stack the thread runs on
  * (kept by generator.c at every switch), NULL on the thread's own stack.

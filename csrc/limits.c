@@ -64,9 +64,21 @@ thread_stack_limit(int *own)
     return (char *)addr + STACK_MARGIN;
 }
 
+/* Window numbers: process-wide, so that no two windows of any
+ * interpreters share one (a program's node may be run by another
+ * interpreter's window later). */
+static uint64_t window_counter;
+
+void
+limits_new_window_epoch(Interp *in)
+{
+    in->window_epoch = ++window_counter;
+}
+
 void
 limits_start(Interp *in)
 {
+    limits_new_window_epoch(in);
     in->ops_left = in->ops_limit;
     in->check_countdown = CLOCK_EVERY;
     in->deadline = in->timeout > 0 ? limits_now() + in->timeout : 0;

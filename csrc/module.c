@@ -469,6 +469,8 @@ interpreter_init(InterpreterObject *self, PyObject *args, PyObject *kwds)
         return -1;
     }
     Py_XSETREF(in->authorized, l);
+    limits_new_window_epoch(in); /* module verdicts depend on the
+                                     authorized list */
     if (ie == NULL) {
         ie = PyExc_RuntimeError;
     }

@@ -1339,6 +1339,12 @@ policy_getattr_plain(Interp *in, PyObject *obj, PyObject *name)
     if (policy_check_attr_plain(in, obj, name) < 0) {
         return NULL;
     }
+    return policy_getattr_checked(in, obj, name);
+}
+
+PyObject *
+policy_getattr_checked(Interp *in, PyObject *obj, PyObject *name)
+{
     PyObject *v = PyObject_GetAttr(obj, name);
     if (v == NULL) {
         return NULL;

@@ -187,3 +187,27 @@ def test_a_warm_attribute_store_still_refuses_what_the_object_decides():
             code = prefix + f"for i in range(4):\n    o = c if i < 3 else {target}\n    {form}\n"
             refused(ex, code, match=match)
     assert ex(prefix + "for i in range(3):\n    c.pi += 1\nc.pi").output == 3
+
+
+def test_a_module_verdict_lasts_one_window_of_one_executor():
+    """A module attribute check remembered at a node holds for the rest of that step only: the
+    same source in an executor that authorizes the module only as a parent is refused, before
+    and after the other executor ran it."""
+    import os
+
+    src = "import os.path\nfor i in range(3):\n    v = os.sep\nv"
+    allowed = new_executor(imports=["os", "os.path"])
+    parent_only = new_executor(imports=["os.path"])
+    assert allowed(src).output == os.sep
+    refused(parent_only, src, match="only authorized as the parent")
+    assert allowed(src).output == os.sep
+    refused(parent_only, src, match="only authorized as the parent")
+
+
+def test_a_module_verdict_is_for_that_module_only():
+    ex = new_executor(imports=["os.path"])
+    refused(ex, "import os.path\nfor o in [os.path, os.path, os]:\n    v = o.sep",
+            match="only authorized as the parent")
+    # the method-call form: a callable both modules would give
+    refused(ex, "import os.path\nfor o in [os.path, os.path, os]:\n"
+                "    v = o.sep.join(['a', 'b'])", match="only authorized as the parent")
