@@ -270,9 +270,15 @@ class _Closing:
 
     def __del__(self) -> None:
         try:
-            self.close()
+            self._collect()
         except Exception:
             pass
+
+    def _collect(self) -> None:
+        """What garbage collection does: `close()` unless a subclass needs less. The collector
+        may run inside any allocation, including one made while this thread holds a lock
+        that `close()` would take."""
+        self.close()
 
 
 class WorkerPool(_Closing):
@@ -756,6 +762,24 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
     def worker_pid(self) -> int:
         """The worker's pid as the fork server sees it (its own pid namespace)."""
         return self._pid
+
+    def _collect(self) -> None:
+        # Never ask the fork server (_end_worker's STATUS request takes its lock, which this
+        # very thread may hold: the collector runs inside allocations, e.g. in the audit hook
+        # of a request's sendmsg). Closing the socket ends the worker; the slot goes back.
+        if getattr(self, "_closed", True) and not getattr(self, "_pool_acquired", False):
+            return
+        self._closed = True
+        sock, self._sock = getattr(self, "_sock", None), None
+        self._channel = None
+        if sock is not None:
+            try:
+                sock.close()
+            except OSError:
+                pass
+        if getattr(self, "_pool_acquired", False):
+            self._pool_acquired = False
+            self._pool.release()
 
     def close(self) -> None:
         with getattr(self, "_lock", threading.RLock()):

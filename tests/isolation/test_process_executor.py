@@ -425,3 +425,28 @@ def test_forged_frames_from_the_worker_cross_only_as_data(make_process_executor)
     with pytest.raises(InterpreterError, match="posix.system may not cross"):
         ex(f"import os\nos.write({fds[0]}, {frame!r})\n'real'")
     assert not os.path.exists("/tmp/forged")
+
+
+def test_collection_during_a_fork_server_request_does_not_deadlock(make_process_executor):
+    """The collector may run inside any allocation, including inside a fork-server request
+    (the audit hook of its sendmsg) on the thread that holds the server's lock. Collecting
+    another executor of that server then must not ask the server anything."""
+    import threading
+
+    keep = make_process_executor()
+    keep("1")
+    doomed = make_process_executor()
+    doomed("2")
+    assert doomed._server is keep._server
+    done = threading.Event()
+
+    def collect_while_locked():
+        with keep._server.lock:  # as inside request(), when the collector runs
+            doomed.__del__()
+        done.set()
+
+    t = threading.Thread(target=collect_while_locked, daemon=True)
+    t.start()
+    t.join(10)
+    assert done.is_set(), "collecting an executor deadlocked on the fork server's lock"
+    assert keep("3").output == 3  # the server and the other executor still work
