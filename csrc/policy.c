@@ -1372,15 +1372,7 @@ policy_getattr(Interp *in, PyObject *obj, PyObject *name)
     if (policy_check_attr_name(in, obj, name, 0) < 0) {
         return NULL;
     }
-    PyObject *v = PyObject_GetAttr(obj, name);
-    if (v == NULL) {
-        return NULL;
-    }
-    v = substitute(in, v);
-    if (v != NULL && policy_check_value(in, v) < 0) {
-        Py_CLEAR(v);
-    }
-    return v;
+    return policy_getattr_checked(in, obj, name);
 }
 
 int
