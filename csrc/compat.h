@@ -18,7 +18,7 @@
  * thread pointer instead of calling __tls_get_addr, which a shared object's
  * default (global-dynamic) model does on every access.  It takes room in
  * the static TLS block that glibc reserves for objects loaded later, so only
- * a few pointer-sized variables use it (about 64 bytes in all). */
+ * a few small variables use it (about 90 bytes in all). */
 #if defined(__GNUC__) && defined(__ELF__)
 #define HOT_TLS _Thread_local __attribute__((tls_model("initial-exec")))
 #else

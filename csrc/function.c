@@ -856,11 +856,12 @@ function_dealloc(FunctionObject *fn)
 static PyObject *function_descr_get(PyObject *self, PyObject *obj,
                                     PyObject *type);
 
-static struct {
-    PyObject *obj;  /* identities only */
+static HOT_TLS struct {
+    PyObject *obj; /* identities only */
     PyObject *func;
     int hit;
-} unbound_want;
+} unbound_want; /* per thread: another thread's lookup may run between the
+                   request and its answer when the GIL changes hands */
 
 /* Is `o` an interpreted function (of any module instance)? */
 int
