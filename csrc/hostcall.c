@@ -93,8 +93,11 @@ hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func)
     if (policy_check_call(in, func) < 0) {
         return -1;
     }
+    /* never a pass the tool exemption gave: the tools change between
+       steps, the remembered verdict would not */
     if (e->hc_fills < HC_MAX_FILLS && identity_is_stable(func) &&
-        policy_call_is_plain(in, func)) {
+        policy_call_is_plain(in, func) &&
+        !policy_callable_is_dangerous(in, func)) {
         ProgramObject *prog = (ProgramObject *)program;
         if (PyList_Append(prog->consts, func) == 0) {
             e->hc_func = func; /* held by the program from now on */

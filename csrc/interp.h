@@ -538,6 +538,8 @@ int policy_import_authorized(Interp *in, PyObject *modname);
 int policy_check_call(Interp *in, PyObject *callable);
 int policy_check_format_spec(Interp *in, PyObject *spec);
 int policy_call_is_plain(Interp *in, PyObject *callable);
+/* 1 when `callable` is refused by the call gate unless it is a tool */
+int policy_callable_is_dangerous(Interp *in, PyObject *callable);
 int policy_check_percent(Interp *in, PyObject *fmt, PyObject *args);
 int policy_check_result_bytes(Interp *in, double bytes, const char *what);
 /* Security hook for a host call made by call_function: may replace *pfunc

@@ -2218,6 +2218,12 @@ policy_call_is_plain(Interp *in, PyObject *callable)
 }
 
 int
+policy_callable_is_dangerous(Interp *in, PyObject *callable)
+{
+    return is_dangerous(pdata(in), callable);
+}
+
+int
 policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args,
                     Py_ssize_t nargs, PyObject *kwnames)
 {
