@@ -60,7 +60,7 @@ if _flag("SMOLAGENTS_NATIVE_FUZZ"):
 core = Extension(
     "smolagents_native._core",
     sources=sorted(glob("csrc/*.c")),
-    depends=sorted(glob("csrc/*.h") + glob("csrc/*.def")),
+    depends=sorted(glob("csrc/*.h") + glob("csrc/*.def") + glob("csrc/*.inc")),
     include_dirs=["csrc"],
     extra_compile_args=compile_args,
     extra_link_args=link_args,

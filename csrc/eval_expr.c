@@ -77,18 +77,18 @@ global_lookup(Frame *f, Node *e)
     int wid = f->in->st->dict_watcher;
     uint64_t gv = compat_dict_version(wid, f->globals);
     uint64_t bv = compat_dict_version(wid, f->builtins);
-    if (gv != 0 && bv != 0 && e->cache_gver == gv && e->cache_bver == bv &&
-        e->cache_globals == f->globals && e->cache_builtins == f->builtins) {
-        Py_INCREF(e->cache_value);
-        return e->cache_value;
+    if (gv != 0 && bv != 0 && e->Name.cache_gver == gv && e->Name.cache_bver == bv &&
+        e->Name.cache_globals == f->globals && e->Name.cache_builtins == f->builtins) {
+        Py_INCREF(e->Name.cache_value);
+        return e->Name.cache_value;
     }
     PyObject *v = global_lookup_slow(f, e->obj);
     if (v != NULL && gv != 0 && bv != 0) {
-        e->cache_gver = gv;
-        e->cache_bver = bv;
-        e->cache_globals = f->globals;
-        e->cache_builtins = f->builtins;
-        e->cache_value = v; /* borrowed: alive while the versions hold */
+        e->Name.cache_gver = gv;
+        e->Name.cache_bver = bv;
+        e->Name.cache_globals = f->globals;
+        e->Name.cache_builtins = f->builtins;
+        e->Name.cache_value = v; /* borrowed: alive while the versions hold */
     }
     return v;
 }
@@ -172,13 +172,13 @@ check_tool_binding_slow(Frame *f, PyObject *name)
 static inline int
 check_tool_binding(Frame *f, Node *t)
 {
-    if (t->checked_epoch == f->in->tools_epoch) {
+    if (t->Name.checked_epoch == f->in->tools_epoch) {
         return 0;
     }
     if (check_tool_binding_slow(f, t->obj) < 0) {
         return -1;
     }
-    t->checked_epoch = f->in->tools_epoch;
+    t->Name.checked_epoch = f->in->tools_epoch;
     return 0;
 }
 
@@ -255,10 +255,10 @@ unpack_store(Frame *f, Node *t, PyObject *value)
 {
     /* Unpack `value` into the elements of a Tuple/List target, with at most
        one starred element, with CPython's error messages. */
-    Py_ssize_t n = t->nv;
+    Py_ssize_t n = t->Seq.nelts;
     Py_ssize_t star = -1;
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (t->v[i]->kind == K_Starred) {
+        if (t->Seq.elts[i]->kind == K_Starred) {
             star = i;
             break;
         }
@@ -367,7 +367,7 @@ unpack_store(Frame *f, Node *t, PyObject *value)
 store:
     rc = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        Node *ti = t->v[i];
+        Node *ti = t->Seq.elts[i];
         /* items come from a container that host code may have filled */
         if (rc == 0 && ti->kind != K_Starred) {
             rc = gate_value(f->in, items[i]);
@@ -379,7 +379,7 @@ store:
             }
         }
         if (rc == 0) {
-            rc = store_target(f, ti->kind == K_Starred ? ti->a : ti, items[i]);
+            rc = store_target(f, ti->kind == K_Starred ? ti->Starred.value : ti, items[i]);
         }
     }
 done:
@@ -397,7 +397,7 @@ int
 store_target(Frame *f, Node *t, PyObject *value)
 {
     if (t->kind == K_Name && t->scope_kind == NAME_FAST &&
-        t->checked_epoch == f->in->tools_epoch) {
+        t->Name.checked_epoch == f->in->tools_epoch) {
         Py_INCREF(value);
         Py_XSETREF(f->fast[t->slot], value);
         return 0;
@@ -406,7 +406,7 @@ store_target(Frame *f, Node *t, PyObject *value)
     case K_Name:
         return store_name(f, t, value);
     case K_Attribute: {
-        PyObject *obj = eval_expr(f, t->a);
+        PyObject *obj = eval_expr(f, t->Attribute.value);
         if (obj == NULL) {
             return -1;
         }
@@ -417,11 +417,11 @@ store_target(Frame *f, Node *t, PyObject *value)
         return r;
     }
     case K_Subscript: {
-        PyObject *obj = eval_expr(f, t->a);
+        PyObject *obj = eval_expr(f, t->Subscript.value);
         if (obj == NULL) {
             return -1;
         }
-        PyObject *key = eval_expr(f, t->b);
+        PyObject *key = eval_expr(f, t->Subscript.slice);
         if (key == NULL) {
             Py_DECREF(obj);
             return -1;
@@ -435,7 +435,7 @@ store_target(Frame *f, Node *t, PyObject *value)
     case K_List:
         return unpack_store(f, t, value);
     case K_Starred:
-        return store_target(f, t->a, value);
+        return store_target(f, t->Starred.value, value);
     default:
         PyErr_SetString(PyExc_SystemError, "invalid assignment target");
         return -1;
@@ -449,7 +449,7 @@ delete_target(Frame *f, Node *t)
     case K_Name:
         return delete_name(f, t);
     case K_Attribute: {
-        PyObject *obj = eval_expr(f, t->a);
+        PyObject *obj = eval_expr(f, t->Attribute.value);
         if (obj == NULL) {
             return -1;
         }
@@ -458,11 +458,11 @@ delete_target(Frame *f, Node *t)
         return r;
     }
     case K_Subscript: {
-        PyObject *obj = eval_expr(f, t->a);
+        PyObject *obj = eval_expr(f, t->Subscript.value);
         if (obj == NULL) {
             return -1;
         }
-        PyObject *key = eval_expr(f, t->b);
+        PyObject *key = eval_expr(f, t->Subscript.slice);
         if (key == NULL) {
             Py_DECREF(obj);
             return -1;
@@ -474,8 +474,8 @@ delete_target(Frame *f, Node *t)
     }
     case K_Tuple:
     case K_List:
-        for (Py_ssize_t i = 0; i < t->nv; i++) {
-            if (delete_target(f, t->v[i]) < 0) {
+        for (Py_ssize_t i = 0; i < t->Seq.nelts; i++) {
+            if (delete_target(f, t->Seq.elts[i]) < 0) {
                 return -1;
             }
         }
@@ -685,19 +685,19 @@ compare_op(Interp *in, int op, PyObject *l, PyObject *r)
 static NOINLINE PyObject *
 eval_compare(Frame *f, Node *e)
 {
-    PyObject *left = eval_operand(f, e->a);
+    PyObject *left = eval_operand(f, e->Compare.left);
     if (left == NULL) {
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < e->nv; i++) {
-        PyObject *right = eval_operand(f, e->v[i]);
+    for (Py_ssize_t i = 0; i < e->Compare.ncomparators; i++) {
+        PyObject *right = eval_operand(f, e->Compare.comparators[i]);
         if (right == NULL) {
             Py_DECREF(left);
             return NULL;
         }
-        PyObject *res = compare_op(f->in, e->ops[i], left, right);
+        PyObject *res = compare_op(f->in, e->Compare.ops[i], left, right);
         Py_DECREF(left);
-        if (res == NULL || i == e->nv - 1) {
+        if (res == NULL || i == e->Compare.ncomparators - 1) {
             Py_DECREF(right);
             return res;
         }
@@ -746,10 +746,10 @@ eval_sequence_list(Frame *f, Node *e)
     if (l == NULL) {
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < e->nv; i++) {
-        Node *el = e->v[i];
+    for (Py_ssize_t i = 0; i < e->Seq.nelts; i++) {
+        Node *el = e->Seq.elts[i];
         if (el->kind == K_Starred) {
-            PyObject *v = eval_expr(f, el->a);
+            PyObject *v = eval_expr(f, el->Starred.value);
             if (v != NULL && Py_TYPE(v)->tp_iter == NULL &&
                 !PySequence_Check(v)) {
                 PyErr_Format(PyExc_TypeError,
@@ -794,12 +794,12 @@ eval_list(Frame *f, Node *e)
     if (e->flags & NF_HAS_STAR) {
         return eval_sequence_list(f, e);
     }
-    PyObject *l = PyList_New(e->nv);
+    PyObject *l = PyList_New(e->Seq.nelts);
     if (l == NULL) {
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < e->nv; i++) {
-        PyObject *v = eval_expr(f, e->v[i]);
+    for (Py_ssize_t i = 0; i < e->Seq.nelts; i++) {
+        PyObject *v = eval_expr(f, e->Seq.elts[i]);
         if (v == NULL) {
             Py_DECREF(l);
             return NULL;
@@ -821,12 +821,12 @@ eval_tuple(Frame *f, Node *e)
         Py_DECREF(l);
         return t;
     }
-    PyObject *t = PyTuple_New(e->nv);
+    PyObject *t = PyTuple_New(e->Seq.nelts);
     if (t == NULL) {
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < e->nv; i++) {
-        PyObject *v = eval_expr(f, e->v[i]);
+    for (Py_ssize_t i = 0; i < e->Seq.nelts; i++) {
+        PyObject *v = eval_expr(f, e->Seq.elts[i]);
         if (v == NULL) {
             Py_DECREF(t);
             return NULL;
@@ -843,9 +843,9 @@ eval_set(Frame *f, Node *e)
     if (s == NULL) {
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < e->nv; i++) {
-        Node *el = e->v[i];
-        PyObject *v = eval_expr(f, el->kind == K_Starred ? el->a : el);
+    for (Py_ssize_t i = 0; i < e->Seq.nelts; i++) {
+        Node *el = e->Seq.elts[i];
+        PyObject *v = eval_expr(f, el->kind == K_Starred ? el->Starred.value : el);
         if (v == NULL) {
             Py_DECREF(s);
             return NULL;
@@ -900,9 +900,9 @@ eval_dict(Frame *f, Node *e)
     if (d == NULL) {
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < e->nw; i++) {
-        if (e->v[i] == NULL) {
-            PyObject *m = eval_expr(f, e->w[i]);
+    for (Py_ssize_t i = 0; i < e->Dict.nvalues; i++) {
+        if (e->Dict.keys[i] == NULL) {
+            PyObject *m = eval_expr(f, e->Dict.values[i]);
             if (m == NULL || dict_merge_mapping(d, m) < 0) {
                 Py_XDECREF(m);
                 Py_DECREF(d);
@@ -911,12 +911,12 @@ eval_dict(Frame *f, Node *e)
             Py_DECREF(m);
             continue;
         }
-        PyObject *k = eval_expr(f, e->v[i]);
+        PyObject *k = eval_expr(f, e->Dict.keys[i]);
         if (k == NULL) {
             Py_DECREF(d);
             return NULL;
         }
-        PyObject *v = eval_expr(f, e->w[i]);
+        PyObject *v = eval_expr(f, e->Dict.values[i]);
         if (v == NULL || PyDict_SetItem(d, k, v) < 0) {
             Py_DECREF(k);
             Py_XDECREF(v);
@@ -934,7 +934,7 @@ eval_dict(Frame *f, Node *e)
 static NOINLINE PyObject *
 eval_formatted(Frame *f, Node *e)
 {
-    PyObject *v = eval_expr(f, e->a);
+    PyObject *v = eval_expr(f, e->FormattedValue.value);
     if (v == NULL) {
         return NULL;
     }
@@ -959,8 +959,8 @@ eval_formatted(Frame *f, Node *e)
         return NULL;
     }
     PyObject *spec = NULL;
-    if (e->b) {
-        spec = eval_expr(f, e->b);
+    if (e->FormattedValue.format_spec) {
+        spec = eval_expr(f, e->FormattedValue.format_spec);
         if (spec == NULL) {
             Py_DECREF(c);
             return NULL;
@@ -987,12 +987,12 @@ eval_formatted(Frame *f, Node *e)
 static NOINLINE PyObject *
 eval_joined(Frame *f, Node *e)
 {
-    PyObject *parts = PyList_New(e->nv);
+    PyObject *parts = PyList_New(e->JoinedStr.nvalues);
     if (parts == NULL) {
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < e->nv; i++) {
-        PyObject *v = eval_expr(f, e->v[i]);
+    for (Py_ssize_t i = 0; i < e->JoinedStr.nvalues; i++) {
+        PyObject *v = eval_expr(f, e->JoinedStr.values[i]);
         if (v == NULL) {
             Py_DECREF(parts);
             return NULL;
@@ -1197,8 +1197,8 @@ eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
                PyObject **pkw)
 {
     PyObject *l = NULL, *lone = NULL, *kw = NULL;
-    if (e->nv == 1 && e->v[0]->kind == K_Starred) {
-        lone = eval_expr(f, e->v[0]->a);
+    if (e->Call.nargs == 1 && e->Call.args[0]->kind == K_Starred) {
+        lone = eval_expr(f, e->Call.args[0]->Starred.value);
         if (lone == NULL) {
             return -1;
         }
@@ -1209,10 +1209,10 @@ eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
             return -1;
         }
     }
-    for (Py_ssize_t i = 0; l != NULL && i < e->nv; i++) {
-        Node *a = e->v[i];
+    for (Py_ssize_t i = 0; l != NULL && i < e->Call.nargs; i++) {
+        Node *a = e->Call.args[i];
         if (a->kind == K_Starred) {
-            PyObject *v = eval_expr(f, a->a);
+            PyObject *v = eval_expr(f, a->Starred.value);
             if (v == NULL) {
                 goto fail;
             }
@@ -1238,15 +1238,15 @@ eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
             Py_DECREF(v);
         }
     }
-    if (e->nw) {
+    if (e->Call.nkeywords) {
         kw = PyDict_New();
         if (kw == NULL) {
             goto fail;
         }
     }
-    for (Py_ssize_t i = 0; i < e->nw; i++) {
-        Node *k = e->w[i];
-        PyObject *v = eval_expr(f, k->a);
+    for (Py_ssize_t i = 0; i < e->Call.nkeywords; i++) {
+        Node *k = e->Call.keywords[i];
+        PyObject *v = eval_expr(f, k->keyword.value);
         if (v == NULL) {
             goto fail;
         }
@@ -1328,21 +1328,21 @@ attr_check_plain(Frame *f, Node *attr, PyObject *obj)
         return policy_check_attr_plain(f->in, obj, attr->obj);
     }
     Interp *in = f->in;
-    if (attr->mod_ok == obj && attr->mod_epoch == in->window_epoch) {
+    if (attr->Attribute.mod_ok == obj && attr->Attribute.mod_epoch == in->window_epoch) {
         return 0;
     }
     if (policy_check_attr_plain(in, obj, attr->obj) < 0) {
         return -1;
     }
-    if (attr->mod_ok == obj) {
-        attr->mod_epoch = in->window_epoch; /* held already */
+    if (attr->Attribute.mod_ok == obj) {
+        attr->Attribute.mod_epoch = in->window_epoch; /* held already */
     }
-    else if (attr->mod_fills < MOD_MAX_FILLS &&
+    else if (attr->Attribute.mod_fills < MOD_MAX_FILLS &&
              PyList_Append(((ProgramObject *)f->program)->consts, obj) ==
                  0) {
-        attr->mod_ok = obj;
-        attr->mod_epoch = in->window_epoch;
-        attr->mod_fills++;
+        attr->Attribute.mod_ok = obj;
+        attr->Attribute.mod_epoch = in->window_epoch;
+        attr->Attribute.mod_fills++;
     }
     else {
         PyErr_Clear();
@@ -1357,7 +1357,7 @@ load_method(Frame *f, Node *attr, PyObject **self_arg)
     if (charge(f->in) < 0) {
         return NULL;
     }
-    PyObject *obj = eval_expr(f, attr->a);
+    PyObject *obj = eval_expr(f, attr->Attribute.value);
     if (obj == NULL) {
         return NULL;
     }
@@ -1371,7 +1371,7 @@ load_method(Frame *f, Node *attr, PyObject **self_arg)
     PyObject *meth;
     if (!provenance_get_method(obj, attr->obj, &meth, &unbound)) {
         meth = compat_get_method_cached(obj, attr->obj, &unbound,
-                                        &attr->tcache);
+                                        &attr->Attribute.tcache);
     }
     if (meth == NULL) {
         Py_DECREF(obj);
@@ -1408,16 +1408,16 @@ call_function(Frame *f, Node *e)
 {
     PyObject *func;
     PyObject *self_arg = NULL; /* owned: unbound method call on this object */
-    if (e->a->kind == K_Attribute && !(e->flags & NF_STAR_ARGS)) {
-        func = load_method(f, e->a, &self_arg);
+    if (e->Call.func->kind == K_Attribute && !(e->flags & NF_STAR_ARGS)) {
+        func = load_method(f, e->Call.func, &self_arg);
     }
     else {
-        func = eval_expr(f, e->a);
+        func = eval_expr(f, e->Call.func);
     }
     if (func == NULL) {
         return NULL;
     }
-    if (e->a->kind == K_Name || e->a->kind == K_Attribute) {
+    if (e->Call.func->kind == K_Name || e->Call.func->kind == K_Attribute) {
         /* smolagents counts neither a callee name nor the attribute of a
            method call (only its object) */
         uncharge(f->in);
@@ -1428,7 +1428,7 @@ call_function(Frame *f, Node *e)
         Py_DECREF(func);
         return res;
     }
-    if (e->nv == 0 && e->nw == 0 && e->a->kind == K_Name &&
+    if (e->Call.nargs == 0 && e->Call.nkeywords == 0 && e->Call.func->kind == K_Name &&
         !(e->flags & NF_STAR_ARGS) && module_is_guarded_dir(func)) {
         /* dir() lists the code's own names, never the host's frame */
         Py_DECREF(func);
@@ -1463,7 +1463,7 @@ call_function(Frame *f, Node *e)
     else {
         /* stack[0]: free slot (PY_VECTORCALL_ARGUMENTS_OFFSET); then the
            object of an unbound method call, if any; then the arguments */
-        Py_ssize_t nargs = e->nv, nkw = e->nw, total = nargs + nkw;
+        Py_ssize_t nargs = e->Call.nargs, nkw = e->Call.nkeywords, total = nargs + nkw;
         Py_ssize_t base = self_arg != NULL ? 2 : 1;
         PyObject *small[8 + 2];
         PyObject **stack =
@@ -1482,14 +1482,14 @@ call_function(Frame *f, Node *e)
         Py_ssize_t done = 0;
         int ok = 1;
         for (Py_ssize_t i = 0; i < nargs; i++, done++) {
-            stack[base + i] = eval_operand(f, e->v[i]);
+            stack[base + i] = eval_operand(f, e->Call.args[i]);
             if (stack[base + i] == NULL) {
                 ok = 0;
                 break;
             }
         }
         for (Py_ssize_t i = 0; ok && i < nkw; i++, done++) {
-            stack[base + nargs + i] = eval_expr(f, e->w[i]->a);
+            stack[base + nargs + i] = eval_expr(f, e->Call.keywords[i]->keyword.value);
             if (stack[base + nargs + i] == NULL) {
                 ok = 0;
                 break;
@@ -1530,33 +1530,33 @@ call_function(Frame *f, Node *e)
 PyObject *
 make_function(Frame *f, Node *def)
 {
-    Node *args = def->b;
-    Scope *s = def->scope;
+    Node *args = def->Function.args;
+    Scope *s = def->Function.scope;
     PyObject *defaults = NULL, *kwdefaults = NULL, *ann = NULL,
              *closure = NULL, *fn = NULL;
-    if (args->nw) {
-        defaults = PyTuple_New(args->nw);
+    if (args->arguments.ndefaults) {
+        defaults = PyTuple_New(args->arguments.ndefaults);
         if (defaults == NULL) {
             goto done;
         }
-        for (Py_ssize_t i = 0; i < args->nw; i++) {
-            PyObject *v = eval_expr(f, args->w[i]);
+        for (Py_ssize_t i = 0; i < args->arguments.ndefaults; i++) {
+            PyObject *v = eval_expr(f, args->arguments.defaults[i]);
             if (v == NULL) {
                 goto done;
             }
             PyTuple_SET_ITEM(defaults, i, v);
         }
     }
-    for (Py_ssize_t i = 0; i < args->nx; i++) {
-        if (args->x[i] == NULL) {
+    for (Py_ssize_t i = 0; i < args->arguments.nkw_defaults; i++) {
+        if (args->arguments.kw_defaults[i] == NULL) {
             continue;
         }
         if (kwdefaults == NULL && (kwdefaults = PyDict_New()) == NULL) {
             goto done;
         }
         /* kw_defaults[i] belongs to the i-th keyword-only argument */
-        Node *argn = args->v[s->argcount + s->has_varargs + i];
-        PyObject *v = eval_expr(f, args->x[i]);
+        Node *argn = args->arguments.args[s->argcount + s->has_varargs + i];
+        PyObject *v = eval_expr(f, args->arguments.kw_defaults[i]);
         if (v == NULL || PyDict_SetItem(kwdefaults, argn->obj, v) < 0) {
             Py_XDECREF(v);
             goto done;
@@ -1564,28 +1564,28 @@ make_function(Frame *f, Node *def)
         Py_DECREF(v);
     }
     if (def->kind == K_FunctionDef) {
-        int any = def->a != NULL;
-        for (Py_ssize_t i = 0; i < args->nv && !any; i++) {
-            any = args->v[i]->a != NULL;
+        int any = def->Function.returns != NULL;
+        for (Py_ssize_t i = 0; i < args->arguments.nargs && !any; i++) {
+            any = args->arguments.args[i]->arg.annotation != NULL;
         }
         if (any) {
             ann = PyDict_New();
             if (ann == NULL) {
                 goto done;
             }
-            for (Py_ssize_t i = 0; i < args->nv; i++) {
-                if (args->v[i]->a == NULL) {
+            for (Py_ssize_t i = 0; i < args->arguments.nargs; i++) {
+                if (args->arguments.args[i]->arg.annotation == NULL) {
                     continue;
                 }
-                PyObject *v = eval_expr(f, args->v[i]->a);
-                if (v == NULL || PyDict_SetItem(ann, args->v[i]->obj, v) < 0) {
+                PyObject *v = eval_expr(f, args->arguments.args[i]->arg.annotation);
+                if (v == NULL || PyDict_SetItem(ann, args->arguments.args[i]->obj, v) < 0) {
                     Py_XDECREF(v);
                     goto done;
                 }
                 Py_DECREF(v);
             }
-            if (def->a) {
-                PyObject *v = eval_expr(f, def->a);
+            if (def->Function.returns) {
+                PyObject *v = eval_expr(f, def->Function.returns);
                 if (v == NULL || PyDict_SetItemString(ann, "return", v) < 0) {
                     Py_XDECREF(v);
                     goto done;
@@ -1629,7 +1629,7 @@ done:
 static NOINLINE PyObject *
 eval_unary(Frame *f, Node *e)
 {
-    PyObject *v = eval_expr(f, e->a);
+    PyObject *v = eval_expr(f, e->UnaryOp.operand);
     if (v == NULL) {
         return NULL;
     }
@@ -1658,13 +1658,13 @@ static NOINLINE PyObject *
 eval_boolop(Frame *f, Node *e)
 {
     PyObject *v = NULL;
-    for (Py_ssize_t i = 0; i < e->nv; i++) {
+    for (Py_ssize_t i = 0; i < e->BoolOp.nvalues; i++) {
         Py_XDECREF(v);
-        v = eval_expr(f, e->v[i]);
+        v = eval_expr(f, e->BoolOp.values[i]);
         if (v == NULL) {
             return NULL;
         }
-        if (i == e->nv - 1) {
+        if (i == e->BoolOp.nvalues - 1) {
             break;
         }
         int t = PyObject_IsTrue(v);
@@ -1682,7 +1682,7 @@ eval_boolop(Frame *f, Node *e)
 static NOINLINE PyObject *
 eval_ifexp(Frame *f, Node *e)
 {
-    PyObject *t = eval_expr(f, e->a);
+    PyObject *t = eval_expr(f, e->IfExp.test);
     if (t == NULL) {
         return NULL;
     }
@@ -1691,17 +1691,17 @@ eval_ifexp(Frame *f, Node *e)
     if (b < 0) {
         return NULL;
     }
-    return eval_expr(f, b ? e->b : e->c);
+    return eval_expr(f, b ? e->IfExp.body : e->IfExp.orelse);
 }
 
 static NOINLINE PyObject *
 eval_namedexpr(Frame *f, Node *e)
 {
-    PyObject *v = eval_expr(f, e->b);
+    PyObject *v = eval_expr(f, e->NamedExpr.value);
     if (v == NULL) {
         return NULL;
     }
-    if (store_name(f, e->a, v) < 0) {
+    if (store_name(f, e->NamedExpr.target, v) < 0) {
         Py_DECREF(v);
         return NULL;
     }
@@ -1711,7 +1711,7 @@ eval_namedexpr(Frame *f, Node *e)
 static NOINLINE PyObject *
 eval_attribute(Frame *f, Node *e)
 {
-    PyObject *obj = eval_expr(f, e->a);
+    PyObject *obj = eval_expr(f, e->Attribute.value);
     if (obj == NULL) {
         return NULL;
     }
@@ -1731,11 +1731,11 @@ eval_attribute(Frame *f, Node *e)
 static NOINLINE PyObject *
 eval_subscript(Frame *f, Node *e)
 {
-    PyObject *obj = eval_expr(f, e->a);
+    PyObject *obj = eval_expr(f, e->Subscript.value);
     if (obj == NULL) {
         return NULL;
     }
-    PyObject *key = eval_expr(f, e->b);
+    PyObject *key = eval_expr(f, e->Subscript.slice);
     if (key == NULL) {
         Py_DECREF(obj);
         return NULL;
@@ -1753,13 +1753,13 @@ static NOINLINE PyObject *
 eval_slice(Frame *f, Node *e)
 {
     PyObject *lo = NULL, *hi = NULL, *st = NULL, *r = NULL;
-    if (e->a && (lo = eval_expr(f, e->a)) == NULL) {
+    if (e->Slice.lower && (lo = eval_expr(f, e->Slice.lower)) == NULL) {
         return NULL;
     }
-    if (e->b && (hi = eval_expr(f, e->b)) == NULL) {
+    if (e->Slice.upper && (hi = eval_expr(f, e->Slice.upper)) == NULL) {
         goto done;
     }
-    if (e->c && (st = eval_expr(f, e->c)) == NULL) {
+    if (e->Slice.step && (st = eval_expr(f, e->Slice.step)) == NULL) {
         goto done;
     }
     r = PySlice_New(lo, hi, st);
@@ -1773,7 +1773,7 @@ done:
 static NOINLINE PyObject *
 eval_comprehension(Frame *f, Node *e)
 {
-    PyObject *src = eval_expr(f, e->v[0]->b);
+    PyObject *src = eval_expr(f, e->Comp.generators[0]->comprehension.iter);
     if (src == NULL) {
         return NULL;
     }
@@ -1791,8 +1791,8 @@ static NOINLINE PyObject *
 eval_yield(Frame *f, Node *e)
 {
     PyObject *v;
-    if (e->a) {
-        v = eval_expr(f, e->a);
+    if (e->Yield.value) {
+        v = eval_expr(f, e->Yield.value);
         if (v == NULL) {
             return NULL;
         }
@@ -1808,7 +1808,7 @@ eval_yield(Frame *f, Node *e)
 static NOINLINE PyObject *
 eval_yield_from(Frame *f, Node *e)
 {
-    PyObject *v = eval_expr(f, e->a);
+    PyObject *v = eval_expr(f, e->Yield.value);
     if (v == NULL) {
         return NULL;
     }
@@ -1820,11 +1820,11 @@ eval_yield_from(Frame *f, Node *e)
 static NOINLINE PyObject *
 eval_binop(Frame *f, Node *e)
 {
-    PyObject *l = eval_operand(f, e->a);
+    PyObject *l = eval_operand(f, e->BinOp.left);
     if (l == NULL) {
         return NULL;
     }
-    PyObject *r = eval_operand(f, e->b);
+    PyObject *r = eval_operand(f, e->BinOp.right);
     if (r == NULL) {
         Py_DECREF(l);
         return NULL;
@@ -1910,9 +1910,9 @@ eval_expr(Frame *f, Node *e)
     case K_Starred:
         /* every kind of the other categories (nodes.def): a kind
        added there must be handled above or listed here */
-#define STMT(n) case K_##n:
-#define PAT(n) case K_##n:
-#define AUX(n) case K_##n:
+#define STMT(n, f) case K_##n:
+#define PAT(n, f) case K_##n:
+#define AUX(n, f) case K_##n:
 #include "nodes.def"
     case K__COUNT:
         break;

@@ -48,7 +48,7 @@
 static int
 is_wildcard(const Node *p)
 {
-    return p->kind == K_MatchAs && p->a == NULL && p->c == NULL;
+    return p->kind == K_MatchAs && p->MatchAs.pattern == NULL && p->MatchAs.target == NULL;
 }
 
 /* Append the capture (target, value) to `binds`.  Returns 0 / -1.  Does not
@@ -239,9 +239,9 @@ static int
 match_sequence_subscr(Frame *f, Node *p, PyObject *subject, Py_ssize_t star,
                       PyObject *binds)
 {
-    Py_ssize_t n = p->nv;
+    Py_ssize_t n = p->Patterns.npatterns;
     for (Py_ssize_t i = 0; i < n; i++) {
-        Node *sub = p->v[i];
+        Node *sub = p->Patterns.patterns[i];
         Py_ssize_t idx = i;
         if (i == star || is_wildcard(sub)) {
             continue;
@@ -277,7 +277,7 @@ static int
 match_sequence_unpack(Frame *f, Node *p, PyObject *subject, Py_ssize_t star,
                       PyObject *binds)
 {
-    Py_ssize_t n = p->nv, i;
+    Py_ssize_t n = p->Patterns.npatterns, i;
     int res = -1;
     PyObject *items = unpack_subject(subject, n, star);
     if (items == NULL) {
@@ -297,7 +297,7 @@ match_sequence_unpack(Frame *f, Node *p, PyObject *subject, Py_ssize_t star,
         }
     }
     for (i = 0; i < n; i++) {
-        Node *sub = p->v[i];
+        Node *sub = p->Patterns.patterns[i];
         if (is_wildcard(sub)) {
             continue;
         }
@@ -317,11 +317,11 @@ done:
 static int
 match_sequence(Frame *f, Node *p, PyObject *subject, PyObject *binds)
 {
-    Py_ssize_t n = p->nv, star = -1;
+    Py_ssize_t n = p->Patterns.npatterns, star = -1;
     int only_wildcard = 1, star_wildcard = 0;
 
     for (Py_ssize_t i = 0; i < n; i++) {
-        Node *sub = p->v[i];
+        Node *sub = p->Patterns.patterns[i];
         if (sub->kind == K_MatchStar) {
             if (star >= 0) {
                 /* CPython's compiler rejects this; ast.parse does not. */
@@ -330,7 +330,7 @@ match_sequence(Frame *f, Node *p, PyObject *subject, PyObject *binds)
                 return -1;
             }
             star = i;
-            star_wildcard = sub->c == NULL;
+            star_wildcard = sub->MatchStar.target == NULL;
             only_wildcard &= star_wildcard;
         }
         else {
@@ -400,19 +400,19 @@ static int
 match_mapping(Frame *f, Node *p, PyObject *subject, PyObject *binds)
 {
     Interp *in = f->in;
-    Py_ssize_t nk = p->nv, i;
+    Py_ssize_t nk = p->MatchMapping.nkeys, i;
     PyObject *keys = NULL, *values = NULL, *get = NULL, *seen = NULL;
     PyObject *dummy = NULL, *rest = NULL;
     int res = -1;
 
-    if (p->nw != nk) {
+    if (p->MatchMapping.npatterns != nk) {
         PyErr_SetString(PyExc_SystemError, "malformed mapping pattern");
         return -1;
     }
     if (!PyType_HasFeature(Py_TYPE(subject), Py_TPFLAGS_MAPPING)) {
         return 0;
     }
-    if (nk == 0 && p->c == NULL) {
+    if (nk == 0 && p->MatchMapping.rest == NULL) {
         return 1;
     }
     if (nk > 0) {
@@ -429,7 +429,7 @@ match_mapping(Frame *f, Node *p, PyObject *subject, PyObject *binds)
         return -1;
     }
     for (i = 0; i < nk; i++) {
-        PyObject *k = eval_expr(f, p->v[i]);
+        PyObject *k = eval_expr(f, p->MatchMapping.keys[i]);
         if (k == NULL) {
             goto done;
         }
@@ -484,7 +484,7 @@ match_mapping(Frame *f, Node *p, PyObject *subject, PyObject *binds)
             }
         }
         for (i = 0; i < nk; i++) {
-            Node *sub = p->w[i];
+            Node *sub = p->MatchMapping.patterns[i];
             if (is_wildcard(sub)) {
                 continue;
             }
@@ -495,9 +495,9 @@ match_mapping(Frame *f, Node *p, PyObject *subject, PyObject *binds)
             }
         }
     }
-    if (p->c != NULL) {
+    if (p->MatchMapping.rest != NULL) {
         rest = mapping_rest(in, subject, keys);
-        if (rest == NULL || add_bind(binds, p->c, rest) < 0) {
+        if (rest == NULL || add_bind(binds, p->MatchMapping.rest, rest) < 0) {
             goto done;
         }
     }
@@ -549,7 +549,7 @@ static int
 match_class(Frame *f, Node *p, PyObject *subject, PyObject *binds)
 {
     Interp *in = f->in;
-    Py_ssize_t nargs = p->nv, nkw = p->nw, nattrs = nargs + nkw, i;
+    Py_ssize_t nargs = p->MatchClass.npatterns, nkw = p->MatchClass.nkwd_patterns, nattrs = nargs + nkw, i;
     PyObject *cls = NULL, *match_args = NULL;
     PyObject *small_attrs[SMALL_ATTRS] = {NULL};
     PyObject *small_names[SMALL_ATTRS] = {NULL};
@@ -563,7 +563,7 @@ match_class(Frame *f, Node *p, PyObject *subject, PyObject *binds)
         PyErr_SetString(PyExc_SystemError, "malformed class pattern");
         return -1;
     }
-    cls = eval_expr(f, p->a);
+    cls = eval_expr(f, p->MatchClass.cls);
     if (cls == NULL) {
         return -1;
     }
@@ -647,7 +647,7 @@ match_class(Frame *f, Node *p, PyObject *subject, PyObject *binds)
         }
     }
     for (i = 0; i < nattrs; i++) {
-        Node *sub = i < nargs ? p->v[i] : p->w[i - nargs];
+        Node *sub = i < nargs ? p->MatchClass.patterns[i] : p->MatchClass.kwd_patterns[i - nargs];
         if (is_wildcard(sub)) {
             continue;
         }
@@ -692,43 +692,43 @@ capture_names(Interp *in, Node *p, PyObject *names)
     case K_MatchSingleton:
         return 0;
     case K_MatchSequence:
-        for (i = 0; i < p->nv; i++) {
-            if (capture_names(in, p->v[i], names) < 0) {
+        for (i = 0; i < p->Patterns.npatterns; i++) {
+            if (capture_names(in, p->Patterns.patterns[i], names) < 0) {
                 return -1;
             }
         }
         return 0;
     case K_MatchMapping:
-        for (i = 0; i < p->nw; i++) {
-            if (capture_names(in, p->w[i], names) < 0) {
+        for (i = 0; i < p->MatchMapping.npatterns; i++) {
+            if (capture_names(in, p->MatchMapping.patterns[i], names) < 0) {
                 return -1;
             }
         }
-        return p->c ? PyList_Append(names, p->c->obj) : 0;
+        return p->MatchMapping.rest ? PyList_Append(names, p->MatchMapping.rest->obj) : 0;
     case K_MatchClass:
-        for (i = 0; i < p->nv; i++) {
-            if (capture_names(in, p->v[i], names) < 0) {
+        for (i = 0; i < p->MatchClass.npatterns; i++) {
+            if (capture_names(in, p->MatchClass.patterns[i], names) < 0) {
                 return -1;
             }
         }
-        for (i = 0; i < p->nw; i++) {
-            if (capture_names(in, p->w[i], names) < 0) {
+        for (i = 0; i < p->MatchClass.nkwd_patterns; i++) {
+            if (capture_names(in, p->MatchClass.kwd_patterns[i], names) < 0) {
                 return -1;
             }
         }
         return 0;
     case K_MatchStar:
-        return p->c ? PyList_Append(names, p->c->obj) : 0;
+        return p->MatchStar.target ? PyList_Append(names, p->MatchStar.target->obj) : 0;
     case K_MatchAs:
-        if (p->a != NULL && capture_names(in, p->a, names) < 0) {
+        if (p->MatchAs.pattern != NULL && capture_names(in, p->MatchAs.pattern, names) < 0) {
             return -1;
         }
-        return p->c ? PyList_Append(names, p->c->obj) : 0;
+        return p->MatchAs.target ? PyList_Append(names, p->MatchAs.target->obj) : 0;
     case K_MatchOr:
-        return p->nv > 0 ? capture_names(in, p->v[0], names) : 0;
-#define STMT(n) case K_##n:
-#define EXPR(n) case K_##n:
-#define AUX(n) case K_##n:
+        return p->Patterns.npatterns > 0 ? capture_names(in, p->Patterns.patterns[0], names) : 0;
+#define STMT(n, f) case K_##n:
+#define EXPR(n, f) case K_##n:
+#define AUX(n, f) case K_##n:
 #include "nodes.def"
     case K__COUNT:
         break;
@@ -799,15 +799,15 @@ done:
 static int
 match_or(Frame *f, Node *p, PyObject *subject, PyObject *binds)
 {
-    for (Py_ssize_t i = 0; i < p->nv; i++) {
+    for (Py_ssize_t i = 0; i < p->Patterns.npatterns; i++) {
         PyObject *alt = PyList_New(0);
         if (alt == NULL) {
             return -1;
         }
-        int r = match_pattern(f, p->v[i], subject, alt);
+        int r = match_pattern(f, p->Patterns.patterns[i], subject, alt);
         if (r == 1) {
             Py_ssize_t n = PyList_GET_SIZE(alt);
-            if ((i > 0 && n > 1 && reorder_binds(f->in, p->v[0], alt) < 0) ||
+            if ((i > 0 && n > 1 && reorder_binds(f->in, p->Patterns.patterns[0], alt) < 0) ||
                 PyList_SetSlice(binds, PyList_GET_SIZE(binds),
                                 PyList_GET_SIZE(binds), alt) < 0) {
                 r = -1;
@@ -827,7 +827,7 @@ match_or(Frame *f, Node *p, PyObject *subject, PyObject *binds)
 static int
 match_value(Frame *f, Node *p, PyObject *subject)
 {
-    PyObject *v = eval_expr(f, p->a);
+    PyObject *v = eval_expr(f, p->MatchValue.value);
     if (v == NULL) {
         return -1;
     }
@@ -863,26 +863,26 @@ match_pattern(Frame *f, Node *p, PyObject *subject, PyObject *binds)
         return match_class(f, p, subject, binds);
     case K_MatchStar:
         /* Reached only from match_sequence_unpack, with the star's list. */
-        if (p->c != NULL && add_bind(binds, p->c, subject) < 0) {
+        if (p->MatchStar.target != NULL && add_bind(binds, p->MatchStar.target, subject) < 0) {
             return -1;
         }
         return 1;
     case K_MatchAs:
-        if (p->a != NULL) {
-            int r = match_pattern(f, p->a, subject, binds);
+        if (p->MatchAs.pattern != NULL) {
+            int r = match_pattern(f, p->MatchAs.pattern, subject, binds);
             if (r != 1) {
                 return r;
             }
         }
-        if (p->c != NULL && add_bind(binds, p->c, subject) < 0) {
+        if (p->MatchAs.target != NULL && add_bind(binds, p->MatchAs.target, subject) < 0) {
             return -1;
         }
         return 1;
     case K_MatchOr:
         return match_or(f, p, subject, binds);
-#define STMT(n) case K_##n:
-#define EXPR(n) case K_##n:
-#define AUX(n) case K_##n:
+#define STMT(n, f) case K_##n:
+#define EXPR(n, f) case K_##n:
+#define AUX(n, f) case K_##n:
 #include "nodes.def"
     case K__COUNT:
         break;

@@ -83,7 +83,7 @@ eval_body(Frame *f, Node **body, Py_ssize_t n)
 static Status
 eval_for(Frame *f, Node *s)
 {
-    PyObject *src = eval_expr(f, s->b);
+    PyObject *src = eval_expr(f, s->For.iter);
     if (src == NULL) {
         return ST_ERROR;
     }
@@ -106,16 +106,16 @@ eval_for(Frame *f, Node *s)
                 }
                 PyErr_Clear();
             }
-            st = eval_body(f, s->w, s->nw); /* else clause */
+            st = eval_body(f, s->For.orelse, s->For.norelse); /* else clause */
             break;
         }
-        if (gate_value(f->in, item) < 0 || store_target(f, s->a, item) < 0) {
+        if (gate_value(f->in, item) < 0 || store_target(f, s->For.target, item) < 0) {
             Py_DECREF(item);
             st = ST_ERROR;
             break;
         }
         Py_DECREF(item);
-        st = eval_body(f, s->v, s->nv);
+        st = eval_body(f, s->For.body, s->For.nbody);
         if (st == ST_BREAK) {
             st = ST_OK;
             break;
@@ -137,7 +137,7 @@ eval_while(Frame *f, Node *s)
 {
     long long iterations = 0;
     for (;;) {
-        PyObject *t = eval_expr(f, s->a);
+        PyObject *t = eval_expr(f, s->While.test);
         if (t == NULL) {
             return ST_ERROR;
         }
@@ -147,7 +147,7 @@ eval_while(Frame *f, Node *s)
             return ST_ERROR;
         }
         if (!b) {
-            return eval_body(f, s->w, s->nw);
+            return eval_body(f, s->While.orelse, s->While.norelse);
         }
         if (++iterations > f->in->max_while_iterations) {
             limits_abort(f->in, ABORT_BUDGET,
@@ -155,7 +155,7 @@ eval_while(Frame *f, Node *s)
                          f->in->max_while_iterations);
             return ST_ERROR;
         }
-        Status st = eval_body(f, s->v, s->nv);
+        Status st = eval_body(f, s->While.body, s->While.nbody);
         if (st == ST_BREAK) {
             return ST_OK;
         }
@@ -174,10 +174,10 @@ eval_while(Frame *f, Node *s)
 static int
 handler_matches(Frame *f, Node *h, PyObject *exc)
 {
-    if (h->a == NULL) {
+    if (h->ExceptHandler.type == NULL) {
         return 1;
     }
-    PyObject *t = eval_expr(f, h->a);
+    PyObject *t = eval_expr(f, h->ExceptHandler.type);
     if (t == NULL) {
         return -1;
     }
@@ -210,24 +210,24 @@ handler_matches(Frame *f, Node *h, PyObject *exc)
 static Status
 run_handler(Frame *f, Node *h, PyObject *exc)
 {
-    if (h->c != NULL) {
+    if (h->ExceptHandler.target != NULL) {
         if (policy_check_value(f->in, exc) < 0 ||
-            store_name(f, h->c, exc) < 0) {
+            store_name(f, h->ExceptHandler.target, exc) < 0) {
             return ST_ERROR;
         }
     }
     PyObject *saved = compat_get_handled();
     compat_set_handled(exc);
-    Status st = eval_body(f, h->v, h->nv);
+    Status st = eval_body(f, h->ExceptHandler.body, h->ExceptHandler.nbody);
     compat_set_handled(saved);
     Py_XDECREF(saved);
-    if (h->c != NULL) {
+    if (h->ExceptHandler.target != NULL) {
         /* `del name`, ignoring a name the body already removed */
         PyObject *t = NULL, *v = NULL, *tb = NULL;
         if (st == ST_ERROR) {
             PyErr_Fetch(&t, &v, &tb);
         }
-        if (delete_target(f, h->c) < 0) {
+        if (delete_target(f, h->ExceptHandler.target) < 0) {
             PyErr_Clear();
         }
         if (st == ST_ERROR) {
@@ -243,7 +243,7 @@ run_handler(Frame *f, Node *h, PyObject *exc)
 static Status
 run_finally(Frame *f, Node *s, Status pending)
 {
-    if (s->ny == 0) {
+    if (s->Try.nfinalbody == 0) {
         return pending;
     }
     if (pending == ST_ERROR && f->in->abort != ABORT_NONE) {
@@ -263,7 +263,7 @@ run_finally(Frame *f, Node *s, Status pending)
         saved = compat_get_handled();
         compat_set_handled(exc);
     }
-    Status st = eval_body(f, s->y, s->ny);
+    Status st = eval_body(f, s->Try.finalbody, s->Try.nfinalbody);
     if (exc) {
         compat_set_handled(saved);
         Py_XDECREF(saved);
@@ -286,12 +286,12 @@ run_finally(Frame *f, Node *s, Status pending)
 static Status
 eval_try(Frame *f, Node *s)
 {
-    Status st = eval_body(f, s->v, s->nv);
-    if (st == ST_ERROR && s->nw && !error_is_uncatchable(f)) {
+    Status st = eval_body(f, s->Try.body, s->Try.nbody);
+    if (st == ST_ERROR && s->Try.nhandlers && !error_is_uncatchable(f)) {
         PyObject *exc = fetch_exception();
         int handled = 0;
-        for (Py_ssize_t i = 0; i < s->nw; i++) {
-            Node *h = s->w[i];
+        for (Py_ssize_t i = 0; i < s->Try.nhandlers; i++) {
+            Node *h = s->Try.handlers[i];
             int m = handler_matches(f, h, exc);
             if (m < 0) {
                 /* an error evaluating the type: it propagates, with the
@@ -320,8 +320,8 @@ eval_try(Frame *f, Node *s)
             Py_DECREF(exc);
         }
     }
-    else if (st == ST_OK && s->nx) {
-        st = eval_body(f, s->x, s->nx);
+    else if (st == ST_OK && s->Try.norelse) {
+        st = eval_body(f, s->Try.orelse, s->Try.norelse);
     }
     return run_finally(f, s, st);
 }
@@ -548,10 +548,10 @@ done:
 static Status
 eval_try_star(Frame *f, Node *s)
 {
-    Status st = eval_body(f, s->v, s->nv);
+    Status st = eval_body(f, s->Try.body, s->Try.nbody);
     if (st != ST_ERROR || error_is_uncatchable(f)) {
-        if (st == ST_OK && s->nx) {
-            st = eval_body(f, s->x, s->nx);
+        if (st == ST_OK && s->Try.norelse) {
+            st = eval_body(f, s->Try.orelse, s->Try.norelse);
         }
         return run_finally(f, s, st);
     }
@@ -562,9 +562,9 @@ eval_try_star(Frame *f, Node *s)
     if (excs == NULL) {
         goto fail;
     }
-    for (Py_ssize_t i = 0; i < s->nw && current != Py_None; i++) {
-        Node *h = s->w[i];
-        PyObject *t = eval_expr(f, h->a);
+    for (Py_ssize_t i = 0; i < s->Try.nhandlers && current != Py_None; i++) {
+        Node *h = s->Try.handlers[i];
+        PyObject *t = eval_expr(f, h->ExceptHandler.type);
         if (t == NULL) {
             goto fail;
         }
@@ -668,7 +668,7 @@ eval_try_star(Frame *f, Node *s)
 static Status
 eval_raise(Frame *f, Node *s)
 {
-    if (s->a == NULL) {
+    if (s->Raise.exc == NULL) {
         PyObject *exc = compat_get_handled();
         if (exc == NULL) {
             PyErr_SetString(PyExc_RuntimeError,
@@ -678,7 +678,7 @@ eval_raise(Frame *f, Node *s)
         restore_exception(exc);
         return ST_ERROR;
     }
-    PyObject *v = eval_expr(f, s->a);
+    PyObject *v = eval_expr(f, s->Raise.exc);
     if (v == NULL) {
         return ST_ERROR;
     }
@@ -707,8 +707,8 @@ eval_raise(Frame *f, Node *s)
                         "exceptions must derive from BaseException");
         return ST_ERROR;
     }
-    if (s->b) {
-        PyObject *c = eval_expr(f, s->b);
+    if (s->Raise.cause) {
+        PyObject *c = eval_expr(f, s->Raise.cause);
         if (c == NULL) {
             Py_DECREF(exc);
             return ST_ERROR;
@@ -753,11 +753,11 @@ static Status with_items(Frame *f, Node *s, Py_ssize_t i);
 static Status
 with_items(Frame *f, Node *s, Py_ssize_t i)
 {
-    if (i == s->nv) {
-        return eval_body(f, s->w, s->nw);
+    if (i == s->With.nitems) {
+        return eval_body(f, s->With.body, s->With.nbody);
     }
-    Node *item = s->v[i];
-    PyObject *mgr = eval_expr(f, item->a);
+    Node *item = s->With.items[i];
+    PyObject *mgr = eval_expr(f, item->withitem.context_expr);
     if (mgr == NULL) {
         return ST_ERROR;
     }
@@ -793,7 +793,7 @@ with_items(Frame *f, Node *s, Py_ssize_t i)
     /* as CPython, the body does not keep __enter__'s result alive: only
        the target holds it (`del target` frees it) */
     Status st = ST_OK;
-    if (item->b != NULL && store_target(f, item->b, res) < 0) {
+    if (item->withitem.optional_vars != NULL && store_target(f, item->withitem.optional_vars, res) < 0) {
         st = ST_ERROR;
         /* CPython calls __exit__ with the exception here too */
     }
@@ -859,9 +859,9 @@ with_items(Frame *f, Node *s, Py_ssize_t i)
 static int
 assign_parallel(Frame *f, Node *target, Node *value, Status *st)
 {
-    Py_ssize_t n = value->nv;
+    Py_ssize_t n = value->Seq.nelts;
     if ((target->kind != K_Tuple && target->kind != K_List) ||
-        target->nv != n || n > 8 || ((target->flags | value->flags) & NF_HAS_STAR)) {
+        target->Seq.nelts != n || n > 8 || ((target->flags | value->flags) & NF_HAS_STAR)) {
         return 0;
     }
     *st = ST_ERROR;
@@ -871,13 +871,13 @@ assign_parallel(Frame *f, Node *target, Node *value, Status *st)
     PyObject *items[8];
     Py_ssize_t got = 0;
     for (; got < n; got++) {
-        items[got] = eval_expr(f, value->v[got]);
+        items[got] = eval_expr(f, value->Seq.elts[got]);
         if (items[got] == NULL) {
             goto done;
         }
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (store_target(f, target->v[i], items[i]) < 0) {
+        if (store_target(f, target->Seq.elts[i], items[i]) < 0) {
             goto done;
         }
     }
@@ -903,7 +903,7 @@ done:
 static Status
 eval_augassign(Frame *f, Node *s)
 {
-    Node *t = s->a;
+    Node *t = s->AugAssign.target;
     PyObject *obj = NULL, *key = NULL, *cur = NULL, *rhs = NULL, *res = NULL;
     Status st = ST_ERROR;
     switch (t->kind) {
@@ -911,7 +911,7 @@ eval_augassign(Frame *f, Node *s)
         cur = load_name(f, t);
         break;
     case K_Attribute:
-        obj = eval_expr(f, t->a);
+        obj = eval_expr(f, t->Attribute.value);
         if (obj) {
             cur = t->flags & NF_PLAIN_NAME
                       ? policy_getattr_plain(f->in, obj, t->obj)
@@ -919,9 +919,9 @@ eval_augassign(Frame *f, Node *s)
         }
         break;
     case K_Subscript:
-        obj = eval_expr(f, t->a);
+        obj = eval_expr(f, t->Subscript.value);
         if (obj) {
-            key = eval_expr(f, t->b);
+            key = eval_expr(f, t->Subscript.slice);
         }
         if (key) {
             cur = PyObject_GetItem(obj, key);
@@ -934,7 +934,7 @@ eval_augassign(Frame *f, Node *s)
     if (cur == NULL) {
         goto done;
     }
-    rhs = eval_expr(f, s->b);
+    rhs = eval_expr(f, s->AugAssign.value);
     if (rhs == NULL) {
         goto done;
     }
@@ -998,12 +998,12 @@ eval_annassign(Frame *f, Node *s)
 {
     int at_module_or_class =
         f->scope->type == SC_MODULE || f->scope->type == SC_CLASS;
-    if (s->c) {
-        PyObject *v = eval_expr(f, s->c);
+    if (s->AnnAssign.value) {
+        PyObject *v = eval_expr(f, s->AnnAssign.value);
         if (v == NULL) {
             return ST_ERROR;
         }
-        int r = store_target(f, s->a, v);
+        int r = store_target(f, s->AnnAssign.target, v);
         frame_set_last(f, v);
         if (r < 0) {
             return ST_ERROR;
@@ -1012,7 +1012,7 @@ eval_annassign(Frame *f, Node *s)
     if (!at_module_or_class) {
         return ST_OK; /* annotations of locals are not evaluated */
     }
-    PyObject *ann = eval_expr(f, s->b);
+    PyObject *ann = eval_expr(f, s->AnnAssign.annotation);
     if (ann == NULL) {
         return ST_ERROR;
     }
@@ -1036,7 +1036,7 @@ eval_annassign(Frame *f, Node *s)
             return ST_ERROR;
         }
     }
-    int r = PyObject_SetItem(d, s->a->obj, ann);
+    int r = PyObject_SetItem(d, s->AnnAssign.target->obj, ann);
     Py_DECREF(d);
     Py_DECREF(ann);
     return r < 0 ? ST_ERROR : ST_OK;
@@ -1084,8 +1084,11 @@ apply_decorators(Frame *f, PyObject *decs, PyObject *obj)
 static Status
 eval_def(Frame *f, Node *s)
 {
-    Node **decs = s->kind == K_FunctionDef ? s->v : s->x;
-    Py_ssize_t ndecs = s->kind == K_FunctionDef ? s->nv : s->nx;
+    int is_def = s->kind == K_FunctionDef;
+    Node **decs =
+        is_def ? s->Function.decorator_list : s->ClassDef.decorator_list;
+    Py_ssize_t ndecs =
+        is_def ? s->Function.ndecorator_list : s->ClassDef.ndecorator_list;
     PyObject *dl = eval_decorators(f, decs, ndecs);
     if (dl == NULL) {
         return ST_ERROR;
@@ -1101,7 +1104,8 @@ eval_def(Frame *f, Node *s)
     if (obj == NULL) {
         return ST_ERROR;
     }
-    int r = store_name(f, s->c, obj);
+    int r = store_name(f, is_def ? s->Function.target : s->ClassDef.target,
+                       obj);
     Py_DECREF(obj);
     return r < 0 ? ST_ERROR : ST_OK;
 }
@@ -1111,8 +1115,8 @@ eval_def(Frame *f, Node *s)
 static Status
 eval_import(Frame *f, Node *s)
 {
-    for (Py_ssize_t i = 0; i < s->nv; i++) {
-        Node *al = s->v[i];
+    for (Py_ssize_t i = 0; i < s->Import.nnames; i++) {
+        Node *al = s->Import.names[i];
         PyObject *mod = policy_import(f, al->obj, NULL, 0);
         if (mod == NULL) {
             return ST_ERROR;
@@ -1143,7 +1147,7 @@ eval_import(Frame *f, Node *s)
             }
         }
         Py_DECREF(mod);
-        int r = store_name(f, al->c, bind);
+        int r = store_name(f, al->alias.target, bind);
         Py_DECREF(bind);
         if (r < 0) {
             return ST_ERROR;
@@ -1180,13 +1184,13 @@ import_name_error(PyObject *mod, PyObject *modname, PyObject *name)
 static Status
 eval_import_from(Frame *f, Node *s)
 {
-    PyObject *fromlist = PyTuple_New(s->nv);
+    PyObject *fromlist = PyTuple_New(s->ImportFrom.nnames);
     if (fromlist == NULL) {
         return ST_ERROR;
     }
-    for (Py_ssize_t i = 0; i < s->nv; i++) {
-        Py_INCREF(s->v[i]->obj);
-        PyTuple_SET_ITEM(fromlist, i, s->v[i]->obj);
+    for (Py_ssize_t i = 0; i < s->ImportFrom.nnames; i++) {
+        Py_INCREF(s->ImportFrom.names[i]->obj);
+        PyTuple_SET_ITEM(fromlist, i, s->ImportFrom.names[i]->obj);
     }
     PyObject *mod = policy_import(f, s->obj, fromlist, s->slot);
     Py_DECREF(fromlist);
@@ -1194,9 +1198,9 @@ eval_import_from(Frame *f, Node *s)
         return ST_ERROR;
     }
     Status st = ST_OK;
-    for (Py_ssize_t i = 0; i < s->nv && st == ST_OK; i++) {
-        Node *al = s->v[i];
-        if (al->c == NULL) {
+    for (Py_ssize_t i = 0; i < s->ImportFrom.nnames && st == ST_OK; i++) {
+        Node *al = s->ImportFrom.names[i];
+        if (al->alias.target == NULL) {
             /* from m import *: public names, honouring __all__ */
             PyObject *all = PyObject_GetAttr(mod, f->in->st->str_all);
             PyObject *names;
@@ -1281,7 +1285,7 @@ eval_import_from(Frame *f, Node *s)
                 break;
             }
         }
-        if (store_name(f, al->c, v) < 0) {
+        if (store_name(f, al->alias.target, v) < 0) {
             st = ST_ERROR;
         }
         Py_DECREF(v);
@@ -1297,19 +1301,19 @@ int match_store_binds(Frame *f, PyObject *binds);
 static Status
 eval_match(Frame *f, Node *s)
 {
-    PyObject *subject = eval_expr(f, s->a);
+    PyObject *subject = eval_expr(f, s->Match.subject);
     if (subject == NULL) {
         return ST_ERROR;
     }
     Status st = ST_OK;
-    for (Py_ssize_t i = 0; i < s->nv; i++) {
-        Node *c = s->v[i];
+    for (Py_ssize_t i = 0; i < s->Match.ncases; i++) {
+        Node *c = s->Match.cases[i];
         PyObject *binds = PyList_New(0);
         if (binds == NULL) {
             st = ST_ERROR;
             break;
         }
-        int m = match_pattern(f, c->a, subject, binds);
+        int m = match_pattern(f, c->match_case.pattern, subject, binds);
         if (m > 0 && match_store_binds(f, binds) < 0) {
             m = -1;
         }
@@ -1321,8 +1325,8 @@ eval_match(Frame *f, Node *s)
         if (m == 0) {
             continue;
         }
-        if (c->b) {
-            PyObject *g = eval_expr(f, c->b);
+        if (c->match_case.guard) {
+            PyObject *g = eval_expr(f, c->match_case.guard);
             if (g == NULL) {
                 st = ST_ERROR;
                 break;
@@ -1337,7 +1341,7 @@ eval_match(Frame *f, Node *s)
                 continue;
             }
         }
-        st = eval_body(f, c->v, c->nv);
+        st = eval_body(f, c->match_case.body, c->match_case.nbody);
         break;
     }
     Py_DECREF(subject);
@@ -1354,7 +1358,7 @@ eval_stmt(Frame *f, Node *s)
     }
     switch ((NodeKind)s->kind) {
     case K_Expr: {
-        PyObject *v = eval_expr(f, s->a);
+        PyObject *v = eval_expr(f, s->Expr.value);
         if (v == NULL) {
             return ST_ERROR;
         }
@@ -1369,18 +1373,18 @@ eval_stmt(Frame *f, Node *s)
         return ST_OK;
     }
     case K_Assign: {
-        if (s->nv == 1 && s->a->kind == K_Tuple) {
+        if (s->Assign.ntargets == 1 && s->Assign.value->kind == K_Tuple) {
             Status st;
-            if (assign_parallel(f, s->v[0], s->a, &st)) {
+            if (assign_parallel(f, s->Assign.targets[0], s->Assign.value, &st)) {
                 return st;
             }
         }
-        PyObject *v = eval_expr(f, s->a);
+        PyObject *v = eval_expr(f, s->Assign.value);
         if (v == NULL) {
             return ST_ERROR;
         }
-        for (Py_ssize_t i = 0; i < s->nv; i++) {
-            if (store_target(f, s->v[i], v) < 0) {
+        for (Py_ssize_t i = 0; i < s->Assign.ntargets; i++) {
+            if (store_target(f, s->Assign.targets[i], v) < 0) {
                 Py_DECREF(v);
                 return ST_ERROR;
             }
@@ -1389,13 +1393,13 @@ eval_stmt(Frame *f, Node *s)
         return ST_OK;
     }
     case K_AugAssign: {
-        Node *t = s->a;
+        Node *t = s->AugAssign.target;
         if (t->kind == K_Name && t->scope_kind == NAME_FAST &&
-            t->checked_epoch == f->in->tools_epoch &&
+            t->Name.checked_epoch == f->in->tools_epoch &&
             f->fast[t->slot] != NULL &&
             !PyUnicode_CheckExact(f->fast[t->slot])) {
             /* x op= y on a bound local (strings take the in-place path) */
-            PyObject *rhs = eval_operand(f, s->b);
+            PyObject *rhs = eval_operand(f, s->AugAssign.value);
             if (rhs == NULL) {
                 return ST_ERROR;
             }
@@ -1412,7 +1416,7 @@ eval_stmt(Frame *f, Node *s)
     case K_AnnAssign:
         return eval_annassign(f, s);
     case K_If: {
-        PyObject *t = eval_expr(f, s->a);
+        PyObject *t = eval_expr(f, s->If.test);
         if (t == NULL) {
             return ST_ERROR;
         }
@@ -1421,7 +1425,7 @@ eval_stmt(Frame *f, Node *s)
         if (b < 0) {
             return ST_ERROR;
         }
-        return b ? eval_body(f, s->v, s->nv) : eval_body(f, s->w, s->nw);
+        return b ? eval_body(f, s->If.body, s->If.nbody) : eval_body(f, s->If.orelse, s->If.norelse);
     }
     case K_For:
         return eval_for(f, s);
@@ -1439,8 +1443,8 @@ eval_stmt(Frame *f, Node *s)
         return ST_OK;
     case K_Return: {
         PyObject *v;
-        if (s->a) {
-            v = eval_expr(f, s->a);
+        if (s->Return.value) {
+            v = eval_expr(f, s->Return.value);
             if (v == NULL) {
                 return ST_ERROR;
             }
@@ -1453,8 +1457,8 @@ eval_stmt(Frame *f, Node *s)
         return ST_RETURN;
     }
     case K_Delete:
-        for (Py_ssize_t i = 0; i < s->nv; i++) {
-            if (delete_target(f, s->v[i]) < 0) {
+        for (Py_ssize_t i = 0; i < s->Delete.ntargets; i++) {
+            if (delete_target(f, s->Delete.targets[i]) < 0) {
                 return ST_ERROR;
             }
         }
@@ -1471,7 +1475,7 @@ eval_stmt(Frame *f, Node *s)
     case K_With:
         return with_items(f, s, 0);
     case K_Assert: {
-        PyObject *t = eval_expr(f, s->a);
+        PyObject *t = eval_expr(f, s->Assert.test);
         if (t == NULL) {
             return ST_ERROR;
         }
@@ -1483,8 +1487,8 @@ eval_stmt(Frame *f, Node *s)
         if (b) {
             return ST_OK;
         }
-        if (s->b) {
-            PyObject *m = eval_expr(f, s->b);
+        if (s->Assert.msg) {
+            PyObject *m = eval_expr(f, s->Assert.msg);
             if (m == NULL) {
                 return ST_ERROR;
             }
@@ -1509,9 +1513,9 @@ eval_stmt(Frame *f, Node *s)
         return eval_match(f, s);
         /* every kind of the other categories (nodes.def): a kind
        added there must be handled above or listed here */
-#define EXPR(n) case K_##n:
-#define PAT(n) case K_##n:
-#define AUX(n) case K_##n:
+#define EXPR(n, f) case K_##n:
+#define PAT(n, f) case K_##n:
+#define AUX(n, f) case K_##n:
 #include "nodes.def"
     case K__COUNT:
         break;

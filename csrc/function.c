@@ -551,7 +551,7 @@ static int comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc);
 PyObject *
 run_comprehension(Frame *f, Node *e, PyObject *iter)
 {
-    Scope *s = e->scope;
+    Scope *s = e->Comp.scope;
     PyObject *closure = NULL;
     PyObject *res = NULL;
     if (s->nfree) {
@@ -634,14 +634,14 @@ done:
 static int
 comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
 {
-    Node *g = e->v[gi];
+    Node *g = e->Comp.generators[gi];
     PyObject *it;
     if (gi == 0) {
         it = cf->fast[0];
         Py_INCREF(it);
     }
     else {
-        PyObject *src = eval_expr(cf, g->b);
+        PyObject *src = eval_expr(cf, g->comprehension.iter);
         if (src == NULL) {
             return -1;
         }
@@ -663,15 +663,15 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
             }
             break;
         }
-        if (gate_value(cf->in, item) < 0 || store_target(cf, g->a, item) < 0) {
+        if (gate_value(cf->in, item) < 0 || store_target(cf, g->comprehension.target, item) < 0) {
             Py_DECREF(item);
             rc = -1;
             break;
         }
         Py_DECREF(item);
         int keep = 1;
-        for (Py_ssize_t k = 0; k < g->nv && keep; k++) {
-            PyObject *c = eval_expr(cf, g->v[k]);
+        for (Py_ssize_t k = 0; k < g->comprehension.nifs && keep; k++) {
+            PyObject *c = eval_expr(cf, g->comprehension.ifs[k]);
             if (c == NULL) {
                 rc = -1;
                 break;
@@ -689,7 +689,7 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
         if (!keep) {
             continue;
         }
-        if (gi + 1 < e->nv) {
+        if (gi + 1 < e->Comp.ngenerators) {
             if (comp_loop(cf, e, gi + 1, acc) < 0) {
                 rc = -1;
                 break;
@@ -697,12 +697,12 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
             continue;
         }
         if (e->kind == K_DictComp) {
-            PyObject *k = eval_expr(cf, e->a);
+            PyObject *k = eval_expr(cf, e->Comp.elt);
             if (k == NULL) {
                 rc = -1;
                 break;
             }
-            PyObject *v = eval_expr(cf, e->b);
+            PyObject *v = eval_expr(cf, e->Comp.value);
             if (v == NULL || PyDict_SetItem(acc, k, v) < 0) {
                 Py_DECREF(k);
                 Py_XDECREF(v);
@@ -713,7 +713,7 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
             Py_DECREF(v);
         }
         else {
-            PyObject *v = eval_expr(cf, e->a);
+            PyObject *v = eval_expr(cf, e->Comp.elt);
             if (v == NULL) {
                 rc = -1;
                 break;
@@ -1175,7 +1175,7 @@ PyObject *
 build_class(Frame *f, Node *s)
 {
     ModState *st = f->in->st;
-    Scope *cs = s->scope;
+    Scope *cs = s->ClassDef.scope;
     PyObject *orig_bases = NULL, *bases = NULL, *kw = NULL, *meta = NULL,
              *ns = NULL, *cls = NULL, *classcell = NULL;
     PyObject **cells = NULL;
@@ -1186,9 +1186,9 @@ build_class(Frame *f, Node *s)
         if (l == NULL) {
             return NULL;
         }
-        for (Py_ssize_t i = 0; i < s->nv; i++) {
-            Node *b = s->v[i];
-            PyObject *v = eval_expr(f, b->kind == K_Starred ? b->a : b);
+        for (Py_ssize_t i = 0; i < s->ClassDef.nbases; i++) {
+            Node *b = s->ClassDef.bases[i];
+            PyObject *v = eval_expr(f, b->kind == K_Starred ? b->Starred.value : b);
             if (v == NULL) {
                 Py_DECREF(l);
                 return NULL;
@@ -1222,9 +1222,9 @@ build_class(Frame *f, Node *s)
     if (kw == NULL) {
         goto done;
     }
-    for (Py_ssize_t i = 0; i < s->nw; i++) {
-        Node *k = s->w[i];
-        PyObject *v = eval_expr(f, k->a);
+    for (Py_ssize_t i = 0; i < s->ClassDef.nkeywords; i++) {
+        Node *k = s->ClassDef.keywords[i];
+        PyObject *v = eval_expr(f, k->keyword.value);
         if (v == NULL) {
             goto done;
         }

@@ -750,8 +750,8 @@ genexp_step(GenObject *gen)
     if (gen->gx_depth == 0) {
         /* first resume: the loop over `.0` */
         Py_DECREF(sent);
-        if (e->nv > GX_SMALL) {
-            gen->gx_iters = PyMem_Calloc((size_t)e->nv, sizeof(PyObject *));
+        if (e->Comp.ngenerators > GX_SMALL) {
+            gen->gx_iters = PyMem_Calloc((size_t)e->Comp.ngenerators, sizeof(PyObject *));
             if (gen->gx_iters == NULL) {
                 gen->gx_iters = gen->gx_small;
                 PyErr_NoMemory();
@@ -771,7 +771,7 @@ genexp_step(GenObject *gen)
         }
     }
     for (;;) {
-        Node *g = e->v[gen->gx_depth - 1];
+        Node *g = e->Comp.generators[gen->gx_depth - 1];
         /* no charge per iteration: the element and conditions are charged */
         PyObject *item = PyIter_Next(gen->gx_iters[gen->gx_depth - 1]);
         if (item == NULL) {
@@ -790,14 +790,14 @@ genexp_step(GenObject *gen)
             }
             continue;
         }
-        if (gate_value(in, item) < 0 || store_target(cf, g->a, item) < 0) {
+        if (gate_value(in, item) < 0 || store_target(cf, g->comprehension.target, item) < 0) {
             Py_DECREF(item);
             goto fail;
         }
         Py_DECREF(item);
         int keep = 1;
-        for (Py_ssize_t k = 0; k < g->nv && keep > 0; k++) {
-            PyObject *c = eval_expr(cf, g->v[k]);
+        for (Py_ssize_t k = 0; k < g->comprehension.nifs && keep > 0; k++) {
+            PyObject *c = eval_expr(cf, g->comprehension.ifs[k]);
             if (c == NULL) {
                 goto fail;
             }
@@ -810,9 +810,9 @@ genexp_step(GenObject *gen)
         if (!keep) {
             continue;
         }
-        if (gen->gx_depth < e->nv) {
+        if (gen->gx_depth < e->Comp.ngenerators) {
             /* enter the next loop */
-            PyObject *src = eval_expr(cf, e->v[gen->gx_depth]->b);
+            PyObject *src = eval_expr(cf, e->Comp.generators[gen->gx_depth]->comprehension.iter);
             if (src == NULL) {
                 goto fail;
             }
@@ -824,7 +824,7 @@ genexp_step(GenObject *gen)
             gen->gx_iters[gen->gx_depth++] = it;
             continue;
         }
-        PyObject *v = eval_expr(cf, e->a);
+        PyObject *v = eval_expr(cf, e->Comp.elt);
         if (v == NULL) {
             goto fail;
         }

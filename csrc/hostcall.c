@@ -87,7 +87,7 @@ identity_is_stable(PyObject *func)
 int
 hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func)
 {
-    if (e->hc_func == func) {
+    if (e->Call.hc_func == func) {
         return HC_CHECKED | HC_PLAIN;
     }
     if (policy_check_call(in, func) < 0) {
@@ -95,13 +95,13 @@ hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func)
     }
     /* never a pass the tool exemption gave: the tools change between
        steps, the remembered verdict would not */
-    if (e->hc_fills < HC_MAX_FILLS && identity_is_stable(func) &&
+    if (e->Call.hc_fills < HC_MAX_FILLS && identity_is_stable(func) &&
         policy_call_is_plain(in, func) &&
         !policy_callable_is_dangerous(in, func)) {
         ProgramObject *prog = (ProgramObject *)program;
         if (PyList_Append(prog->consts, func) == 0) {
-            e->hc_func = func; /* held by the program from now on */
-            e->hc_fills++;
+            e->Call.hc_func = func; /* held by the program from now on */
+            e->Call.hc_fills++;
         }
         else {
             PyErr_Clear();

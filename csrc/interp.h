@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "compat.h"
+#include "nodes_gen.h"
 
 /* Keep cold paths out of the evaluator's hot functions, whose stack frames
  * (and so every node's cost) grow with what is inlined into them. */
@@ -23,10 +24,10 @@
 /* ------------------------------------------------------------------ kinds */
 
 typedef enum {
-#define STMT(n) K_##n,
-#define EXPR(n) K_##n,
-#define PAT(n) K_##n,
-#define AUX(n) K_##n,
+#define STMT(n, f) K_##n,
+#define EXPR(n, f) K_##n,
+#define PAT(n, f) K_##n,
+#define AUX(n, f) K_##n,
 #include "nodes.def"
     K__COUNT
 } NodeKind;
@@ -79,10 +80,14 @@ typedef enum {
 
 struct Scope;
 
-/* One IR node.  Meaning of the generic fields per kind is documented in
- * lower.c next to the code that builds each kind.  Nodes, and the arrays
- * they point to, live in the Program's arena; `obj` references are owned by
- * the Program (kept alive in its `consts` list). */
+/* One IR node: a common header, then its kind's payload (the typed layout
+ * of nodes.def, generated into nodes_gen.h), reached as n->Layout.field,
+ * e.g. n->BinOp.left or n->Try.handlers.  The header's `op`, `slot`,
+ * `flags` and `obj` mean what nodes.def says per kind.  Nodes, and the
+ * arrays they point to, live in the Program's arena; `obj` references are
+ * owned by the Program (kept alive in its `consts` list).  Every node has
+ * sizeof(Node) bytes, so a field of another kind's layout is never out of
+ * bounds; lowering zeroes the whole node. */
 typedef struct Node {
     uint8_t kind;
     uint8_t op;         /* operator, ctx, conversion, ... */
@@ -91,31 +96,7 @@ typedef struct Node {
     int32_t slot; /* fast/cell slot for Name; misc int otherwise */
     int32_t lineno, col, end_lineno, end_col;
     PyObject *obj; /* borrowed from Program->consts: name, constant... */
-    struct Node *a, *b, *c;
-    struct Node **v, **w, **x, **y; /* child lists */
-    Py_ssize_t nv, nw, nx, ny;
-    uint8_t *ops;           /* Compare: one CmpOpKind per comparator */
-    uint32_t checked_epoch; /* Name store: tools epoch last checked (cache) */
-    /* Name load (NAME_GLOBAL / NAME_NAME at module level): the value found
-       for dict versions (globals, builtins) of these dicts; borrowed, valid
-       while both versions are unchanged (see compat_dict_version).  The
-       dict pointers are identities, never dereferenced. */
-    uint64_t cache_gver, cache_bver;
-    PyObject *cache_value;
-    PyObject *cache_globals, *cache_builtins;
-    /* Attribute as a call target: the method found on the object's type
-       (compat.h) */
-    CompatTypeCache tcache;
-    /* Call: a host callable whose call gate passed here, remembered by
-       identity (hostcall_gate; the program holds a reference) */
-    PyObject *hc_func;
-    uint8_t hc_fills; /* times hc_func was (re)filled */
-    /* Attribute (plain name): a module the attribute check passed for in
-       budget window mod_epoch (attr_check_plain; the program holds it) */
-    uint8_t mod_fills;
-    uint64_t mod_epoch;
-    PyObject *mod_ok;
-    struct Scope *scope; /* FunctionDef, Lambda, ClassDef, comprehensions */
+    NODE_PAYLOAD;
 } Node;
 
 /* Node flags */

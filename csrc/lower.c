@@ -17,21 +17,8 @@
 
 /* ---------------------------------------------------------------- fields */
 
-// clang-format off
-#define FIELDS(X)                                                          \
-    X(body) X(value) X(targets) X(target) X(op) X(left) X(right)           \
-    X(operand) X(values) X(keys) X(elts) X(ctx) X(id) X(attr) X(slice)     \
-    X(lower) X(upper) X(step) X(func) X(args) X(keywords) X(arg) X(test)   \
-    X(orelse) X(iter) X(ifs) X(generators) X(elt) X(key) X(items)          \
-    X(context_expr) X(optional_vars) X(handlers) X(finalbody) X(type)      \
-    X(name) X(exc) X(cause) X(msg) X(names) X(asname) X(module) X(level)   \
-    X(decorator_list) X(returns) X(bases) X(posonlyargs) X(kwonlyargs)     \
-    X(vararg) X(kwarg) X(kw_defaults) X(defaults) X(annotation) X(simple)  \
-    X(comparators) X(ops) X(conversion) X(format_spec) X(subject) X(cases) \
-    X(pattern) X(guard) X(patterns) X(rest) X(cls) X(kwd_attrs)            \
-    X(kwd_patterns) X(lineno) X(col_offset) X(end_lineno)                  \
-    X(end_col_offset) X(type_params) X(bound) X(default_value)
-// clang-format on
+/* FIELDS(X): every ast field name lowering reads (generated from nodes.def) */
+#define FIELDS(X) NODE_AST_FIELDS(X)
 
 enum {
 #define X(n) F_##n,
@@ -573,9 +560,9 @@ lower_star_ok_expr(Lower *L, PyObject *o)
     return lower_expr(L, o);
 }
 
-/* Lower optional expression field: *out = NULL for None. */
+/* Lower an optional node-valued field with `fn`: *out = NULL for None. */
 static int
-lower_opt_expr(Lower *L, PyObject *o, int f, Node **out)
+lower_opt_with(Lower *L, PyObject *o, int f, lower_fn fn, Node **out)
 {
     int err = 0;
     PyObject *v = getf_opt(L, o, f, &err);
@@ -586,10 +573,37 @@ lower_opt_expr(Lower *L, PyObject *o, int f, Node **out)
     if (v == NULL) {
         return 0;
     }
-    *out = lower_expr(L, v);
+    *out = fn(L, v);
     Py_DECREF(v);
     return *out ? 0 : -1;
 }
+
+/* Lower optional expression field: *out = NULL for None. */
+static int
+lower_opt_expr(Lower *L, PyObject *o, int f, Node **out)
+{
+    return lower_opt_with(L, o, f, lower_expr, out);
+}
+
+/* A required field of `o` is None: -1 with the TypeError CPython's
+ * compiler gives for that tree. */
+static int
+missing_field(PyObject *o, const char *field)
+{
+    PyErr_Format(PyExc_TypeError, "required field \"%s\" missing from %s",
+                 field, Py_TYPE(o)->tp_name);
+    return -1;
+}
+
+/* the lowering functions the spec names for lists of other nodes */
+static Node *lower_handler(Lower *L, PyObject *o);
+static Node *lower_withitem(Lower *L, PyObject *o);
+static Node *lower_case(Lower *L, PyObject *o);
+static Node *lower_alias_import(Lower *L, PyObject *o);
+static Node *lower_alias_from(Lower *L, PyObject *o);
+
+/* lower_fields_<Layout>(): the automatic fields of each layout */
+#include "lower_gen.inc"
 
 /* A Name store target made from a plain string (except-as, import-as, match
  * captures, function and class names). */
@@ -663,16 +677,10 @@ get_ctx(Lower *L, PyObject *o)
 static Node *
 lower_arguments(Lower *L, PyObject *args, Scope *fs, int with_annotations)
 {
-    /* The `arguments` node: v = arg nodes in binding order (posonly, args,
-       vararg, kwonly, kwarg); w = defaults; x = kw_defaults (NULL holes).
-       Default values and annotations are evaluated in the enclosing scope. */
+    /* nodes.def: arguments.  Default values and annotations are evaluated
+       in the enclosing scope. */
     Node *an = node_new(L, K_arguments, NULL);
-    if (an == NULL) {
-        return NULL;
-    }
-    if (lower_list(L, args, F_defaults, lower_expr, &an->w, &an->nw, 0) < 0 ||
-        lower_list(L, args, F_kw_defaults, lower_expr, &an->x, &an->nx, 1) <
-            0) {
+    if (an == NULL || lower_fields_arguments(L, args, an) < 0) {
         return NULL;
     }
     PyObject *lists[5] = {NULL};
@@ -727,7 +735,8 @@ lower_arguments(Lower *L, PyObject *args, Scope *fs, int with_annotations)
                 goto done;
             }
             if (with_annotations &&
-                lower_opt_expr(L, a, F_annotation, &argn->a) < 0) {
+                lower_opt_expr(L, a, F_annotation, &argn->arg.annotation) <
+                    0) {
                 goto done;
             }
             if (sym_get(fs, argn->obj) & SYM_PARAM) {
@@ -758,8 +767,8 @@ lower_arguments(Lower *L, PyObject *args, Scope *fs, int with_annotations)
             fs->has_varkw = 1;
         }
     }
-    an->v = arr;
-    an->nv = total;
+    an->arguments.args = arr;
+    an->arguments.nargs = total;
     ok = 1;
 done:
     for (int i = 0; i < 5; i++) {
@@ -800,9 +809,7 @@ docstring_of(PyObject *body)
     return r;
 }
 
-/* FunctionDef and Lambda.  Node: obj = name, v = decorators, b = arguments,
- * a = return annotation, scope = the function scope; target c = Name store
- * for the def name (FunctionDef only). */
+/* FunctionDef and Lambda (nodes.def: layout Function). */
 static int refuse_type_params(Lower *L, PyObject *o, const char *what);
 
 static Node *
@@ -827,8 +834,9 @@ lower_function(Lower *L, PyObject *o, int kind)
         if (keep_steal(L, name) == NULL) {
             return NULL;
         }
-        if (lower_list(L, o, F_decorator_list, lower_expr, &n->v, &n->nv, 0) <
-            0) {
+        if (lower_list(L, o, F_decorator_list, lower_expr,
+                       &n->Function.decorator_list,
+                       &n->Function.ndecorator_list, 0) < 0) {
             return NULL;
         }
     }
@@ -843,17 +851,18 @@ lower_function(Lower *L, PyObject *o, int kind)
     if (fs == NULL) {
         return NULL;
     }
-    n->scope = fs;
+    n->Function.scope = fs;
     PyObject *args = getf(L, o, F_args);
     if (args == NULL) {
         return NULL;
     }
-    n->b = lower_arguments(L, args, fs, kind == K_FunctionDef);
+    n->Function.args = lower_arguments(L, args, fs, kind == K_FunctionDef);
     Py_DECREF(args);
-    if (n->b == NULL) {
+    if (n->Function.args == NULL) {
         return NULL;
     }
-    if (kind == K_FunctionDef && lower_opt_expr(L, o, F_returns, &n->a) < 0) {
+    if (kind == K_FunctionDef &&
+        lower_opt_expr(L, o, F_returns, &n->Function.returns) < 0) {
         return NULL;
     }
     /* body in the new scope */
@@ -880,7 +889,7 @@ lower_function(Lower *L, PyObject *o, int kind)
         Node *ret = node_new(L, K_Return, o);
         r = -1;
         if (ret) {
-            r = lower_opt_expr(L, o, F_body, &ret->a);
+            r = lower_opt_expr(L, o, F_body, &ret->Return.value);
             Node **arr = arena_alloc(L->prog, sizeof(Node *));
             if (r == 0 && arr) {
                 arr[0] = ret;
@@ -898,16 +907,15 @@ lower_function(Lower *L, PyObject *o, int kind)
         return NULL;
     }
     if (kind == K_FunctionDef) {
-        n->c = name_target(L, name, n);
-        if (n->c == NULL) {
+        n->Function.target = name_target(L, name, n);
+        if (n->Function.target == NULL) {
             return NULL;
         }
     }
     return n;
 }
 
-/* ClassDef: obj = name, v = bases, w = keywords, x = decorators, scope =
- * class scope (body), c = Name store target. */
+/* ClassDef (nodes.def). */
 static Node *
 lower_class(Lower *L, PyObject *o)
 {
@@ -926,23 +934,22 @@ lower_class(Lower *L, PyObject *o)
     if (n->obj == NULL) {
         return NULL;
     }
-    if (lower_list(L, o, F_decorator_list, lower_expr, &n->x, &n->nx, 0) < 0 ||
-        lower_list(L, o, F_bases, lower_star_ok_expr, &n->v, &n->nv, 0) < 0) {
+    if (lower_fields_ClassDef(L, o, n) < 0) {
         return NULL;
     }
-    /* keywords: keyword nodes (obj = name or NULL for **, a = value) */
+    /* keywords: keyword nodes (obj = name or NULL for **) */
     PyObject *kws = getf(L, o, F_keywords);
     if (kws == NULL) {
         return NULL;
     }
     Py_ssize_t nk = PyList_GET_SIZE(kws);
-    n->nw = nk;
+    n->ClassDef.nkeywords = nk;
     if (nk > 1) {
         L->needs_compile_check = 1; /* "keyword argument repeated" */
     }
     if (nk) {
-        n->w = arena_alloc(L->prog, nk * sizeof(Node *));
-        if (n->w == NULL) {
+        n->ClassDef.keywords = arena_alloc(L->prog, nk * sizeof(Node *));
+        if (n->ClassDef.keywords == NULL) {
             Py_DECREF(kws);
             return NULL;
         }
@@ -964,18 +971,18 @@ lower_class(Lower *L, PyObject *o)
             PyUnicode_InternInPlace(&argname);
             kn->obj = keep_steal(L, argname);
         }
-        if (lower_opt_expr(L, kw, F_value, &kn->a) < 0) {
+        if (lower_fields_keyword(L, kw, kn) < 0) {
             Py_DECREF(kws);
             return NULL;
         }
-        n->w[i] = kn;
+        n->ClassDef.keywords[i] = kn;
     }
     Py_DECREF(kws);
     Scope *cs = scope_new(L, SC_CLASS, name, n);
     if (cs == NULL) {
         return NULL;
     }
-    n->scope = cs;
+    n->ClassDef.scope = cs;
     Scope *saved = L->scope;
     int saved_loops = L->loop_depth;
     PyObject *saved_private = L->private_cls;
@@ -998,13 +1005,12 @@ lower_class(Lower *L, PyObject *o)
     if (r < 0) {
         return NULL;
     }
-    n->c = name_target(L, name, n);
-    return n->c ? n : NULL;
+    n->ClassDef.target = name_target(L, name, n);
+    return n->ClassDef.target ? n : NULL;
 }
 
-/* Comprehensions: a = elt (or key), b = value (DictComp), v = comprehension
- * nodes (a = target, b = iter, v = ifs); scope = the comprehension scope.
- * The first iterator is lowered in the enclosing scope, the rest inside. */
+/* Comprehensions (nodes.def: layout Comp).  The first iterator is lowered
+ * in the enclosing scope, the rest inside. */
 static Node *
 lower_comprehension(Lower *L, PyObject *o, int kind)
 {
@@ -1017,9 +1023,9 @@ lower_comprehension(Lower *L, PyObject *o, int kind)
         return NULL;
     }
     Py_ssize_t ng = PyList_GET_SIZE(gens);
-    n->nv = ng;
-    n->v = arena_alloc(L->prog, (ng ? ng : 1) * sizeof(Node *));
-    if (n->v == NULL) {
+    n->Comp.ngenerators = ng;
+    n->Comp.generators = arena_alloc(L->prog, (ng ? ng : 1) * sizeof(Node *));
+    if (n->Comp.generators == NULL) {
         Py_DECREF(gens);
         return NULL;
     }
@@ -1046,7 +1052,7 @@ lower_comprehension(Lower *L, PyObject *o, int kind)
         Py_DECREF(gens);
         return NULL;
     }
-    n->scope = cs;
+    n->Comp.scope = cs;
     cs->is_generator = (kind == K_GeneratorExp);
     cs->argcount = 1;
     if (sym_add(cs, L->st->str_dot0, SYM_BOUND | SYM_PARAM) < 0) {
@@ -1079,24 +1085,23 @@ lower_comprehension(Lower *L, PyObject *o, int kind)
             goto done;
         }
         if (i == 0) {
-            cn->b = first_iter;
+            cn->comprehension.iter = first_iter;
         }
-        else if (lower_opt_expr(L, g, F_iter, &cn->b) < 0) {
+        else if (lower_opt_expr(L, g, F_iter, &cn->comprehension.iter) < 0) {
             goto done;
         }
-        if (lower_opt_expr(L, g, F_target, &cn->a) < 0 ||
-            lower_list(L, g, F_ifs, lower_expr, &cn->v, &cn->nv, 0) < 0) {
+        if (lower_fields_comprehension(L, g, cn) < 0) {
             goto done;
         }
-        n->v[i] = cn;
+        n->Comp.generators[i] = cn;
     }
     if (kind == K_DictComp) {
-        if (lower_opt_expr(L, o, F_key, &n->a) < 0 ||
-            lower_opt_expr(L, o, F_value, &n->b) < 0) {
+        if (lower_opt_expr(L, o, F_key, &n->Comp.elt) < 0 ||
+            lower_opt_expr(L, o, F_value, &n->Comp.value) < 0) {
             goto done;
         }
     }
-    else if (lower_opt_expr(L, o, F_elt, &n->a) < 0) {
+    else if (lower_opt_expr(L, o, F_elt, &n->Comp.elt) < 0) {
         goto done;
     }
     ok = 1;
@@ -1107,7 +1112,7 @@ done:
     return ok ? n : NULL;
 }
 
-/* Call: a = func, v = args, w = keyword nodes (obj = name or NULL). */
+/* Call (nodes.def). */
 static Node *
 lower_call(Lower *L, PyObject *o)
 {
@@ -1115,12 +1120,11 @@ lower_call(Lower *L, PyObject *o)
     if (n == NULL) {
         return NULL;
     }
-    if (lower_opt_expr(L, o, F_func, &n->a) < 0 ||
-        lower_list(L, o, F_args, lower_star_ok_expr, &n->v, &n->nv, 0) < 0) {
+    if (lower_fields_Call(L, o, n) < 0) {
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < n->nv; i++) {
-        if (n->v[i]->kind == K_Starred) {
+    for (Py_ssize_t i = 0; i < n->Call.nargs; i++) {
+        if (n->Call.args[i]->kind == K_Starred) {
             n->flags |= NF_STAR_ARGS;
         }
     }
@@ -1129,12 +1133,12 @@ lower_call(Lower *L, PyObject *o)
         return NULL;
     }
     Py_ssize_t nk = PyList_GET_SIZE(kws);
-    n->nw = nk;
+    n->Call.nkeywords = nk;
     PyObject *kwnames = NULL;
     if (nk) {
-        n->w = arena_alloc(L->prog, nk * sizeof(Node *));
+        n->Call.keywords = arena_alloc(L->prog, nk * sizeof(Node *));
         kwnames = PyTuple_New(nk);
-        if (n->w == NULL || kwnames == NULL) {
+        if (n->Call.keywords == NULL || kwnames == NULL) {
             Py_XDECREF(kwnames);
             Py_DECREF(kws);
             return NULL;
@@ -1172,10 +1176,10 @@ lower_call(Lower *L, PyObject *o)
             Py_INCREF(Py_None);
             PyTuple_SET_ITEM(kwnames, i, Py_None);
         }
-        if (lower_opt_expr(L, kw, F_value, &kn->a) < 0) {
+        if (lower_fields_keyword(L, kw, kn) < 0) {
             goto fail;
         }
-        n->w[i] = kn;
+        n->Call.keywords[i] = kn;
     }
     Py_DECREF(kws);
     if (kwnames) {
@@ -1184,8 +1188,9 @@ lower_call(Lower *L, PyObject *o)
             return NULL;
         }
     }
-    if (n->a->kind == K_Name && n->nv == 0 && n->nw == 0 &&
-        PyUnicode_Compare(n->a->obj, L->st->str_super) == 0) {
+    if (n->Call.func->kind == K_Name && n->Call.nargs == 0 &&
+        n->Call.nkeywords == 0 &&
+        PyUnicode_Compare(n->Call.func->obj, L->st->str_super) == 0) {
         n->flags |= NF_SUPER_CALL;
     }
     return n;
@@ -1250,17 +1255,15 @@ lower_expr(Lower *L, PyObject *o)
         }
         n->op = (uint8_t)op_of(L, op);
         Py_DECREF(op);
-        if (lower_list(L, o, F_values, lower_expr, &n->v, &n->nv, 0) < 0) {
+        if (lower_fields_BoolOp(L, o, n) < 0) {
             return NULL;
         }
         return n;
     }
     case K_NamedExpr: {
-        /* a = target (Name store, bound in the nearest non-comprehension
-           scope), b = value */
         L->needs_compile_check = 1; /* comprehension rebinding rules */
         n = node_new(L, kind, o);
-        if (n == NULL || lower_opt_expr(L, o, F_value, &n->b) < 0) {
+        if (n == NULL || lower_fields_NamedExpr(L, o, n) < 0) {
             return NULL;
         }
         PyObject *t = getf(L, o, F_target);
@@ -1317,7 +1320,7 @@ lower_expr(Lower *L, PyObject *o)
         else if (note_name(L, tn, CTX_Store) < 0) {
             return NULL;
         }
-        n->a = tn;
+        n->NamedExpr.target = tn;
         return n;
     }
     case K_BinOp: {
@@ -1331,8 +1334,7 @@ lower_expr(Lower *L, PyObject *o)
         }
         n->op = (uint8_t)op_of(L, op);
         Py_DECREF(op);
-        if (lower_opt_expr(L, o, F_left, &n->a) < 0 ||
-            lower_opt_expr(L, o, F_right, &n->b) < 0) {
+        if (lower_fields_BinOp(L, o, n) < 0) {
             return NULL;
         }
         return n;
@@ -1348,7 +1350,7 @@ lower_expr(Lower *L, PyObject *o)
         }
         n->op = (uint8_t)op_of(L, op);
         Py_DECREF(op);
-        if (lower_opt_expr(L, o, F_operand, &n->a) < 0) {
+        if (lower_fields_UnaryOp(L, o, n) < 0) {
             return NULL;
         }
         return n;
@@ -1357,24 +1359,19 @@ lower_expr(Lower *L, PyObject *o)
         return lower_function(L, o, K_Lambda);
     case K_IfExp:
         n = node_new(L, kind, o);
-        if (n == NULL || lower_opt_expr(L, o, F_test, &n->a) < 0 ||
-            lower_opt_expr(L, o, F_body, &n->b) < 0 ||
-            lower_opt_expr(L, o, F_orelse, &n->c) < 0) {
+        if (n == NULL || lower_fields_IfExp(L, o, n) < 0) {
             return NULL;
         }
         return n;
     case K_Dict:
         n = node_new(L, kind, o);
-        if (n == NULL ||
-            lower_list(L, o, F_keys, lower_expr, &n->v, &n->nv, 1) < 0 ||
-            lower_list(L, o, F_values, lower_expr, &n->w, &n->nw, 0) < 0) {
+        if (n == NULL || lower_fields_Dict(L, o, n) < 0) {
             return NULL;
         }
         return n;
     case K_Set:
         n = node_new(L, kind, o);
-        if (n == NULL ||
-            lower_list(L, o, F_elts, lower_star_ok_expr, &n->v, &n->nv, 0) < 0) {
+        if (n == NULL || lower_fields_Seq(L, o, n) < 0) {
             return NULL;
         }
         return n;
@@ -1401,29 +1398,28 @@ lower_expr(Lower *L, PyObject *o)
                    (Node *)NULL;
         }
         s->is_generator = 1;
-        if (lower_opt_expr(L, o, F_value, &n->a) < 0) {
+        if (lower_fields_Yield(L, o, n) < 0) {
             return NULL;
         }
         return n;
     }
     case K_Compare: {
         n = node_new(L, kind, o);
-        if (n == NULL || lower_opt_expr(L, o, F_left, &n->a) < 0 ||
-            lower_list(L, o, F_comparators, lower_expr, &n->v, &n->nv, 0) <
-                0) {
+        if (n == NULL || lower_fields_Compare(L, o, n) < 0) {
             return NULL;
         }
         PyObject *ops = getf(L, o, F_ops);
         if (ops == NULL) {
             return NULL;
         }
-        n->ops = arena_alloc(L->prog, n->nv + 1);
-        if (n->ops == NULL) {
+        Py_ssize_t ncmp = n->Compare.ncomparators;
+        n->Compare.ops = arena_alloc(L->prog, ncmp + 1);
+        if (n->Compare.ops == NULL) {
             Py_DECREF(ops);
             return NULL;
         }
-        for (Py_ssize_t i = 0; i < n->nv; i++) {
-            n->ops[i] = (uint8_t)op_of(L, PyList_GET_ITEM(ops, i));
+        for (Py_ssize_t i = 0; i < ncmp; i++) {
+            n->Compare.ops[i] = (uint8_t)op_of(L, PyList_GET_ITEM(ops, i));
         }
         Py_DECREF(ops);
         return n;
@@ -1431,10 +1427,8 @@ lower_expr(Lower *L, PyObject *o)
     case K_Call:
         return lower_call(L, o);
     case K_FormattedValue:
-        /* a = value, op = conversion (0 none, 's', 'r', 'a'), b = spec */
         n = node_new(L, kind, o);
-        if (n == NULL || lower_opt_expr(L, o, F_value, &n->a) < 0 ||
-            lower_opt_expr(L, o, F_format_spec, &n->b) < 0) {
+        if (n == NULL || lower_fields_FormattedValue(L, o, n) < 0) {
             return NULL;
         }
         {
@@ -1444,8 +1438,7 @@ lower_expr(Lower *L, PyObject *o)
         return n;
     case K_JoinedStr:
         n = node_new(L, kind, o);
-        if (n == NULL ||
-            lower_list(L, o, F_values, lower_expr, &n->v, &n->nv, 0) < 0) {
+        if (n == NULL || lower_fields_JoinedStr(L, o, n) < 0) {
             return NULL;
         }
         return n;
@@ -1458,7 +1451,7 @@ lower_expr(Lower *L, PyObject *o)
         return n->obj ? n : NULL;
     case K_Attribute: {
         n = node_new(L, kind, o);
-        if (n == NULL || lower_opt_expr(L, o, F_value, &n->a) < 0) {
+        if (n == NULL || lower_fields_Attribute(L, o, n) < 0) {
             return NULL;
         }
         PyObject *rawattr = getf(L, o, F_attr);
@@ -1484,8 +1477,7 @@ lower_expr(Lower *L, PyObject *o)
     }
     case K_Subscript: {
         n = node_new(L, kind, o);
-        if (n == NULL || lower_opt_expr(L, o, F_value, &n->a) < 0 ||
-            lower_opt_expr(L, o, F_slice, &n->b) < 0) {
+        if (n == NULL || lower_fields_Subscript(L, o, n) < 0) {
             return NULL;
         }
         int ctx = get_ctx(L, o);
@@ -1497,7 +1489,7 @@ lower_expr(Lower *L, PyObject *o)
     }
     case K_Starred: {
         n = node_new(L, kind, o);
-        if (n == NULL || lower_opt_expr(L, o, F_value, &n->a) < 0) {
+        if (n == NULL || lower_fields_Starred(L, o, n) < 0) {
             return NULL;
         }
         int ctx = get_ctx(L, o);
@@ -1546,8 +1538,7 @@ lower_expr(Lower *L, PyObject *o)
     case K_List:
     case K_Tuple: {
         n = node_new(L, kind, o);
-        if (n == NULL ||
-            lower_list(L, o, F_elts, lower_star_ok_expr, &n->v, &n->nv, 0) < 0) {
+        if (n == NULL || lower_fields_Seq(L, o, n) < 0) {
             return NULL;
         }
         int ctx = get_ctx(L, o);
@@ -1555,8 +1546,8 @@ lower_expr(Lower *L, PyObject *o)
             return NULL;
         }
         n->op = (uint8_t)ctx;
-        for (Py_ssize_t i = 0; i < n->nv; i++) {
-            if (n->v[i]->kind == K_Starred) {
+        for (Py_ssize_t i = 0; i < n->Seq.nelts; i++) {
+            if (n->Seq.elts[i]->kind == K_Starred) {
                 n->flags |= NF_HAS_STAR;
             }
         }
@@ -1564,18 +1555,16 @@ lower_expr(Lower *L, PyObject *o)
     }
     case K_Slice:
         n = node_new(L, kind, o);
-        if (n == NULL || lower_opt_expr(L, o, F_lower, &n->a) < 0 ||
-            lower_opt_expr(L, o, F_upper, &n->b) < 0 ||
-            lower_opt_expr(L, o, F_step, &n->c) < 0) {
+        if (n == NULL || lower_fields_Slice(L, o, n) < 0) {
             return NULL;
         }
         return n;
         /* not expressions */
         /* every kind of the other categories (nodes.def): a kind
        added there must be handled above or listed here */
-#define STMT(n) case K_##n:
-#define PAT(n) case K_##n:
-#define AUX(n) case K_##n:
+#define STMT(n, f) case K_##n:
+#define PAT(n, f) case K_##n:
+#define AUX(n, f) case K_##n:
 #include "nodes.def"
     case K__COUNT:
         break;
@@ -1585,10 +1574,7 @@ lower_expr(Lower *L, PyObject *o)
     return NULL;
 }
 
-/* Patterns: MatchValue a; MatchSingleton obj; MatchSequence v; MatchMapping
- * v = keys, w = patterns, c = rest target; MatchClass a = cls, v = patterns,
- * w = kwd patterns, obj = tuple of kwd names; MatchStar c = target;
- * MatchAs a = pattern, c = target; MatchOr v.  Targets are Name stores. */
+/* Patterns (nodes.def).  Capture targets are Name stores. */
 static Node *
 lower_capture(Lower *L, PyObject *o, int field, Node *pos, Node **out)
 {
@@ -1622,29 +1608,20 @@ lower_pattern(Lower *L, PyObject *o)
     }
     switch (kind) {
     case K_MatchValue:
-        return lower_opt_expr(L, o, F_value, &n->a) < 0 ? NULL : n;
+        return lower_fields_MatchValue(L, o, n) < 0 ? NULL : n;
     case K_MatchSingleton:
         n->obj = keep_steal(L, getf(L, o, F_value));
         return n->obj ? n : NULL;
     case K_MatchSequence:
     case K_MatchOr:
-        return lower_list(L, o, F_patterns, lower_pattern, &n->v, &n->nv, 0) <
-                       0
-                   ? NULL
-                   : n;
+        return lower_fields_Patterns(L, o, n) < 0 ? NULL : n;
     case K_MatchMapping:
-        if (lower_list(L, o, F_keys, lower_expr, &n->v, &n->nv, 0) < 0 ||
-            lower_list(L, o, F_patterns, lower_pattern, &n->w, &n->nw, 0) <
-                0) {
+        if (lower_fields_MatchMapping(L, o, n) < 0) {
             return NULL;
         }
-        return lower_capture(L, o, F_rest, n, &n->c);
+        return lower_capture(L, o, F_rest, n, &n->MatchMapping.rest);
     case K_MatchClass: {
-        if (lower_opt_expr(L, o, F_cls, &n->a) < 0 ||
-            lower_list(L, o, F_patterns, lower_pattern, &n->v, &n->nv, 0) <
-                0 ||
-            lower_list(L, o, F_kwd_patterns, lower_pattern, &n->w, &n->nw, 0) <
-                0) {
+        if (lower_fields_MatchClass(L, o, n) < 0) {
             return NULL;
         }
         PyObject *attrs = getf(L, o, F_kwd_attrs);
@@ -1656,22 +1633,12 @@ lower_pattern(Lower *L, PyObject *o)
         return n->obj ? n : NULL;
     }
     case K_MatchStar:
-        return lower_capture(L, o, F_name, n, &n->c);
-    case K_MatchAs: {
-        int err = 0;
-        PyObject *p = getf_opt(L, o, F_pattern, &err);
-        if (err) {
+        return lower_capture(L, o, F_name, n, &n->MatchStar.target);
+    case K_MatchAs:
+        if (lower_fields_MatchAs(L, o, n) < 0) {
             return NULL;
         }
-        if (p) {
-            n->a = lower_pattern(L, p);
-            Py_DECREF(p);
-            if (n->a == NULL) {
-                return NULL;
-            }
-        }
-        return lower_capture(L, o, F_name, n, &n->c);
-    }
+        return lower_capture(L, o, F_name, n, &n->MatchAs.target);
     default:
         PyErr_Format(PyExc_TypeError, "expected a pattern, got %s",
                      Py_TYPE(o)->tp_name);
@@ -1682,18 +1649,18 @@ lower_pattern(Lower *L, PyObject *o)
 static Node *
 lower_handler(Lower *L, PyObject *o)
 {
-    /* ExceptHandler: a = type, c = name target, v = body */
     Node *n = node_new(L, K_ExceptHandler, o);
-    if (n == NULL || lower_opt_expr(L, o, F_type, &n->a) < 0) {
+    if (n == NULL || lower_fields_ExceptHandler(L, o, n) < 0) {
         return NULL;
     }
-    if (n->a == NULL) {
+    if (n->ExceptHandler.type == NULL) {
         L->needs_compile_check = 1; /* "default 'except:' must be last" */
     }
-    if (lower_capture(L, o, F_name, n, &n->c) == NULL) {
+    if (lower_capture(L, o, F_name, n, &n->ExceptHandler.target) == NULL) {
         return NULL;
     }
-    if (lower_body(L, o, F_body, &n->v, &n->nv) < 0) {
+    if (lower_body(L, o, F_body, &n->ExceptHandler.body,
+                   &n->ExceptHandler.nbody) < 0) {
         return NULL;
     }
     return n;
@@ -1703,8 +1670,7 @@ static Node *
 lower_withitem(Lower *L, PyObject *o)
 {
     Node *n = node_new(L, K_withitem, NULL);
-    if (n == NULL || lower_opt_expr(L, o, F_context_expr, &n->a) < 0 ||
-        lower_opt_expr(L, o, F_optional_vars, &n->b) < 0) {
+    if (n == NULL || lower_fields_withitem(L, o, n) < 0) {
         return NULL;
     }
     return n;
@@ -1713,28 +1679,15 @@ lower_withitem(Lower *L, PyObject *o)
 static Node *
 lower_case(Lower *L, PyObject *o)
 {
-    /* match_case: a = pattern, b = guard, v = body */
     Node *n = node_new(L, K_match_case, NULL);
-    if (n == NULL) {
+    if (n == NULL || lower_fields_match_case(L, o, n) < 0) {
         return NULL;
     }
-    PyObject *p = getf(L, o, F_pattern);
-    if (p == NULL) {
-        return NULL;
-    }
-    n->a = lower_pattern(L, p);
-    Py_DECREF(p);
-    if (n->a == NULL || lower_opt_expr(L, o, F_guard, &n->b) < 0 ||
-        lower_body(L, o, F_body, &n->v, &n->nv) < 0) {
-        return NULL;
-    }
-    n->lineno = n->a->lineno;
+    n->lineno = n->match_case.pattern->lineno;
     return n;
 }
 
-/* alias for Import: obj = full dotted name, c = Name store of the bound
- * name, flags = 1 when `as` is used.  For ImportFrom: obj = name, c = target
- * (NULL for `*`). */
+/* alias (nodes.def) for Import and ImportFrom. */
 static Node *
 lower_alias(Lower *L, PyObject *o, int from)
 {
@@ -1757,9 +1710,9 @@ lower_alias(Lower *L, PyObject *o, int from)
     }
     if (as) {
         n->flags = 1;
-        n->c = name_target(L, as, n);
+        n->alias.target = name_target(L, as, n);
         Py_DECREF(as);
-        return n->c ? n : NULL;
+        return n->alias.target ? n : NULL;
     }
     if (from && PyUnicode_CompareWithASCIIString(n->obj, "*") == 0) {
         L->needs_compile_check = 1;
@@ -1786,9 +1739,9 @@ lower_alias(Lower *L, PyObject *o, int from)
     if (first == NULL) {
         return NULL;
     }
-    n->c = name_target(L, first, n);
+    n->alias.target = name_target(L, first, n);
     Py_DECREF(first);
-    return n->c ? n : NULL;
+    return n->alias.target ? n : NULL;
 }
 
 static Node *
@@ -2114,19 +2067,21 @@ lower_type_alias(Lower *L, PyObject *o)
     }
     n->obj = code;
     /* the thunks, lowered in the current scope */
-    n->nv = PyList_GET_SIZE(thunks);
-    n->v = arena_alloc(L->prog, n->nv * sizeof(Node *));
-    if (n->v == NULL) {
+    n->TypeAlias.nthunks = PyList_GET_SIZE(thunks);
+    n->TypeAlias.thunks =
+        arena_alloc(L->prog, n->TypeAlias.nthunks * sizeof(Node *));
+    if (n->TypeAlias.thunks == NULL) {
         goto done;
     }
-    for (Py_ssize_t i = 0; i < n->nv; i++) {
-        n->v[i] = lower_function(L, PyList_GET_ITEM(thunks, i), K_Lambda);
-        if (n->v[i] == NULL) {
+    for (Py_ssize_t i = 0; i < n->TypeAlias.nthunks; i++) {
+        n->TypeAlias.thunks[i] =
+            lower_function(L, PyList_GET_ITEM(thunks, i), K_Lambda);
+        if (n->TypeAlias.thunks[i] == NULL) {
             goto done;
         }
     }
-    n->c = lower_expr(L, target);
-    if (n->c == NULL) {
+    n->TypeAlias.target = lower_expr(L, target);
+    if (n->TypeAlias.target == NULL) {
         goto done;
     }
     res = n;
@@ -2174,21 +2129,16 @@ lower_stmt(Lower *L, PyObject *o)
             return syntax_error(L, n, "'return' outside function", NULL),
                    (Node *)NULL;
         }
-        return lower_opt_expr(L, o, F_value, &n->a) < 0 ? NULL : n;
+        return lower_fields_Return(L, o, n) < 0 ? NULL : n;
     case K_Delete:
         n = node_new(L, kind, o);
-        if (n == NULL ||
-            lower_list(L, o, F_targets, lower_expr, &n->v, &n->nv, 0) < 0) {
+        if (n == NULL || lower_fields_Delete(L, o, n) < 0) {
             return NULL;
         }
         return n;
     case K_Assign:
-        /* v = targets, a = value; the value is lowered first so that a
-           walrus inside it is noted before the targets (order matters only
-           for diagnostics) */
         n = node_new(L, kind, o);
-        if (n == NULL || lower_opt_expr(L, o, F_value, &n->a) < 0 ||
-            lower_list(L, o, F_targets, lower_expr, &n->v, &n->nv, 0) < 0) {
+        if (n == NULL || lower_fields_Assign(L, o, n) < 0) {
             return NULL;
         }
         return n;
@@ -2203,23 +2153,19 @@ lower_stmt(Lower *L, PyObject *o)
         }
         n->op = (uint8_t)op_of(L, op);
         Py_DECREF(op);
-        if (lower_opt_expr(L, o, F_target, &n->a) < 0 ||
-            lower_opt_expr(L, o, F_value, &n->b) < 0) {
+        if (lower_fields_AugAssign(L, o, n) < 0) {
             return NULL;
         }
         /* an augmented Name target is both used and bound */
-        if (n->a->kind == K_Name &&
-            sym_add(L->scope, n->a->obj, SYM_USED) < 0) {
+        Node *t = n->AugAssign.target;
+        if (t->kind == K_Name && sym_add(L->scope, t->obj, SYM_USED) < 0) {
             return NULL;
         }
         return n;
     }
     case K_AnnAssign:
-        /* a = target, b = annotation, c = value, flags NF_SIMPLE */
         n = node_new(L, kind, o);
-        if (n == NULL || lower_opt_expr(L, o, F_target, &n->a) < 0 ||
-            lower_opt_expr(L, o, F_annotation, &n->b) < 0 ||
-            lower_opt_expr(L, o, F_value, &n->c) < 0) {
+        if (n == NULL || lower_fields_AnnAssign(L, o, n) < 0) {
             return NULL;
         }
         if (getint(L, o, F_simple, 0)) {
@@ -2227,100 +2173,87 @@ lower_stmt(Lower *L, PyObject *o)
         }
         return n;
     case K_For:
-        /* a = target, b = iter, v = body, w = orelse */
         n = node_new(L, kind, o);
-        if (n == NULL || lower_opt_expr(L, o, F_iter, &n->b) < 0 ||
-            lower_opt_expr(L, o, F_target, &n->a) < 0) {
+        if (n == NULL || lower_fields_For(L, o, n) < 0) {
             return NULL;
         }
         L->loop_depth++;
-        if (lower_body(L, o, F_body, &n->v, &n->nv) < 0) {
+        if (lower_body(L, o, F_body, &n->For.body, &n->For.nbody) < 0) {
             L->loop_depth--;
             return NULL;
         }
         L->loop_depth--;
-        return lower_body(L, o, F_orelse, &n->w, &n->nw) < 0 ? NULL : n;
+        return lower_body(L, o, F_orelse, &n->For.orelse, &n->For.norelse) <
+                       0
+                   ? NULL
+                   : n;
     case K_While:
         n = node_new(L, kind, o);
-        if (n == NULL || lower_opt_expr(L, o, F_test, &n->a) < 0) {
+        if (n == NULL || lower_fields_While(L, o, n) < 0) {
             return NULL;
         }
         L->loop_depth++;
-        if (lower_body(L, o, F_body, &n->v, &n->nv) < 0) {
+        if (lower_body(L, o, F_body, &n->While.body, &n->While.nbody) < 0) {
             L->loop_depth--;
             return NULL;
         }
         L->loop_depth--;
-        return lower_body(L, o, F_orelse, &n->w, &n->nw) < 0 ? NULL : n;
+        return lower_body(L, o, F_orelse, &n->While.orelse,
+                          &n->While.norelse) < 0
+                   ? NULL
+                   : n;
     case K_If:
         n = node_new(L, kind, o);
-        if (n == NULL || lower_opt_expr(L, o, F_test, &n->a) < 0 ||
-            lower_body(L, o, F_body, &n->v, &n->nv) < 0 ||
-            lower_body(L, o, F_orelse, &n->w, &n->nw) < 0) {
+        if (n == NULL || lower_fields_If(L, o, n) < 0) {
             return NULL;
         }
         return n;
     case K_With:
-        /* v = withitems, w = body */
         n = node_new(L, kind, o);
-        if (n == NULL ||
-            lower_list(L, o, F_items, lower_withitem, &n->v, &n->nv, 0) < 0) {
+        if (n == NULL || lower_fields_With(L, o, n) < 0) {
             return NULL;
         }
-        if (n->nv > 2) {
+        if (n->With.nitems > 2) {
             /* each item is a block of CPython's compiler (its nesting
                limit); two per level stay within it at the depth the
                lowering checks itself */
             L->needs_compile_check = 1;
         }
-        if (lower_body(L, o, F_body, &n->w, &n->nw) < 0) {
-            return NULL;
-        }
         return n;
     case K_Match:
-        /* a = subject, v = match_case nodes */
         L->needs_compile_check = 1; /* pattern checks */
         n = node_new(L, kind, o);
-        if (n == NULL || lower_opt_expr(L, o, F_subject, &n->a) < 0 ||
-            lower_list(L, o, F_cases, lower_case, &n->v, &n->nv, 0) < 0) {
+        if (n == NULL || lower_fields_Match(L, o, n) < 0) {
             return NULL;
         }
         return n;
     case K_Raise:
         n = node_new(L, kind, o);
-        if (n == NULL || lower_opt_expr(L, o, F_exc, &n->a) < 0 ||
-            lower_opt_expr(L, o, F_cause, &n->b) < 0) {
+        if (n == NULL || lower_fields_Raise(L, o, n) < 0) {
             return NULL;
         }
         return n;
     case K_Try:
     case K_TryStar:
-        /* v = body, w = handlers, x = orelse, y = finalbody */
         if (kind == K_TryStar) {
             /* "'break', 'continue' and 'return' cannot appear in an
                except* block" */
             L->needs_compile_check = 1;
         }
         n = node_new(L, kind, o);
-        if (n == NULL || lower_body(L, o, F_body, &n->v, &n->nv) < 0 ||
-            lower_list(L, o, F_handlers, lower_handler, &n->w, &n->nw, 0) <
-                0 ||
-            lower_body(L, o, F_orelse, &n->x, &n->nx) < 0 ||
-            lower_body(L, o, F_finalbody, &n->y, &n->ny) < 0) {
+        if (n == NULL || lower_fields_Try(L, o, n) < 0) {
             return NULL;
         }
         return n;
     case K_Assert:
         n = node_new(L, kind, o);
-        if (n == NULL || lower_opt_expr(L, o, F_test, &n->a) < 0 ||
-            lower_opt_expr(L, o, F_msg, &n->b) < 0) {
+        if (n == NULL || lower_fields_Assert(L, o, n) < 0) {
             return NULL;
         }
         return n;
     case K_Import:
         n = node_new(L, kind, o);
-        if (n == NULL || lower_list(L, o, F_names, lower_alias_import, &n->v,
-                                    &n->nv, 0) < 0) {
+        if (n == NULL || lower_fields_Import(L, o, n) < 0) {
             return NULL;
         }
         return n;
@@ -2339,8 +2272,7 @@ lower_stmt(Lower *L, PyObject *o)
         }
         n->obj = keep_steal(L, mod);
         n->slot = getint(L, o, F_level, 0);
-        if (n->obj == NULL || lower_list(L, o, F_names, lower_alias_from,
-                                         &n->v, &n->nv, 0) < 0) {
+        if (n->obj == NULL || lower_fields_ImportFrom(L, o, n) < 0) {
             return NULL;
         }
         return n;
@@ -2399,7 +2331,7 @@ lower_stmt(Lower *L, PyObject *o)
     }
     case K_Expr:
         n = node_new(L, kind, o);
-        if (n == NULL || lower_opt_expr(L, o, F_value, &n->a) < 0) {
+        if (n == NULL || lower_fields_Expr(L, o, n) < 0) {
             return NULL;
         }
         return n;
@@ -2422,9 +2354,9 @@ lower_stmt(Lower *L, PyObject *o)
         return n;
         /* every kind of the other categories (nodes.def): a kind
        added there must be handled above or listed here */
-#define EXPR(n) case K_##n:
-#define PAT(n) case K_##n:
-#define AUX(n) case K_##n:
+#define EXPR(n, f) case K_##n:
+#define PAT(n, f) case K_##n:
+#define AUX(n, f) case K_##n:
 #include "nodes.def"
     case K__COUNT:
         break;
@@ -2974,9 +2906,9 @@ lower_program(ModState *st, Interp *in, PyObject *source)
     if (lower_stmt_list(&L, body, &top->body, &top->nbody) < 0) {
         goto fail;
     }
-    mod->scope = top;
-    mod->v = top->body;
-    mod->nv = top->nbody;
+    mod->Module.scope = top;
+    mod->Module.body = top->body;
+    mod->Module.nbody = top->nbody;
     p->module = mod;
     p->top = top;
     {
@@ -3084,10 +3016,10 @@ lower_init_state(PyObject *module, ModState *st)
             }                                                               \
         }                                                                   \
     } while (0)
-#define STMT(n) ADD_KIND(n, K_##n, kinds);
-#define EXPR(n) ADD_KIND(n, K_##n, kinds);
-#define PAT(n) ADD_KIND(n, K_##n, kinds);
-#define AUX(n) ADD_KIND(n, K_##n, kinds);
+#define STMT(n, f) ADD_KIND(n, K_##n, kinds);
+#define EXPR(n, f) ADD_KIND(n, K_##n, kinds);
+#define PAT(n, f) ADD_KIND(n, K_##n, kinds);
+#define AUX(n, f) ADD_KIND(n, K_##n, kinds);
 #include "nodes.def"
     {
         int ri = 0;

@@ -771,7 +771,8 @@ step_output(Frame *fr, Node *last)
         return Py_NewRef(fr->last_value != NULL ? fr->last_value : Py_None);
     }
     if (k == K_FunctionDef || k == K_ClassDef) {
-        PyObject *v = load_name(fr, last->c);
+        PyObject *v = load_name(fr, k == K_FunctionDef ? last->Function.target
+                                                        : last->ClassDef.target);
         if (v == NULL) {
             PyErr_Clear();
             v = Py_NewRef(Py_None);
@@ -790,10 +791,10 @@ run_module_body(void *arg)
     Frame *frp = rc->fr;
     Node *mod = p->module;
     Node *last_stmt = NULL;
-    for (Py_ssize_t i = 0; i < mod->nv; i++) {
+    for (Py_ssize_t i = 0; i < mod->Module.nbody; i++) {
         Py_CLEAR(frp->last_value);
-        last_stmt = mod->v[i];
-        Status st = eval_stmt(frp, mod->v[i]);
+        last_stmt = mod->Module.body[i];
+        Status st = eval_stmt(frp, mod->Module.body[i]);
         if (st == ST_ERROR) {
             PyObject *et = PyErr_Occurred();
             if (in->abort == ABORT_NONE && et &&
@@ -823,7 +824,7 @@ run_module_body(void *arg)
                 rc->is_final = 1;
                 break;
             }
-            raise_step_error(in, p, mod->v[i]);
+            raise_step_error(in, p, mod->Module.body[i]);
             return;
         }
         if (st != ST_OK) {
@@ -831,8 +832,8 @@ run_module_body(void *arg)
                             "bad control flow at module level");
             return;
         }
-        if (i == mod->nv - 1) {
-            Py_SETREF(rc->output, step_output(frp, mod->v[i]));
+        if (i == mod->Module.nbody - 1) {
+            Py_SETREF(rc->output, step_output(frp, mod->Module.body[i]));
             if (rc->output == NULL) {
                 return;
             }

@@ -26,12 +26,12 @@ eval_type_alias(Frame *f, Node *s)
     PyObject *thunks = NULL, *g = NULL, *b = NULL, *r = NULL, *mk = NULL;
     PyObject *alias = NULL;
     Status st = ST_ERROR;
-    thunks = PyTuple_New(s->nv);
+    thunks = PyTuple_New(s->TypeAlias.nthunks);
     if (thunks == NULL) {
         goto done;
     }
-    for (Py_ssize_t i = 0; i < s->nv; i++) {
-        PyObject *fn = eval_expr(f, s->v[i]);
+    for (Py_ssize_t i = 0; i < s->TypeAlias.nthunks; i++) {
+        PyObject *fn = eval_expr(f, s->TypeAlias.thunks[i]);
         if (fn == NULL) {
             goto done;
         }
@@ -67,7 +67,7 @@ eval_type_alias(Frame *f, Node *s)
     }
     Py_INCREF(mk);
     alias = PyObject_CallOneArg(mk, thunks);
-    if (alias == NULL || store_target(f, s->c, alias) < 0) {
+    if (alias == NULL || store_target(f, s->TypeAlias.target, alias) < 0) {
         goto done;
     }
     st = ST_OK;
