@@ -77,8 +77,9 @@ global_lookup(Frame *f, Node *e)
     int wid = f->in->st->dict_watcher;
     uint64_t gv = compat_dict_version(wid, f->globals);
     uint64_t bv = compat_dict_version(wid, f->builtins);
-    if (gv != 0 && bv != 0 && e->Name.cache_gver == gv && e->Name.cache_bver == bv &&
-        e->Name.cache_globals == f->globals && e->Name.cache_builtins == f->builtins) {
+    if (gv != 0 && bv != 0 && e->Name.cache_gver == gv &&
+        e->Name.cache_bver == bv && e->Name.cache_globals == f->globals &&
+        e->Name.cache_builtins == f->builtins) {
         Py_INCREF(e->Name.cache_value);
         return e->Name.cache_value;
     }
@@ -379,7 +380,8 @@ store:
             }
         }
         if (rc == 0) {
-            rc = store_target(f, ti->kind == K_Starred ? ti->Starred.value : ti, items[i]);
+            rc = store_target(
+                f, ti->kind == K_Starred ? ti->Starred.value : ti, items[i]);
         }
     }
 done:
@@ -845,7 +847,8 @@ eval_set(Frame *f, Node *e)
     }
     for (Py_ssize_t i = 0; i < e->Seq.nelts; i++) {
         Node *el = e->Seq.elts[i];
-        PyObject *v = eval_expr(f, el->kind == K_Starred ? el->Starred.value : el);
+        PyObject *v =
+            eval_expr(f, el->kind == K_Starred ? el->Starred.value : el);
         if (v == NULL) {
             Py_DECREF(s);
             return NULL;
@@ -1328,7 +1331,8 @@ attr_check_plain(Frame *f, Node *attr, PyObject *obj)
         return policy_check_attr_plain(f->in, obj, attr->obj);
     }
     Interp *in = f->in;
-    if (attr->Attribute.mod_ok == obj && attr->Attribute.mod_epoch == in->window_epoch) {
+    if (attr->Attribute.mod_ok == obj &&
+        attr->Attribute.mod_epoch == in->window_epoch) {
         return 0;
     }
     if (policy_check_attr_plain(in, obj, attr->obj) < 0) {
@@ -1338,8 +1342,7 @@ attr_check_plain(Frame *f, Node *attr, PyObject *obj)
         attr->Attribute.mod_epoch = in->window_epoch; /* held already */
     }
     else if (attr->Attribute.mod_fills < MOD_MAX_FILLS &&
-             PyList_Append(((ProgramObject *)f->program)->consts, obj) ==
-                 0) {
+             PyList_Append(((ProgramObject *)f->program)->consts, obj) == 0) {
         attr->Attribute.mod_ok = obj;
         attr->Attribute.mod_epoch = in->window_epoch;
         attr->Attribute.mod_fills++;
@@ -1428,8 +1431,9 @@ call_function(Frame *f, Node *e)
         Py_DECREF(func);
         return res;
     }
-    if (e->Call.nargs == 0 && e->Call.nkeywords == 0 && e->Call.func->kind == K_Name &&
-        !(e->flags & NF_STAR_ARGS) && module_is_guarded_dir(func)) {
+    if (e->Call.nargs == 0 && e->Call.nkeywords == 0 &&
+        e->Call.func->kind == K_Name && !(e->flags & NF_STAR_ARGS) &&
+        module_is_guarded_dir(func)) {
         /* dir() lists the code's own names, never the host's frame */
         Py_DECREF(func);
         return module_dir_frame(f);
@@ -1463,7 +1467,8 @@ call_function(Frame *f, Node *e)
     else {
         /* stack[0]: free slot (PY_VECTORCALL_ARGUMENTS_OFFSET); then the
            object of an unbound method call, if any; then the arguments */
-        Py_ssize_t nargs = e->Call.nargs, nkw = e->Call.nkeywords, total = nargs + nkw;
+        Py_ssize_t nargs = e->Call.nargs, nkw = e->Call.nkeywords,
+                   total = nargs + nkw;
         Py_ssize_t base = self_arg != NULL ? 2 : 1;
         PyObject *small[8 + 2];
         PyObject **stack =
@@ -1489,7 +1494,8 @@ call_function(Frame *f, Node *e)
             }
         }
         for (Py_ssize_t i = 0; ok && i < nkw; i++, done++) {
-            stack[base + nargs + i] = eval_expr(f, e->Call.keywords[i]->keyword.value);
+            stack[base + nargs + i] =
+                eval_expr(f, e->Call.keywords[i]->keyword.value);
             if (stack[base + nargs + i] == NULL) {
                 ok = 0;
                 break;
@@ -1577,8 +1583,10 @@ make_function(Frame *f, Node *def)
                 if (args->arguments.args[i]->arg.annotation == NULL) {
                     continue;
                 }
-                PyObject *v = eval_expr(f, args->arguments.args[i]->arg.annotation);
-                if (v == NULL || PyDict_SetItem(ann, args->arguments.args[i]->obj, v) < 0) {
+                PyObject *v =
+                    eval_expr(f, args->arguments.args[i]->arg.annotation);
+                if (v == NULL ||
+                    PyDict_SetItem(ann, args->arguments.args[i]->obj, v) < 0) {
                     Py_XDECREF(v);
                     goto done;
                 }

@@ -48,7 +48,8 @@
 static int
 is_wildcard(const Node *p)
 {
-    return p->kind == K_MatchAs && p->MatchAs.pattern == NULL && p->MatchAs.target == NULL;
+    return p->kind == K_MatchAs && p->MatchAs.pattern == NULL &&
+           p->MatchAs.target == NULL;
 }
 
 /* Append the capture (target, value) to `binds`.  Returns 0 / -1.  Does not
@@ -549,7 +550,8 @@ static int
 match_class(Frame *f, Node *p, PyObject *subject, PyObject *binds)
 {
     Interp *in = f->in;
-    Py_ssize_t nargs = p->MatchClass.npatterns, nkw = p->MatchClass.nkwd_patterns, nattrs = nargs + nkw, i;
+    Py_ssize_t nargs = p->MatchClass.npatterns,
+               nkw = p->MatchClass.nkwd_patterns, nattrs = nargs + nkw, i;
     PyObject *cls = NULL, *match_args = NULL;
     PyObject *small_attrs[SMALL_ATTRS] = {NULL};
     PyObject *small_names[SMALL_ATTRS] = {NULL};
@@ -647,7 +649,8 @@ match_class(Frame *f, Node *p, PyObject *subject, PyObject *binds)
         }
     }
     for (i = 0; i < nattrs; i++) {
-        Node *sub = i < nargs ? p->MatchClass.patterns[i] : p->MatchClass.kwd_patterns[i - nargs];
+        Node *sub = i < nargs ? p->MatchClass.patterns[i]
+                              : p->MatchClass.kwd_patterns[i - nargs];
         if (is_wildcard(sub)) {
             continue;
         }
@@ -704,7 +707,9 @@ capture_names(Interp *in, Node *p, PyObject *names)
                 return -1;
             }
         }
-        return p->MatchMapping.rest ? PyList_Append(names, p->MatchMapping.rest->obj) : 0;
+        return p->MatchMapping.rest
+                   ? PyList_Append(names, p->MatchMapping.rest->obj)
+                   : 0;
     case K_MatchClass:
         for (i = 0; i < p->MatchClass.npatterns; i++) {
             if (capture_names(in, p->MatchClass.patterns[i], names) < 0) {
@@ -718,14 +723,20 @@ capture_names(Interp *in, Node *p, PyObject *names)
         }
         return 0;
     case K_MatchStar:
-        return p->MatchStar.target ? PyList_Append(names, p->MatchStar.target->obj) : 0;
+        return p->MatchStar.target
+                   ? PyList_Append(names, p->MatchStar.target->obj)
+                   : 0;
     case K_MatchAs:
-        if (p->MatchAs.pattern != NULL && capture_names(in, p->MatchAs.pattern, names) < 0) {
+        if (p->MatchAs.pattern != NULL &&
+            capture_names(in, p->MatchAs.pattern, names) < 0) {
             return -1;
         }
-        return p->MatchAs.target ? PyList_Append(names, p->MatchAs.target->obj) : 0;
+        return p->MatchAs.target ? PyList_Append(names, p->MatchAs.target->obj)
+                                 : 0;
     case K_MatchOr:
-        return p->Patterns.npatterns > 0 ? capture_names(in, p->Patterns.patterns[0], names) : 0;
+        return p->Patterns.npatterns > 0
+                   ? capture_names(in, p->Patterns.patterns[0], names)
+                   : 0;
 #define STMT(n, f) case K_##n:
 #define EXPR(n, f) case K_##n:
 #define AUX(n, f) case K_##n:
@@ -807,7 +818,8 @@ match_or(Frame *f, Node *p, PyObject *subject, PyObject *binds)
         int r = match_pattern(f, p->Patterns.patterns[i], subject, alt);
         if (r == 1) {
             Py_ssize_t n = PyList_GET_SIZE(alt);
-            if ((i > 0 && n > 1 && reorder_binds(f->in, p->Patterns.patterns[0], alt) < 0) ||
+            if ((i > 0 && n > 1 &&
+                 reorder_binds(f->in, p->Patterns.patterns[0], alt) < 0) ||
                 PyList_SetSlice(binds, PyList_GET_SIZE(binds),
                                 PyList_GET_SIZE(binds), alt) < 0) {
                 r = -1;
@@ -863,7 +875,8 @@ match_pattern(Frame *f, Node *p, PyObject *subject, PyObject *binds)
         return match_class(f, p, subject, binds);
     case K_MatchStar:
         /* Reached only from match_sequence_unpack, with the star's list. */
-        if (p->MatchStar.target != NULL && add_bind(binds, p->MatchStar.target, subject) < 0) {
+        if (p->MatchStar.target != NULL &&
+            add_bind(binds, p->MatchStar.target, subject) < 0) {
             return -1;
         }
         return 1;
@@ -874,7 +887,8 @@ match_pattern(Frame *f, Node *p, PyObject *subject, PyObject *binds)
                 return r;
             }
         }
-        if (p->MatchAs.target != NULL && add_bind(binds, p->MatchAs.target, subject) < 0) {
+        if (p->MatchAs.target != NULL &&
+            add_bind(binds, p->MatchAs.target, subject) < 0) {
             return -1;
         }
         return 1;

@@ -109,7 +109,8 @@ eval_for(Frame *f, Node *s)
             st = eval_body(f, s->For.orelse, s->For.norelse); /* else clause */
             break;
         }
-        if (gate_value(f->in, item) < 0 || store_target(f, s->For.target, item) < 0) {
+        if (gate_value(f->in, item) < 0 ||
+            store_target(f, s->For.target, item) < 0) {
             Py_DECREF(item);
             st = ST_ERROR;
             break;
@@ -793,7 +794,8 @@ with_items(Frame *f, Node *s, Py_ssize_t i)
     /* as CPython, the body does not keep __enter__'s result alive: only
        the target holds it (`del target` frees it) */
     Status st = ST_OK;
-    if (item->withitem.optional_vars != NULL && store_target(f, item->withitem.optional_vars, res) < 0) {
+    if (item->withitem.optional_vars != NULL &&
+        store_target(f, item->withitem.optional_vars, res) < 0) {
         st = ST_ERROR;
         /* CPython calls __exit__ with the exception here too */
     }
@@ -861,7 +863,8 @@ assign_parallel(Frame *f, Node *target, Node *value, Status *st)
 {
     Py_ssize_t n = value->Seq.nelts;
     if ((target->kind != K_Tuple && target->kind != K_List) ||
-        target->Seq.nelts != n || n > 8 || ((target->flags | value->flags) & NF_HAS_STAR)) {
+        target->Seq.nelts != n || n > 8 ||
+        ((target->flags | value->flags) & NF_HAS_STAR)) {
         return 0;
     }
     *st = ST_ERROR;
@@ -1104,8 +1107,8 @@ eval_def(Frame *f, Node *s)
     if (obj == NULL) {
         return ST_ERROR;
     }
-    int r = store_name(f, is_def ? s->Function.target : s->ClassDef.target,
-                       obj);
+    int r =
+        store_name(f, is_def ? s->Function.target : s->ClassDef.target, obj);
     Py_DECREF(obj);
     return r < 0 ? ST_ERROR : ST_OK;
 }
@@ -1375,7 +1378,8 @@ eval_stmt(Frame *f, Node *s)
     case K_Assign: {
         if (s->Assign.ntargets == 1 && s->Assign.value->kind == K_Tuple) {
             Status st;
-            if (assign_parallel(f, s->Assign.targets[0], s->Assign.value, &st)) {
+            if (assign_parallel(f, s->Assign.targets[0], s->Assign.value,
+                                &st)) {
                 return st;
             }
         }
@@ -1425,7 +1429,8 @@ eval_stmt(Frame *f, Node *s)
         if (b < 0) {
             return ST_ERROR;
         }
-        return b ? eval_body(f, s->If.body, s->If.nbody) : eval_body(f, s->If.orelse, s->If.norelse);
+        return b ? eval_body(f, s->If.body, s->If.nbody)
+                 : eval_body(f, s->If.orelse, s->If.norelse);
     }
     case K_For:
         return eval_for(f, s);

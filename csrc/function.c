@@ -663,7 +663,8 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
             }
             break;
         }
-        if (gate_value(cf->in, item) < 0 || store_target(cf, g->comprehension.target, item) < 0) {
+        if (gate_value(cf->in, item) < 0 ||
+            store_target(cf, g->comprehension.target, item) < 0) {
             Py_DECREF(item);
             rc = -1;
             break;
@@ -1188,7 +1189,8 @@ build_class(Frame *f, Node *s)
         }
         for (Py_ssize_t i = 0; i < s->ClassDef.nbases; i++) {
             Node *b = s->ClassDef.bases[i];
-            PyObject *v = eval_expr(f, b->kind == K_Starred ? b->Starred.value : b);
+            PyObject *v =
+                eval_expr(f, b->kind == K_Starred ? b->Starred.value : b);
             if (v == NULL) {
                 Py_DECREF(l);
                 return NULL;

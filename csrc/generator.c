@@ -751,7 +751,8 @@ genexp_step(GenObject *gen)
         /* first resume: the loop over `.0` */
         Py_DECREF(sent);
         if (e->Comp.ngenerators > GX_SMALL) {
-            gen->gx_iters = PyMem_Calloc((size_t)e->Comp.ngenerators, sizeof(PyObject *));
+            gen->gx_iters =
+                PyMem_Calloc((size_t)e->Comp.ngenerators, sizeof(PyObject *));
             if (gen->gx_iters == NULL) {
                 gen->gx_iters = gen->gx_small;
                 PyErr_NoMemory();
@@ -790,7 +791,8 @@ genexp_step(GenObject *gen)
             }
             continue;
         }
-        if (gate_value(in, item) < 0 || store_target(cf, g->comprehension.target, item) < 0) {
+        if (gate_value(in, item) < 0 ||
+            store_target(cf, g->comprehension.target, item) < 0) {
             Py_DECREF(item);
             goto fail;
         }
@@ -812,7 +814,8 @@ genexp_step(GenObject *gen)
         }
         if (gen->gx_depth < e->Comp.ngenerators) {
             /* enter the next loop */
-            PyObject *src = eval_expr(cf, e->Comp.generators[gen->gx_depth]->comprehension.iter);
+            PyObject *src = eval_expr(
+                cf, e->Comp.generators[gen->gx_depth]->comprehension.iter);
             if (src == NULL) {
                 goto fail;
             }

@@ -2183,8 +2183,7 @@ lower_stmt(Lower *L, PyObject *o)
             return NULL;
         }
         L->loop_depth--;
-        return lower_body(L, o, F_orelse, &n->For.orelse, &n->For.norelse) <
-                       0
+        return lower_body(L, o, F_orelse, &n->For.orelse, &n->For.norelse) < 0
                    ? NULL
                    : n;
     case K_While:

@@ -771,8 +771,9 @@ step_output(Frame *fr, Node *last)
         return Py_NewRef(fr->last_value != NULL ? fr->last_value : Py_None);
     }
     if (k == K_FunctionDef || k == K_ClassDef) {
-        PyObject *v = load_name(fr, k == K_FunctionDef ? last->Function.target
-                                                        : last->ClassDef.target);
+        PyObject *v =
+            load_name(fr, k == K_FunctionDef ? last->Function.target
+                                             : last->ClassDef.target);
         if (v == NULL) {
             PyErr_Clear();
             v = Py_NewRef(Py_None);
