@@ -718,6 +718,109 @@ eval_compare(Frame *f, Node *e)
     return left; /* unreachable for well-formed ast */
 }
 
+/* The truth of `l op r` (borrowed operands): 1 / 0, or -1 with an
+ * exception.  What compare_op() then PyObject_IsTrue() of its result give,
+ * without the bool object for exact small ints and floats, `is` and `in`. */
+static int
+compare_truth(Interp *in, int op, PyObject *l, PyObject *r)
+{
+    if (op <= CMP_GtE) {
+        long long a, c;
+        double x, y;
+        if (Py_TYPE(l) == &PyLong_Type && Py_TYPE(r) == &PyLong_Type &&
+            compat_small_int(l, &a) && compat_small_int(r, &c)) {
+            switch ((CmpOpKind)op) {
+            case CMP_Eq:
+                return a == c;
+            case CMP_NotEq:
+                return a != c;
+            case CMP_Lt:
+                return a < c;
+            case CMP_LtE:
+                return a <= c;
+            case CMP_Gt:
+                return a > c;
+            default:
+                return a >= c;
+            }
+        }
+        if (Py_TYPE(l) == &PyFloat_Type && Py_TYPE(r) == &PyFloat_Type) {
+            x = PyFloat_AS_DOUBLE(l);
+            y = PyFloat_AS_DOUBLE(r);
+            switch ((CmpOpKind)op) {
+            case CMP_Eq:
+                return x == y;
+            case CMP_NotEq:
+                return x != y;
+            case CMP_Lt:
+                return x < y;
+            case CMP_LtE:
+                return x <= y;
+            case CMP_Gt:
+                return x > y;
+            default:
+                return x >= y;
+            }
+        }
+    }
+    else if (op == CMP_Is || op == CMP_IsNot) {
+        return (l == r) == (op == CMP_Is);
+    }
+    else if (op == CMP_In || op == CMP_NotIn) {
+        int b = hostcall_contains(in, r, l); /* security: deadline.c */
+        return b < 0 ? -1 : (op == CMP_In ? b : !b);
+    }
+    PyObject *res = compare_op(in, op, l, r);
+    if (res == NULL) {
+        return -1;
+    }
+    int b = res == Py_True ? 1 : res == Py_False ? 0 : PyObject_IsTrue(res);
+    Py_DECREF(res);
+    return b;
+}
+
+/* The truth of an expression in a test (if, while, the conditional
+ * expression, assert, a comprehension's `if`): 1 / 0, or -1 with an
+ * exception.  Operations are charged and evaluated exactly as
+ * eval_expr() then PyObject_IsTrue() would; a single comparison and `not`
+ * skip the intermediate bool. */
+int
+eval_cond(Frame *f, Node *e)
+{
+    if (e->kind == K_Compare && e->Compare.ncomparators == 1) {
+        if (charge(f->in) < 0) {
+            return -1;
+        }
+        PyObject *l = eval_operand(f, e->Compare.left);
+        if (l == NULL) {
+            return -1;
+        }
+        PyObject *r = eval_operand(f, e->Compare.comparators[0]);
+        if (r == NULL) {
+            Py_DECREF(l);
+            return -1;
+        }
+        int b = compare_truth(f->in, e->Compare.ops[0], l, r);
+        Py_DECREF(l);
+        Py_DECREF(r);
+        return b;
+    }
+    if (e->kind == K_UnaryOp && e->op == UOP_Not) {
+        if (charge(f->in) < 0) {
+            return -1;
+        }
+        int b = eval_cond(f, e->UnaryOp.operand);
+        return b < 0 ? -1 : !b;
+    }
+    PyObject *v = eval_expr(f, e);
+    if (v == NULL) {
+        return -1;
+    }
+    int b = v == Py_True ? 1 : v == Py_False ? 0 : PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return b;
+}
+
 /* --------------------------------------------------------------- displays */
 
 /* Extend list `l` with the items of iterable `it` (a starred element). */
@@ -1504,10 +1607,16 @@ call_function(Frame *f, Node *e)
         size_t nargsf =
             (size_t)(nargs + base - 1) | PY_VECTORCALL_ARGUMENTS_OFFSET;
         if (ok && interpreted) {
-            f->in->direct_call = 1;
-            res = PyObject_Vectorcall(func, stack + 1, nargsf,
-                                      nkw ? e->obj : NULL);
-            f->in->direct_call = 0;
+            if (Py_TYPE(func) == f->in->st->FunctionType) {
+                res = function_call_direct(f->in, func, stack + 1, nargsf,
+                                           nkw ? e->obj : NULL);
+            }
+            else {
+                f->in->direct_call = 1;
+                res = PyObject_Vectorcall(func, stack + 1, nargsf,
+                                          nkw ? e->obj : NULL);
+                f->in->direct_call = 0;
+            }
         }
         else if (ok) {
             /* security (hostcall.c): the one host-call entry point; may
@@ -1690,12 +1799,7 @@ eval_boolop(Frame *f, Node *e)
 static NOINLINE PyObject *
 eval_ifexp(Frame *f, Node *e)
 {
-    PyObject *t = eval_expr(f, e->IfExp.test);
-    if (t == NULL) {
-        return NULL;
-    }
-    int b = t == Py_True ? 1 : t == Py_False ? 0 : PyObject_IsTrue(t);
-    Py_DECREF(t);
+    int b = eval_cond(f, e->IfExp.test);
     if (b < 0) {
         return NULL;
     }
@@ -1856,74 +1960,95 @@ bad_expr_kind(Node *e)
     return NULL;
 }
 
+/* ------------------------------------------------------------- dispatch */
+
+static PyObject *
+ev_constant(Frame *f, Node *e)
+{
+    Py_INCREF(e->obj);
+    return e->obj;
+}
+
+static PyObject *
+ev_name(Frame *f, Node *e)
+{
+    if (e->scope_kind == NAME_FAST && f->fast[e->slot] != NULL) {
+        Py_INCREF(f->fast[e->slot]);
+        return f->fast[e->slot];
+    }
+    return load_name(f, e);
+}
+
+static PyObject *
+ev_bad(Frame *f, Node *e)
+{
+    return bad_expr_kind(e);
+}
+
+/* every kind that is not an expression (and the bytes past K__COUNT) goes to
+   ev_bad; the range initializer comes first and the kinds override it */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+const ExprFn expr_table[256] = {
+    [0 ... 255] = ev_bad,
+    [K_Constant] = ev_constant,
+    [K_Name] = ev_name,
+    [K_BinOp] = eval_binop,
+    [K_UnaryOp] = eval_unary,
+    [K_BoolOp] = eval_boolop,
+    [K_Compare] = eval_compare,
+    [K_IfExp] = eval_ifexp,
+    [K_NamedExpr] = eval_namedexpr,
+    [K_Call] = call_function,
+    [K_Attribute] = eval_attribute,
+    [K_Subscript] = eval_subscript,
+    [K_Slice] = eval_slice,
+    [K_List] = eval_list,
+    [K_Tuple] = eval_tuple,
+    [K_Set] = eval_set,
+    [K_Dict] = eval_dict,
+    [K_JoinedStr] = eval_joined,
+    [K_FormattedValue] = eval_formatted,
+    [K_Lambda] = make_function,
+    [K_ListComp] = eval_comprehension,
+    [K_SetComp] = eval_comprehension,
+    [K_DictComp] = eval_comprehension,
+    [K_GeneratorExp] = eval_comprehension,
+    [K_Yield] = eval_yield,
+    [K_YieldFrom] = eval_yield_from,
+};
+#pragma GCC diagnostic pop
+
+/* The budget check's slow path, kept out of eval_expr so that eval_expr
+   needs no stack frame and every case is a tail jump. */
+static NOINLINE PyObject *
+eval_expr_tick(Frame *f, Node *e)
+{
+    if (limits_tick_slow(f->in) < 0) {
+        return NULL;
+    }
+    return expr_table[e->kind](f, e);
+}
+
 PyObject *
 eval_expr(Frame *f, Node *e)
 {
-    if (charge(f->in) < 0) {
-        return NULL;
+    if (charge_due(f->in)) {
+        return eval_expr_tick(f, e);
     }
-    switch ((NodeKind)e->kind) {
-    case K_Constant:
-        Py_INCREF(e->obj);
-        return e->obj;
-    case K_Name:
-        if (e->scope_kind == NAME_FAST && f->fast[e->slot] != NULL) {
-            Py_INCREF(f->fast[e->slot]);
-            return f->fast[e->slot];
-        }
-        return load_name(f, e);
-    case K_BinOp:
-        return eval_binop(f, e);
-    case K_UnaryOp:
-        return eval_unary(f, e);
-    case K_BoolOp:
-        return eval_boolop(f, e);
-    case K_Compare:
-        return eval_compare(f, e);
-    case K_IfExp:
-        return eval_ifexp(f, e);
-    case K_NamedExpr:
-        return eval_namedexpr(f, e);
-    case K_Call:
-        return call_function(f, e);
-    case K_Attribute:
-        return eval_attribute(f, e);
-    case K_Subscript:
-        return eval_subscript(f, e);
-    case K_Slice:
-        return eval_slice(f, e);
-    case K_List:
-        return eval_list(f, e);
-    case K_Tuple:
-        return eval_tuple(f, e);
-    case K_Set:
-        return eval_set(f, e);
-    case K_Dict:
-        return eval_dict(f, e);
-    case K_JoinedStr:
-        return eval_joined(f, e);
-    case K_FormattedValue:
-        return eval_formatted(f, e);
-    case K_Lambda:
-        return make_function(f, e);
-    case K_ListComp:
-    case K_SetComp:
-    case K_DictComp:
-    case K_GeneratorExp:
-        return eval_comprehension(f, e);
-    case K_Yield:
-        return eval_yield(f, e);
-    case K_YieldFrom:
-        return eval_yield_from(f, e);
-    case K_Starred:
-        /* every kind of the other categories (nodes.def): a kind
-       added there must be handled above or listed here */
-#define STMT(n, f) case K_##n:
-#define PAT(n, f) case K_##n:
-#define AUX(n, f) case K_##n:
+    return expr_table[e->kind](f, e);
+}
+
+int
+eval_expr_table_check(void)
+{
+    /* Starred is evaluated by the displays and calls that hold it */
+#define EXPR(n, fields)                                                     \
+    if (expr_table[K_##n] == ev_bad && K_##n != K_Starred) {                \
+        PyErr_SetString(PyExc_SystemError,                                  \
+                        "eval_expr: no handler for expression kind " #n);   \
+        return -1;                                                          \
+    }
 #include "nodes.def"
-    case K__COUNT:
-        break;
-    }
-    return bad_expr_kind(e);
+    return 0;
 }

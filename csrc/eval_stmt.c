@@ -138,12 +138,7 @@ eval_while(Frame *f, Node *s)
 {
     long long iterations = 0;
     for (;;) {
-        PyObject *t = eval_expr(f, s->While.test);
-        if (t == NULL) {
-            return ST_ERROR;
-        }
-        int b = PyObject_IsTrue(t);
-        Py_DECREF(t);
+        int b = eval_cond(f, s->While.test);
         if (b < 0) {
             return ST_ERROR;
         }
@@ -1329,13 +1324,7 @@ eval_match(Frame *f, Node *s)
             continue;
         }
         if (c->match_case.guard) {
-            PyObject *g = eval_expr(f, c->match_case.guard);
-            if (g == NULL) {
-                st = ST_ERROR;
-                break;
-            }
-            int t = PyObject_IsTrue(g);
-            Py_DECREF(g);
+            int t = eval_cond(f, c->match_case.guard);
             if (t < 0) {
                 st = ST_ERROR;
                 break;
@@ -1353,179 +1342,235 @@ eval_match(Frame *f, Node *s)
 
 /* --------------------------------------------------------------- dispatch */
 
-Status
-eval_stmt(Frame *f, Node *s)
+/* One handler per statement kind, reached through stmt_table (interp.h).
+ * Each is its own function, so that eval_stmt itself needs no stack frame
+ * and its dispatch is a tail jump. */
+
+static NOINLINE Status
+st_expr(Frame *f, Node *s)
 {
-    if (charge(f->in) < 0) {
+    PyObject *v = eval_expr(f, s->Expr.value);
+    if (v == NULL) {
         return ST_ERROR;
     }
-    switch ((NodeKind)s->kind) {
-    case K_Expr: {
-        PyObject *v = eval_expr(f, s->Expr.value);
-        if (v == NULL) {
-            return ST_ERROR;
-        }
-        /* the step's output (module.c): like smolagents, a statement whose
-           value is None does not replace an earlier one in if/for bodies */
-        if (v != Py_None) {
-            frame_set_last(f, v);
-        }
-        else {
-            Py_DECREF(v);
-        }
-        return ST_OK;
-    }
-    case K_Assign: {
-        if (s->Assign.ntargets == 1 && s->Assign.value->kind == K_Tuple) {
-            Status st;
-            if (assign_parallel(f, s->Assign.targets[0], s->Assign.value,
-                                &st)) {
-                return st;
-            }
-        }
-        PyObject *v = eval_expr(f, s->Assign.value);
-        if (v == NULL) {
-            return ST_ERROR;
-        }
-        for (Py_ssize_t i = 0; i < s->Assign.ntargets; i++) {
-            if (store_target(f, s->Assign.targets[i], v) < 0) {
-                Py_DECREF(v);
-                return ST_ERROR;
-            }
-        }
+    /* the step's output (module.c): like smolagents, a statement whose
+       value is None does not replace an earlier one in if/for bodies */
+    if (v != Py_None) {
         frame_set_last(f, v);
-        return ST_OK;
     }
-    case K_AugAssign: {
-        Node *t = s->AugAssign.target;
-        if (t->kind == K_Name && t->scope_kind == NAME_FAST &&
-            t->Name.checked_epoch == f->in->tools_epoch &&
-            f->fast[t->slot] != NULL &&
-            !PyUnicode_CheckExact(f->fast[t->slot])) {
-            /* x op= y on a bound local (strings take the in-place path) */
-            PyObject *rhs = eval_operand(f, s->AugAssign.value);
-            if (rhs == NULL) {
-                return ST_ERROR;
-            }
-            PyObject *res = binary_op(f->in, s->op, f->fast[t->slot], rhs, 1);
-            Py_DECREF(rhs);
-            if (res == NULL) {
-                return ST_ERROR;
-            }
-            Py_XSETREF(f->fast[t->slot], res);
-            return ST_OK;
-        }
-        return eval_augassign(f, s);
+    else {
+        Py_DECREF(v);
     }
-    case K_AnnAssign:
-        return eval_annassign(f, s);
-    case K_If: {
-        PyObject *t = eval_expr(f, s->If.test);
-        if (t == NULL) {
-            return ST_ERROR;
+    return ST_OK;
+}
+
+static NOINLINE Status
+st_assign(Frame *f, Node *s)
+{
+    if (s->Assign.ntargets == 1 && s->Assign.value->kind == K_Tuple) {
+        Status st;
+        if (assign_parallel(f, s->Assign.targets[0], s->Assign.value, &st)) {
+            return st;
         }
-        int b = t == Py_True ? 1 : t == Py_False ? 0 : PyObject_IsTrue(t);
-        Py_DECREF(t);
-        if (b < 0) {
-            return ST_ERROR;
-        }
-        return b ? eval_body(f, s->If.body, s->If.nbody)
-                 : eval_body(f, s->If.orelse, s->If.norelse);
     }
-    case K_For:
-        return eval_for(f, s);
-    case K_While:
-        return eval_while(f, s);
-    case K_Break:
-        return ST_BREAK;
-    case K_Continue:
-        return ST_CONTINUE;
-    case K_TypeAlias:
-        return eval_type_alias(f, s);
-    case K_Pass:
-    case K_Global:
-    case K_Nonlocal:
-        return ST_OK;
-    case K_Return: {
-        PyObject *v;
-        if (s->Return.value) {
-            v = eval_expr(f, s->Return.value);
-            if (v == NULL) {
-                return ST_ERROR;
-            }
-        }
-        else {
-            v = Py_None;
-            Py_INCREF(v);
-        }
-        Py_XSETREF(f->retval, v);
-        return ST_RETURN;
-    }
-    case K_Delete:
-        for (Py_ssize_t i = 0; i < s->Delete.ntargets; i++) {
-            if (delete_target(f, s->Delete.targets[i]) < 0) {
-                return ST_ERROR;
-            }
-        }
-        return ST_OK;
-    case K_FunctionDef:
-    case K_ClassDef:
-        return eval_def(f, s);
-    case K_Try:
-        return eval_try(f, s);
-    case K_TryStar:
-        return eval_try_star(f, s);
-    case K_Raise:
-        return eval_raise(f, s);
-    case K_With:
-        return with_items(f, s, 0);
-    case K_Assert: {
-        PyObject *t = eval_expr(f, s->Assert.test);
-        if (t == NULL) {
-            return ST_ERROR;
-        }
-        int b = PyObject_IsTrue(t);
-        Py_DECREF(t);
-        if (b < 0) {
-            return ST_ERROR;
-        }
-        if (b) {
-            return ST_OK;
-        }
-        if (s->Assert.msg) {
-            PyObject *m = eval_expr(f, s->Assert.msg);
-            if (m == NULL) {
-                return ST_ERROR;
-            }
-            PyObject *e = PyObject_CallOneArg(PyExc_AssertionError, m);
-            Py_DECREF(m);
-            if (e == NULL) {
-                return ST_ERROR;
-            }
-            PyErr_SetObject(PyExc_AssertionError, e);
-            Py_DECREF(e);
-        }
-        else {
-            PyErr_SetNone(PyExc_AssertionError);
-        }
+    PyObject *v = eval_expr(f, s->Assign.value);
+    if (v == NULL) {
         return ST_ERROR;
     }
-    case K_Import:
-        return eval_import(f, s);
-    case K_ImportFrom:
-        return eval_import_from(f, s);
-    case K_Match:
-        return eval_match(f, s);
-        /* every kind of the other categories (nodes.def): a kind
-       added there must be handled above or listed here */
-#define EXPR(n, f) case K_##n:
-#define PAT(n, f) case K_##n:
-#define AUX(n, f) case K_##n:
-#include "nodes.def"
-    case K__COUNT:
-        break;
+    for (Py_ssize_t i = 0; i < s->Assign.ntargets; i++) {
+        if (store_target(f, s->Assign.targets[i], v) < 0) {
+            Py_DECREF(v);
+            return ST_ERROR;
+        }
     }
+    frame_set_last(f, v);
+    return ST_OK;
+}
+
+static NOINLINE Status
+st_augassign(Frame *f, Node *s)
+{
+    Node *t = s->AugAssign.target;
+    if (t->kind == K_Name && t->scope_kind == NAME_FAST &&
+        t->Name.checked_epoch == f->in->tools_epoch &&
+        f->fast[t->slot] != NULL && !PyUnicode_CheckExact(f->fast[t->slot])) {
+        /* x op= y on a bound local (strings take the in-place path) */
+        PyObject *rhs = eval_operand(f, s->AugAssign.value);
+        if (rhs == NULL) {
+            return ST_ERROR;
+        }
+        PyObject *res = binary_op(f->in, s->op, f->fast[t->slot], rhs, 1);
+        Py_DECREF(rhs);
+        if (res == NULL) {
+            return ST_ERROR;
+        }
+        Py_XSETREF(f->fast[t->slot], res);
+        return ST_OK;
+    }
+    return eval_augassign(f, s);
+}
+
+static NOINLINE Status
+st_if(Frame *f, Node *s)
+{
+    int b = eval_cond(f, s->If.test);
+    if (b < 0) {
+        return ST_ERROR;
+    }
+    return b ? eval_body(f, s->If.body, s->If.nbody)
+             : eval_body(f, s->If.orelse, s->If.norelse);
+}
+
+static Status
+st_break(Frame *f, Node *s)
+{
+    return ST_BREAK;
+}
+
+static Status
+st_continue(Frame *f, Node *s)
+{
+    return ST_CONTINUE;
+}
+
+static Status
+st_pass(Frame *f, Node *s)
+{
+    return ST_OK;
+}
+
+static NOINLINE Status
+st_return(Frame *f, Node *s)
+{
+    PyObject *v;
+    if (s->Return.value) {
+        v = eval_expr(f, s->Return.value);
+        if (v == NULL) {
+            return ST_ERROR;
+        }
+    }
+    else {
+        v = Py_NewRef(Py_None);
+    }
+    Py_XSETREF(f->retval, v);
+    return ST_RETURN;
+}
+
+static NOINLINE Status
+st_delete(Frame *f, Node *s)
+{
+    for (Py_ssize_t i = 0; i < s->Delete.ntargets; i++) {
+        if (delete_target(f, s->Delete.targets[i]) < 0) {
+            return ST_ERROR;
+        }
+    }
+    return ST_OK;
+}
+
+static NOINLINE Status
+st_with(Frame *f, Node *s)
+{
+    return with_items(f, s, 0);
+}
+
+static NOINLINE Status
+st_assert(Frame *f, Node *s)
+{
+    int b = eval_cond(f, s->Assert.test);
+    if (b != 0) {
+        return b < 0 ? ST_ERROR : ST_OK;
+    }
+    if (s->Assert.msg) {
+        PyObject *m = eval_expr(f, s->Assert.msg);
+        if (m == NULL) {
+            return ST_ERROR;
+        }
+        PyObject *e = PyObject_CallOneArg(PyExc_AssertionError, m);
+        Py_DECREF(m);
+        if (e == NULL) {
+            return ST_ERROR;
+        }
+        PyErr_SetObject(PyExc_AssertionError, e);
+        Py_DECREF(e);
+    }
+    else {
+        PyErr_SetNone(PyExc_AssertionError);
+    }
+    return ST_ERROR;
+}
+
+static NOINLINE Status
+st_bad(Frame *f, Node *s)
+{
     PyErr_Format(PyExc_SystemError, "eval_stmt: unexpected node kind %d",
                  s->kind);
     return ST_ERROR;
+}
+
+/* Every kind that is not a statement (and every byte past K__COUNT) goes to
+ * st_bad: the range initializer comes first and the kinds override it.
+ * eval_tables_check() verifies at import that every STMT kind of nodes.def
+ * has its own handler. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+const StmtFn stmt_table[256] = {
+    [0 ... 255] = st_bad,
+    [K_Expr] = st_expr,
+    [K_Assign] = st_assign,
+    [K_AugAssign] = st_augassign,
+    [K_AnnAssign] = eval_annassign,
+    [K_If] = st_if,
+    [K_For] = eval_for,
+    [K_While] = eval_while,
+    [K_Break] = st_break,
+    [K_Continue] = st_continue,
+    [K_TypeAlias] = eval_type_alias,
+    [K_Pass] = st_pass,
+    [K_Global] = st_pass,
+    [K_Nonlocal] = st_pass,
+    [K_Return] = st_return,
+    [K_Delete] = st_delete,
+    [K_FunctionDef] = eval_def,
+    [K_ClassDef] = eval_def,
+    [K_Try] = eval_try,
+    [K_TryStar] = eval_try_star,
+    [K_Raise] = eval_raise,
+    [K_With] = st_with,
+    [K_Assert] = st_assert,
+    [K_Import] = eval_import,
+    [K_ImportFrom] = eval_import_from,
+    [K_Match] = eval_match,
+};
+#pragma GCC diagnostic pop
+
+/* The budget check's slow path, out of eval_stmt (as eval_expr_tick). */
+static NOINLINE Status
+eval_stmt_tick(Frame *f, Node *s)
+{
+    if (limits_tick_slow(f->in) < 0) {
+        return ST_ERROR;
+    }
+    return stmt_table[s->kind](f, s);
+}
+
+Status
+eval_stmt(Frame *f, Node *s)
+{
+    if (charge_due(f->in)) {
+        return eval_stmt_tick(f, s);
+    }
+    return stmt_table[s->kind](f, s);
+}
+
+int
+eval_stmt_table_check(void)
+{
+#define STMT(n, fields)                                                     \
+    if (stmt_table[K_##n] == st_bad) {                                      \
+        PyErr_SetString(PyExc_SystemError,                                  \
+                        "eval_stmt: no handler for statement kind " #n);    \
+        return -1;                                                          \
+    }
+#include "nodes.def"
+    return 0;
 }

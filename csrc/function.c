@@ -406,6 +406,78 @@ run_frame(Frame *fr)
     return res;
 }
 
+/* Run an interpreted function while its interpreter's step runs (the
+ * arguments already gated): a frame on the C stack, the arguments bound,
+ * the body.  New reference, or NULL with an exception. */
+static inline PyObject *
+function_run(FunctionObject *fn, Interp *in, PyObject *const *args,
+             size_t nargsf, PyObject *kwnames)
+{
+    Scope *s = fn->scope;
+    PyObject *res = NULL;
+    PyObject *small[SMALL_FRAME];
+    int nslots = s->nlocals + s->ncells + s->nfree;
+    PyObject **slots = small;
+    if (nslots > SMALL_FRAME || s->is_generator) {
+        slots = PyMem_Calloc(nslots ? nslots : 1, sizeof(PyObject *));
+        if (slots == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+    }
+    else {
+        memset(small, 0, nslots * sizeof(PyObject *));
+    }
+    Frame fr = {0};
+    fr.in = in;
+    fr.scope = s;
+    fr.globals = fn->globals;
+    fr.builtins = fn->builtins;
+    fr.locals = NULL;
+    fr.fast = slots;
+    fr.cells = slots + s->nlocals;
+    fr.program = fn->program;
+    if (bind_arguments(fn, &fr, args, nargsf, kwnames) < 0 ||
+        ((s->ncells || s->nfree) && frame_init_cells(&fr, fn->closure) < 0)) {
+        frame_clear(&fr);
+        if (slots != small) {
+            PyMem_Free(slots);
+        }
+        return NULL;
+    }
+    if (s->is_generator) {
+        /* the generator takes ownership of the slots */
+        PyObject *gen = generator_new(fn, &fr);
+        if (gen == NULL) {
+            frame_clear(&fr);
+            PyMem_Free(slots);
+        }
+        return gen;
+    }
+    if (++in->depth > in->max_depth) {
+        in->depth--;
+        PyErr_SetString(PyExc_RecursionError,
+                        "maximum recursion depth exceeded");
+        frame_clear(&fr);
+        if (slots != small) {
+            PyMem_Free(slots);
+        }
+        return NULL;
+    }
+    if (Py_EnterRecursiveCall(" while calling a Python object") == 0) {
+        if (limits_check_stack(in) == 0) {
+            res = run_frame(&fr);
+        }
+        Py_LeaveRecursiveCall();
+    }
+    in->depth--;
+    frame_clear(&fr);
+    if (slots != small) {
+        PyMem_Free(slots);
+    }
+    return res;
+}
+
 static PyObject *function_vectorcall(PyObject *self, PyObject *const *args,
                                      size_t nargsf, PyObject *kwnames);
 
@@ -431,12 +503,9 @@ function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
                     PyObject *kwnames)
 {
     FunctionObject *fn = (FunctionObject *)self;
-    Scope *s = fn->scope;
     Interp *in = &((InterpreterObject *)fn->interp)->in;
     PyObject *res = NULL;
-    int entered = 0;
-    InterpSave save; /* only save.started is read unless interp_enter fills it */
-    save.started = 0;
+    InterpSave save;
     /* arguments from host code (sorted's key, a hook called later...) pass
        the value gate like everything else that enters */
     int from_host = !in->direct_call;
@@ -477,70 +546,22 @@ function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
         }
         return interp_leave(in, &save, hc.res);
     }
-    PyObject *small[SMALL_FRAME];
-    int nslots = s->nlocals + s->ncells + s->nfree;
-    PyObject **slots = small;
-    if (nslots > SMALL_FRAME || s->is_generator) {
-        slots = PyMem_Calloc(nslots ? nslots : 1, sizeof(PyObject *));
-        if (slots == NULL) {
-            PyErr_NoMemory();
-            goto leave;
-        }
+    return function_run(fn, in, args, nargsf, kwnames);
+}
+
+PyObject *
+function_call_direct(Interp *in, PyObject *func, PyObject *const *args,
+                     size_t nargsf, PyObject *kwnames)
+{
+    FunctionObject *fn = (FunctionObject *)func;
+    if (&((InterpreterObject *)fn->interp)->in == in && in->running &&
+        in->gadgets_paused == 0) {
+        return function_run(fn, in, args, nargsf, kwnames);
     }
-    else {
-        memset(small, 0, nslots * sizeof(PyObject *));
-    }
-    Frame fr = {0};
-    fr.in = in;
-    fr.scope = s;
-    fr.globals = fn->globals;
-    fr.builtins = fn->builtins;
-    fr.locals = NULL;
-    fr.fast = slots;
-    fr.cells = slots + s->nlocals;
-    fr.program = fn->program;
-    if (bind_arguments(fn, &fr, args, nargsf, kwnames) < 0 ||
-        ((s->ncells || s->nfree) && frame_init_cells(&fr, fn->closure) < 0)) {
-        frame_clear(&fr);
-        if (slots != small) {
-            PyMem_Free(slots);
-        }
-        goto leave;
-    }
-    if (s->is_generator) {
-        /* the generator takes ownership of the slots */
-        res = generator_new(fn, &fr);
-        if (res == NULL) {
-            frame_clear(&fr);
-            PyMem_Free(slots);
-        }
-        goto leave;
-    }
-    if (++in->depth > in->max_depth) {
-        in->depth--;
-        PyErr_SetString(PyExc_RecursionError,
-                        "maximum recursion depth exceeded");
-        frame_clear(&fr);
-        if (slots != small) {
-            PyMem_Free(slots);
-        }
-        goto leave;
-    }
-    entered = 1;
-    if (Py_EnterRecursiveCall(" while calling a Python object") == 0) {
-        if (limits_check_stack(in) == 0) {
-            res = run_frame(&fr);
-        }
-        Py_LeaveRecursiveCall();
-    }
-    in->depth--;
-    frame_clear(&fr);
-    if (slots != small) {
-        PyMem_Free(slots);
-    }
-leave:
-    (void)entered;
-    return save.started ? interp_leave(in, &save, res) : res;
+    in->direct_call = 1;
+    PyObject *res = PyObject_Vectorcall(func, args, nargsf, kwnames);
+    in->direct_call = 0;
+    return res;
 }
 
 /* Run a comprehension: a scope whose only parameter `.0` is the iterator of
@@ -672,13 +693,7 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
         Py_DECREF(item);
         int keep = 1;
         for (Py_ssize_t k = 0; k < g->comprehension.nifs && keep; k++) {
-            PyObject *c = eval_expr(cf, g->comprehension.ifs[k]);
-            if (c == NULL) {
-                rc = -1;
-                break;
-            }
-            keep = PyObject_IsTrue(c);
-            Py_DECREF(c);
+            keep = eval_cond(cf, g->comprehension.ifs[k]);
             if (keep < 0) {
                 rc = -1;
                 break;

@@ -799,12 +799,7 @@ genexp_step(GenObject *gen)
         Py_DECREF(item);
         int keep = 1;
         for (Py_ssize_t k = 0; k < g->comprehension.nifs && keep > 0; k++) {
-            PyObject *c = eval_expr(cf, g->comprehension.ifs[k]);
-            if (c == NULL) {
-                goto fail;
-            }
-            keep = PyObject_IsTrue(c);
-            Py_DECREF(c);
+            keep = eval_cond(cf, g->comprehension.ifs[k]);
         }
         if (keep < 0) {
             goto fail;

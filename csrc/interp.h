@@ -80,6 +80,26 @@ typedef enum {
 
 struct Scope;
 
+/* Statement status: control flow never uses Python exceptions. */
+typedef enum {
+    ST_OK = 0,
+    ST_ERROR,
+    ST_BREAK,
+    ST_CONTINUE,
+    ST_RETURN,
+} Status;
+
+/* Evaluator dispatch: eval_expr / eval_stmt charge one operation, then jump
+ * through a per-kind table indexed by the node's kind byte.  256 entries, so
+ * no bounds check: every kind outside the category (and every byte past
+ * K__COUNT) maps to a handler that raises SystemError. */
+struct Frame;
+struct Node;
+typedef PyObject *(*ExprFn)(struct Frame *, struct Node *);
+typedef Status (*StmtFn)(struct Frame *, struct Node *);
+extern const ExprFn expr_table[256]; /* eval_expr.c */
+extern const StmtFn stmt_table[256]; /* eval_stmt.c */
+
 /* One IR node: a common header, then its kind's payload (the typed layout
  * of nodes.def, generated into nodes_gen.h), reached as n->Layout.field,
  * e.g. n->BinOp.left or n->Try.handlers.  The header's `op`, `slot`,
@@ -365,15 +385,6 @@ typedef struct {
     MemSave mem; /* memory accounting of the enclosing window */
 } InterpSave;
 
-/* Statement status: control flow never uses Python exceptions. */
-typedef enum {
-    ST_OK = 0,
-    ST_ERROR,
-    ST_BREAK,
-    ST_CONTINUE,
-    ST_RETURN,
-} Status;
-
 struct GenObject;
 
 /* An activation of a scope.  Lives on the C stack (or, for generators, on the
@@ -453,6 +464,18 @@ Status eval_type_alias(Frame *f, Node *s);
 
 /* eval_expr.c */
 PyObject *eval_expr(Frame *f, Node *e);
+/* The truth of an expression in a test: 1 / 0 / -1 (eval_expr.c). */
+int eval_cond(Frame *f, Node *e);
+/* A call by interpreted code of `func`, an interpreted function (exact
+ * type): without the entry checks of a call from host code when `func`
+ * belongs to `in` and its step runs (function.c). */
+PyObject *function_call_direct(Interp *in, PyObject *func,
+                               PyObject *const *args, size_t nargsf,
+                               PyObject *kwnames);
+/* At import: every expression / statement kind of nodes.def has its
+ * handler in expr_table / stmt_table.  0, or -1 with SystemError. */
+int eval_expr_table_check(void);
+int eval_stmt_table_check(void);
 int store_target(Frame *f, Node *t, PyObject *value);
 int delete_target(Frame *f, Node *t);
 int store_name(Frame *f, Node *t, PyObject *value);
@@ -609,11 +632,19 @@ limits_host_call_done(Interp *in)
 double limits_now(void);
 
 /* Charge one operation.  Returns -1 with the abort error set when a budget
- * is exhausted. */
+ * is exhausted.  charge_due() is its test alone: 1 when limits_tick_slow()
+ * must run (the evaluator's dispatch calls that out of line). */
+static inline int
+charge_due(Interp *in)
+{
+    return __builtin_expect(--in->ops_left < 0 || --in->check_countdown <= 0,
+                            0);
+}
+
 static inline int
 charge(Interp *in)
 {
-    if (--in->ops_left < 0 || --in->check_countdown <= 0) {
+    if (charge_due(in)) {
         return limits_tick_slow(in);
     }
     return 0;

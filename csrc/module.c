@@ -1183,7 +1183,8 @@ core_exec(PyObject *m)
         intern(&st->str_newline, "\n") < 0) {
         return -1;
     }
-    if (lower_init_state(m, st) < 0) {
+    if (lower_init_state(m, st) < 0 || eval_expr_table_check() < 0 ||
+        eval_stmt_table_check() < 0) {
         return -1;
     }
     st->ProgramType =

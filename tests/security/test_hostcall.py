@@ -55,6 +55,10 @@ ALLOWED = {
     ("eval_match.c", "PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type)"): "object(): sentinel",
     ("eval_match.c", "PyObject *v = PyObject_Vectorcall(get, args, 2, NULL);"): "Mapping.get: protocol",
     ("function.c", "res = PyObject_CallOneArg(fn, iter);"): "comprehension function: interpreted",
+    ("function.c", "PyObject *res = PyObject_Vectorcall(func, args, nargsf, kwnames);"): (
+        "function_call_direct: an interpreted function (exact type) of another interpreter or "
+        "outside a step, through its own entry checks"
+    ),
     ("function.c", "it = PyObject_GetIter(src);"): "generator expression: each item charged",
     ("function.c", "item = PyIter_Next(it);"): "generator expression: each item charged",
     ("function.c", 'PyObject_CallMethod(textwrap, "dedent"'): "__source__: our own use of textwrap",
