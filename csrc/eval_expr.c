@@ -1475,7 +1475,8 @@ load_method(Frame *f, Node *attr, PyObject **self_arg)
     }
     int unbound;
     PyObject *meth;
-    if (!provenance_get_method(obj, attr->obj, &meth, &unbound)) {
+    if (!provenance_get_method(obj, attr->obj, &meth, &unbound,
+                               &attr->Attribute.tcache)) {
         meth = compat_get_method_cached(obj, attr->obj, &unbound,
                                         &attr->Attribute.tcache);
     }

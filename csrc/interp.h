@@ -290,6 +290,10 @@ typedef struct Interp {
     PyObject *owner;        /* borrowed: the InterpreterObject */
     PyObject *builtins;     /* dict: safe builtins + extra_builtins + tools */
     PyObject *tools;        /* dict: protected names */
+    /* the values of `tools` (identities, held by the dict), for is_tool;
+       ntool_objs < 0: not built (scan the dict) */
+    PyObject **tool_objs;
+    Py_ssize_t ntool_objs;
     uint32_t tools_epoch;   /* bumped whenever `tools` changes (>= 1) */
     PyObject *authorized;   /* list of str */
     PyObject *print_chunks; /* list of str */
@@ -673,6 +677,17 @@ gate_value(Interp *in, PyObject *v)
     return policy_check_value(in, v);
 }
 
+/* PyModule_Check(o) without walking the MRO of the common small objects:
+ * a subclass of module has at least a module object's size. */
+static inline int
+module_check_fast(PyObject *o)
+{
+    PyTypeObject *tp = Py_TYPE(o);
+    return tp == &PyModule_Type ||
+           (tp->tp_basicsize >= PyModule_Type.tp_basicsize &&
+            PyType_IsSubtype(tp, &PyModule_Type));
+}
+
 /* policy_check_attr_name(in, obj, name, 0) for a name policy_attr_name_plain
  * accepted: only a module or an internal object still needs the full
  * check (policy.c). */
@@ -681,7 +696,7 @@ policy_check_attr_plain(Interp *in, PyObject *obj, PyObject *name)
 {
     PyTypeObject *tp = Py_TYPE(obj);
     if (tp == &PyFrame_Type || tp == &PyTraceBack_Type ||
-        tp == &PyCode_Type || PyModule_Check(obj)) {
+        tp == &PyCode_Type || module_check_fast(obj)) {
         return policy_check_attr_object(in, obj, name, 0);
     }
     return 0;
@@ -886,9 +901,10 @@ int provenance_super_init_subclass(PyObject *obj, PyObject *name);
  * generic one, for a method the class gives as an interpreted function:
  * 1 with *res (new reference, or NULL with an error) and *unbound (res is
  * that function, not bound: no instance attribute shadows it); 0 when it
- * does not apply (nothing done) */
+ * does not apply (nothing done).  `cache` (the Attribute node's, or NULL)
+ * remembers the type lookup per type version tag. */
 int provenance_get_method(PyObject *obj, PyObject *name, PyObject **res,
-                          int *unbound);
+                          int *unbound, CompatTypeCache *cache);
 /* function.c */
 int function_is_interpreted(PyObject *o);
 PyObject *function_get_method(PyObject *obj, PyObject *name, PyObject *func,

@@ -524,6 +524,9 @@ interpreter_clear(InterpreterObject *self)
 {
     Py_CLEAR(self->in.builtins);
     Py_CLEAR(self->in.tools);
+    PyMem_Free(self->in.tool_objs);
+    self->in.tool_objs = NULL;
+    self->in.ntool_objs = 0;
     Py_CLEAR(self->in.authorized);
     Py_CLEAR(self->in.print_chunks);
     Py_CLEAR(self->in.interpreter_error);
@@ -1010,6 +1013,20 @@ interpreter_set_tools(InterpreterObject *self, PyObject *v, void *c)
         return -1;
     }
     Py_XSETREF(self->in.tools, copy);
+    PyMem_Free(self->in.tool_objs);
+    self->in.tool_objs = NULL;
+    self->in.ntool_objs = -1;
+    Py_ssize_t n = PyDict_GET_SIZE(copy);
+    PyObject **objs = PyMem_Malloc((n ? n : 1) * sizeof(PyObject *));
+    if (objs != NULL) {
+        Py_ssize_t pos = 0, i = 0;
+        PyObject *k, *t;
+        while (PyDict_Next(copy, &pos, &k, &t)) {
+            objs[i++] = t;
+        }
+        self->in.tool_objs = objs;
+        self->in.ntool_objs = i;
+    }
     if (++self->in.tools_epoch == 0) {
         self->in.tools_epoch = 1;
     }

@@ -386,6 +386,14 @@ is_tool(Interp *in, PyObject *v)
     if (in->tools == NULL) {
         return 0;
     }
+    if (in->ntool_objs >= 0) {
+        for (Py_ssize_t i = 0; i < in->ntool_objs; i++) {
+            if (in->tool_objs[i] == v) {
+                return 1;
+            }
+        }
+        return 0;
+    }
     PyObject *k, *t;
     Py_ssize_t pos = 0;
     while (PyDict_Next(in->tools, &pos, &k, &t)) {
@@ -519,7 +527,7 @@ policy_check_attr_name(Interp *in, PyObject *obj, PyObject *name, int store)
             return -1;
         }
         if (obj != NULL && str_eq(name, pd->s_init) &&
-            (PyModule_Check(obj) || is_tool(in, obj))) {
+            (module_check_fast(obj) || is_tool(in, obj))) {
             /* module.__init__ renames a module shared with the host */
             raise_interp_error(in, "Forbidden access to dunder attribute: %U",
                                name);
@@ -554,7 +562,7 @@ policy_check_attr_object(Interp *in, PyObject *obj, PyObject *name,
     Py_UCS4 c0 = n ? PyUnicode_READ_CHAR(name, 0) : 0;
     /* 2. the object */
     PyTypeObject *tp = Py_TYPE(obj);
-    if (PyModule_Check(obj)) {
+    if (module_check_fast(obj)) {
         PyObject *mname = NULL;
         ModStatus ms = module_status(in, obj, &mname);
         int r = 0;
@@ -1612,7 +1620,7 @@ check_value_full(Interp *in, PolicyData *pd, PyObject *v)
             in, "Forbidden access to internal object of type %s", tp->tp_name);
         return -1;
     }
-    if (PyModule_Check(v)) {
+    if (module_check_fast(v)) {
         PyObject *name = NULL;
         ModStatus ms = module_status(in, v, &name);
         if (ms == MOD_DENIED) {

@@ -310,27 +310,46 @@ prov_getattro(PyObject *o, PyObject *name)
 
 int
 provenance_get_method(PyObject *obj, PyObject *name, PyObject **res,
-                      int *unbound)
+                      int *unbound, CompatTypeCache *cache)
 {
     PyTypeObject *tp = Py_TYPE(obj);
-    if (tp->tp_getattro != prov_getattro || !PyUnicode_CheckExact(name) ||
-        is_protocol_name(name)) {
+    if (tp->tp_getattro != prov_getattro) {
         return 0;
     }
     getattrofunc orig = prov_orig_getattro(tp);
     if (orig != PyObject_GenericGetAttr) {
         return 0; /* __getattribute__ / __getattr__ of the class's own */
     }
-    PyObject *func = compat_type_lookup(tp, name);
-    if (func == NULL) {
-        if (PyErr_Occurred()) {
-            PyErr_Clear();
-        }
-        return 0;
+    /* the interpreted function the type's MRO gives for `name`, as found
+       before while the type's version tag is unchanged (the name is the
+       node's: not a protocol name, or the entry would not exist) */
+    unsigned int tag = compat_type_version(tp);
+    PyObject *func;
+    if (cache != NULL && tag != 0 && cache->tp == tp && cache->tag == tag) {
+        func = Py_NewRef(cache->value);
     }
-    if (!function_is_interpreted(func)) {
-        Py_DECREF(func);
-        return 0;
+    else {
+        if (!PyUnicode_CheckExact(name) || is_protocol_name(name)) {
+            return 0;
+        }
+        func = compat_type_lookup(tp, name);
+        if (func == NULL) {
+            if (PyErr_Occurred()) {
+                PyErr_Clear();
+            }
+            return 0;
+        }
+        if (!function_is_interpreted(func)) {
+            Py_DECREF(func);
+            return 0;
+        }
+        /* remembered only if the lookup changed nothing (a key's __eq__
+           could have run) */
+        if (cache != NULL && tag != 0 && compat_type_version(tp) == tag) {
+            cache->tp = tp;
+            cache->tag = tag;
+            cache->value = func; /* borrowed, see CompatTypeCache */
+        }
     }
     *res = function_get_method(obj, name, func, orig, unbound);
     Py_DECREF(func);

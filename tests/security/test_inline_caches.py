@@ -211,3 +211,43 @@ def test_a_module_verdict_is_for_that_module_only():
     # the method-call form: a callable both modules would give
     refused(ex, "import os.path\nfor o in [os.path, os.path, os]:\n"
                 "    v = o.sep.join(['a', 'b'])", match="only authorized as the parent")
+
+
+def test_the_tool_identities_follow_every_change_of_the_tools():
+    """is_tool() scans a snapshot of the tools taken when they are set: a tool given in a
+    later step is protected, one taken away is an ordinary object again (reached through a
+    variable), and the same store site serves both."""
+
+    import types
+
+    # instances of a static type: the code may set their attributes unless they are tools
+    first, second = types.SimpleNamespace(), types.SimpleNamespace()
+    ex = new_executor(tools=False)
+    ex.send_tools({"first": first})
+    ex.send_variables({"holder": [first, second]})
+    ex("def poke(o):\n    o.x = 1\n    return o.x")
+    assert ex("poke(holder[1])").output == 1
+    refused(ex, "poke(holder[0])", match="attribute of a tool")
+    ex.send_tools({"first": first, "second": second})
+    refused(ex, "poke(holder[1])", match="attribute of a tool")
+    refused(ex, "poke(holder[0])", match="attribute of a tool")
+    ex.send_tools({})
+    assert ex("poke(holder[0])").output == 1
+    assert first.x == 1 and second.x == 1
+
+
+def test_a_warm_method_site_on_a_code_class_follows_redefinition_and_shadowing():
+    ex = new_executor()
+    out = ex(
+        "class K:\n    def m(self):\n        return 'one'\n"
+        "class Sub(K):\n    def m(self):\n        return 'sub'\n"
+        "k = K()\nseen = []\n"
+        "for i in range(6):\n"
+        "    if i == 2:\n        K.m = lambda self: 'two'\n"
+        "    if i == 3:\n        k.m = lambda: 'instance'\n"
+        "    if i == 4:\n        del k.m\n"
+        "    if i == 5:\n        k = Sub()\n"
+        "    seen.append(k.m())\n"
+        "seen",
+    ).output
+    assert out == ["one", "one", "two", "instance", "two", "sub"]
