@@ -688,10 +688,12 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
 
     def __new__(cls, *args: Any, **kwargs: Any) -> LocalPythonExecutor:
         if cls is LocalPythonExecutor:
-            from .isolation import ProcessExecutor, resolve_isolation
+            from ._isolation_mode import resolve_isolation
 
             imports = args[0] if args else kwargs.get("additional_authorized_imports")
             if resolve_isolation(kwargs.get("isolation"), imports) == "process":
+                from .isolation import ProcessExecutor
+
                 cls = ProcessExecutor
         return super().__new__(cls)
 

@@ -19,12 +19,13 @@ import sys
 import tempfile
 import threading
 import time
-import warnings
 import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import _protocol as P
+# the mode decision lives apart (in-process executors never import this module); re-exported
+from ._isolation_mode import _STDLIB, _STDLIB_PROCESS, needs_process, resolve_isolation  # noqa: F401
 from . import _worker as W
 from . import observability as _obs
 from .errors import ExecutionTimeoutError, InterpreterError
@@ -37,22 +38,6 @@ from .executor import (
 
 
 __all__ = ["ProcessExecutor", "WorkerPool", "default_pool", "needs_process", "run_many"]
-
-# Standard-library modules the in-process mode covers: the base modules and the other pure
-# standard-library modules (their host code is reviewed against the policy layers). Any other
-# authorized module is third-party code acting for the sandbox.
-_STDLIB = frozenset(sys.stdlib_module_names)
-# Standard-library modules whose host code reaches files, processes, native code or the
-# interpreter: authorizing them also selects process mode by default.
-_STDLIB_PROCESS = frozenset(
-    {
-        "ctypes", "os", "posix", "subprocess", "socket", "shutil", "pathlib", "io", "sys",
-        "multiprocessing", "threading", "_thread", "signal", "pty", "fcntl", "mmap",
-        "importlib", "pickle", "marshal", "shelve", "dbm", "sqlite3", "tempfile", "glob",
-        "urllib", "http", "ftplib", "smtplib", "ssl", "asyncio", "selectors", "resource",
-        "gc", "inspect", "code", "codeop", "runpy", "pkgutil", "zipimport", "builtins",
-    }
-)
 
 GRACE_SECONDS = 0.5  # the host kills a worker this long after its step's deadline
 # Variables the fork server (never the code: the worker clears its environment) inherits so
@@ -67,38 +52,6 @@ DEFAULT_LIMITS = {
     "file_bytes": 64 << 20,
     "cpu_seconds": 3600,
 }
-
-
-def needs_process(authorized_imports: Iterable[str]) -> list[str]:
-    """The authorized modules that make process isolation the default: third-party modules,
-    wildcards, and standard-library modules that reach the system."""
-    out = []
-    for entry in authorized_imports:
-        top = entry.split(".")[0]
-        if top == "*" or top not in _STDLIB or top in _STDLIB_PROCESS:
-            out.append(entry)
-    return out
-
-
-def resolve_isolation(
-    isolation: str | None, additional_authorized_imports: Iterable[str] | None
-) -> str:
-    """The mode of a new executor: the explicit choice, or "process" when an authorized
-    module calls for it (an explicit "none" then warns)."""
-    risky = needs_process(additional_authorized_imports or ())
-    if isolation is None:
-        return "process" if risky else "none"
-    if isolation not in ("none", "process"):
-        raise ValueError(f"isolation must be 'none' or 'process', not {isolation!r}")
-    if isolation == "none" and risky:
-        warnings.warn(
-            f"isolation='none' with {', '.join(risky)} authorized: host library code acting "
-            "for the sandboxed code is outside the in-process policy's sight; "
-            "isolation='process' is the default for such executors (docs/isolation.md)",
-            RuntimeWarning,
-            stacklevel=4,
-        )
-    return isolation
 
 
 # ---------------------------------------------------------------------------------------------

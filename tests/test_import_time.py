@@ -124,3 +124,24 @@ def test_smolagents_executor_check_accepts_ours_when_loaded_later():
         """
     )
     assert out == [True]
+
+
+def test_an_in_process_executor_loads_none_of_the_process_machinery():
+    """Creating an executor (and running a step) in process mode "none" imports neither
+    smolagents_native.isolation nor what it needs (subprocess, socket, pickle, tempfile...):
+    about 2 MiB of resident memory for a mode the host did not ask for."""
+    machinery = ("smolagents_native.isolation", "subprocess", "socket", "pickle", "tempfile",
+                 "bz2", "lzma", "selectors")
+    out = run(
+        f"""
+        import json, sys
+        machinery = {machinery!r}
+        before = {{m for m in machinery if m in sys.modules}}
+        from smolagents_native import LocalPythonExecutor
+        ex = LocalPythonExecutor(["math", "json"])
+        ex.send_tools({{}})
+        ex("import math\\nprint(math.sqrt(4))")
+        print(json.dumps(sorted(m for m in machinery if m in sys.modules and m not in before)))
+        """
+    )
+    assert out == []
