@@ -196,6 +196,23 @@ compat_calculate_metaclass(PyTypeObject *meta, PyObject *bases)
 size_t
 compat_long_num_bits(PyObject *v)
 {
+    /* up to 4 digits: from the digit count and the top digit, with no call
+       and no allocation (the layouts of cpython/longintrepr.h) */
+    PyLongObject *lo = (PyLongObject *)v;
+#if PY_VERSION_HEX >= 0x030C0000
+    Py_ssize_t nd = (Py_ssize_t)(lo->long_value.lv_tag >> _PyLong_NON_SIZE_BITS);
+    const digit *dg = lo->long_value.ob_digit;
+#else
+    Py_ssize_t nd = Py_ABS(Py_SIZE(v));
+    const digit *dg = lo->ob_digit;
+#endif
+    if (nd == 0) {
+        return 0;
+    }
+    if (nd <= 4 && dg[nd - 1] != 0) {
+        return (size_t)(nd - 1) * PyLong_SHIFT +
+               (size_t)(64 - __builtin_clzll((unsigned long long)dg[nd - 1]));
+    }
     int overflow = 0;
     long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
     if (x == -1 && PyErr_Occurred()) {

@@ -311,12 +311,13 @@ compat_set_handled(PyObject *exc)
 }
 #endif
 
-/* Value of an int that fits in one digit ("compact"); 1 when it does.
- * CPython 3.11's layout: ob_size is the signed digit count. */
+/* Value of an int (exact or subclass) that fits in one digit ("compact");
+ * 1 when it does.  Up to 3.11 ob_size is the signed digit count; 3.12+
+ * says it with PyUnstable_Long_IsCompact (one digit, |v| < 2**30). */
 static inline int
 compat_small_int(PyObject *v, long long *out)
 {
-#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+#if PY_VERSION_HEX < 0x030C0000
     Py_ssize_t size = Py_SIZE(v);
     if (size >= -1 && size <= 1) {
         *out = (long long)size * (long long)((PyLongObject *)v)->ob_digit[0];
@@ -324,17 +325,11 @@ compat_small_int(PyObject *v, long long *out)
     }
     return 0;
 #else
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (overflow || (x == -1 && PyErr_Occurred())) {
-        PyErr_Clear();
-        return 0;
+    if (PyUnstable_Long_IsCompact((PyLongObject *)v)) {
+        *out = (long long)PyUnstable_Long_CompactValue((PyLongObject *)v);
+        return 1;
     }
-    if (x > (1LL << 30) || x < -(1LL << 30)) {
-        return 0;
-    }
-    *out = x;
-    return 1;
+    return 0;
 #endif
 }
 

@@ -158,6 +158,26 @@ def test_int_size_budget(budgets):
     assert_budget(ex, "x = pow(3, 20000)", "too large")
 
 
+@pytest.mark.parametrize("bits", [1, 2, 29, 30, 31, 59, 60, 61, 89, 90, 91, 119, 120, 121, 200])
+@pytest.mark.parametrize("sign", [1, -1])
+def test_int_size_budget_counts_bits_exactly(budgets, bits, sign):
+    """The size check reads an int's bit length without a call for ints of up to four digits
+    (compat_long_num_bits): `x << n` is allowed exactly up to MAX_INT_BITS, at every digit
+    boundary, for negative ints too."""
+    budgets(MAX_INT_BITS=10_000)
+    ex = new_executor()
+    x = sign * ((1 << bits) - 1) if bits > 1 else sign
+    assert abs(x).bit_length() == bits
+    ok = ex(f"x = ({x}) << {10_000 - bits}\nx.bit_length()").output
+    assert ok == 10_000
+    assert_budget(ex, f"x = ({x}) << {10_001 - bits}", "too large")
+    # and the product rule: the sum of the factors' bit lengths bounds the product's
+    # (1 << k has k + 1 bits)
+    ok = ex(f"y = ({x}) * (1 << {9_999 - bits})\ny.bit_length()").output
+    assert ok == 9_999
+    assert_budget(ex, f"y = ({x}) * (1 << {10_000 - bits})", "too large")
+
+
 def test_result_size_budget(budgets):
     budgets(MAX_RESULT_BYTES=100_000)
     ex = new_executor()
