@@ -251,3 +251,30 @@ def test_a_warm_method_site_on_a_code_class_follows_redefinition_and_shadowing()
         "seen",
     ).output
     assert out == ["one", "one", "two", "instance", "two", "sub"]
+
+
+def test_a_module_subclass_is_still_a_module_at_warm_attribute_sites():
+    """module_check_fast() skips the MRO walk only for objects smaller than a module: a
+    subclass of ModuleType (even one with __slots__ and a large instance) is a module to every
+    attribute check, at sites warmed with ordinary objects."""
+    import types
+
+    class Big(types.ModuleType):
+        __slots__ = ("a", "b", "c", "d", "e", "f", "g", "h")
+
+    class Plain(types.ModuleType):
+        pass
+
+    for cls in (Big, Plain):
+        mod = cls("hostmod")
+        mod.value = 1
+        mod._secret = 2
+        ex = new_executor()
+        ex.send_variables({"m": mod})
+        ex("class C:\n    pass\nc = C()\nc.value = 3\nc._secret = 4\n"
+           "def store(o):\n    o.value = 5\ndef peek(o):\n    return o._secret\n"
+           "store(c)\npeek(c)")
+        # an unauthorized module: refused as a module, whatever the attribute
+        refused(ex, "store(m)", match="Forbidden access to module: hostmod")
+        refused(ex, "peek(m)", match="Forbidden access to module: hostmod")
+        assert mod.value == 1
