@@ -611,49 +611,50 @@ binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
     return NULL;
 }
 
+/* `l op r` for an ordering or equality op on two exact small ints or two
+ * exact floats, without a call: 1 / 0, or -1 when it does not apply. */
+static inline int
+fast_compare(int op, PyObject *l, PyObject *r)
+{
+    double x, y;
+    long long a, c;
+    if (op > CMP_GtE) {
+        return -1;
+    }
+    if (Py_TYPE(l) == &PyLong_Type && Py_TYPE(r) == &PyLong_Type &&
+        compat_small_int(l, &a) && compat_small_int(r, &c)) {
+        x = (double)a; /* exact: |a|, |c| < 2**30 */
+        y = (double)c;
+    }
+    else if (Py_TYPE(l) == &PyFloat_Type && Py_TYPE(r) == &PyFloat_Type) {
+        x = PyFloat_AS_DOUBLE(l);
+        y = PyFloat_AS_DOUBLE(r);
+    }
+    else {
+        return -1;
+    }
+    switch ((CmpOpKind)op) {
+    case CMP_Eq:
+        return x == y;
+    case CMP_NotEq:
+        return x != y;
+    case CMP_Lt:
+        return x < y;
+    case CMP_LtE:
+        return x <= y;
+    case CMP_Gt:
+        return x > y;
+    default:
+        return x >= y;
+    }
+}
+
 static PyObject *
 compare_op(Interp *in, int op, PyObject *l, PyObject *r)
 {
-    int b;
-    if (op <= CMP_GtE) {
-        /* exact small ints and floats compare without a call */
-        long long a, c;
-        double x, y;
-        int ok = 0;
-        if (Py_TYPE(l) == &PyLong_Type && Py_TYPE(r) == &PyLong_Type &&
-            compat_small_int(l, &a) && compat_small_int(r, &c)) {
-            x = (double)a;
-            y = (double)c;
-            ok = 1;
-        }
-        else if (Py_TYPE(l) == &PyFloat_Type && Py_TYPE(r) == &PyFloat_Type) {
-            x = PyFloat_AS_DOUBLE(l);
-            y = PyFloat_AS_DOUBLE(r);
-            ok = 1;
-        }
-        if (ok) {
-            switch ((CmpOpKind)op) {
-            case CMP_Eq:
-                b = x == y;
-                break;
-            case CMP_NotEq:
-                b = x != y;
-                break;
-            case CMP_Lt:
-                b = x < y;
-                break;
-            case CMP_LtE:
-                b = x <= y;
-                break;
-            case CMP_Gt:
-                b = x > y;
-                break;
-            default:
-                b = x >= y;
-                break;
-            }
-            return PyBool_FromLong(b);
-        }
+    int b = fast_compare(op, l, r);
+    if (b >= 0) {
+        return PyBool_FromLong(b);
     }
     switch ((CmpOpKind)op) {
     case CMP_Eq:
@@ -724,57 +725,22 @@ eval_compare(Frame *f, Node *e)
 static int
 compare_truth(Interp *in, int op, PyObject *l, PyObject *r)
 {
-    if (op <= CMP_GtE) {
-        long long a, c;
-        double x, y;
-        if (Py_TYPE(l) == &PyLong_Type && Py_TYPE(r) == &PyLong_Type &&
-            compat_small_int(l, &a) && compat_small_int(r, &c)) {
-            switch ((CmpOpKind)op) {
-            case CMP_Eq:
-                return a == c;
-            case CMP_NotEq:
-                return a != c;
-            case CMP_Lt:
-                return a < c;
-            case CMP_LtE:
-                return a <= c;
-            case CMP_Gt:
-                return a > c;
-            default:
-                return a >= c;
-            }
-        }
-        if (Py_TYPE(l) == &PyFloat_Type && Py_TYPE(r) == &PyFloat_Type) {
-            x = PyFloat_AS_DOUBLE(l);
-            y = PyFloat_AS_DOUBLE(r);
-            switch ((CmpOpKind)op) {
-            case CMP_Eq:
-                return x == y;
-            case CMP_NotEq:
-                return x != y;
-            case CMP_Lt:
-                return x < y;
-            case CMP_LtE:
-                return x <= y;
-            case CMP_Gt:
-                return x > y;
-            default:
-                return x >= y;
-            }
-        }
+    int b = fast_compare(op, l, r);
+    if (b >= 0) {
+        return b;
     }
-    else if (op == CMP_Is || op == CMP_IsNot) {
+    if (op == CMP_Is || op == CMP_IsNot) {
         return (l == r) == (op == CMP_Is);
     }
-    else if (op == CMP_In || op == CMP_NotIn) {
-        int b = hostcall_contains(in, r, l); /* security: deadline.c */
+    if (op == CMP_In || op == CMP_NotIn) {
+        b = hostcall_contains(in, r, l); /* security: deadline.c */
         return b < 0 ? -1 : (op == CMP_In ? b : !b);
     }
     PyObject *res = compare_op(in, op, l, r);
     if (res == NULL) {
         return -1;
     }
-    int b = res == Py_True ? 1 : res == Py_False ? 0 : PyObject_IsTrue(res);
+    b = res == Py_True ? 1 : res == Py_False ? 0 : PyObject_IsTrue(res);
     Py_DECREF(res);
     return b;
 }
@@ -1608,16 +1574,8 @@ call_function(Frame *f, Node *e)
         size_t nargsf =
             (size_t)(nargs + base - 1) | PY_VECTORCALL_ARGUMENTS_OFFSET;
         if (ok && interpreted) {
-            if (Py_TYPE(func) == f->in->st->FunctionType) {
-                res = function_call_direct(f->in, func, stack + 1, nargsf,
-                                           nkw ? e->obj : NULL);
-            }
-            else {
-                f->in->direct_call = 1;
-                res = PyObject_Vectorcall(func, stack + 1, nargsf,
-                                          nkw ? e->obj : NULL);
-                f->in->direct_call = 0;
-            }
+            res = function_call_direct(f->in, func, stack + 1, nargsf,
+                                       nkw ? e->obj : NULL);
         }
         else if (ok) {
             /* security (hostcall.c): the one host-call entry point; may

@@ -554,7 +554,8 @@ function_call_direct(Interp *in, PyObject *func, PyObject *const *args,
                      size_t nargsf, PyObject *kwnames)
 {
     FunctionObject *fn = (FunctionObject *)func;
-    if (&((InterpreterObject *)fn->interp)->in == in && in->running &&
+    if (Py_TYPE(func) == in->st->FunctionType &&
+        &((InterpreterObject *)fn->interp)->in == in && in->running &&
         in->gadgets_paused == 0) {
         return function_run(fn, in, args, nargsf, kwnames);
     }

@@ -470,9 +470,11 @@ Status eval_type_alias(Frame *f, Node *s);
 PyObject *eval_expr(Frame *f, Node *e);
 /* The truth of an expression in a test: 1 / 0 / -1 (eval_expr.c). */
 int eval_cond(Frame *f, Node *e);
-/* A call by interpreted code of `func`, an interpreted function (exact
- * type): without the entry checks of a call from host code when `func`
- * belongs to `in` and its step runs (function.c). */
+/* A call by interpreted code of `func`, an interpreted callable
+ * (hostcall_is_interpreted): a function of `in` while its step runs goes
+ * without the entry checks of a call from host code; anything else (a
+ * bound method, another interpreter's function) through its vectorcall
+ * (function.c). */
 PyObject *function_call_direct(Interp *in, PyObject *func,
                                PyObject *const *args, size_t nargsf,
                                PyObject *kwnames);

@@ -35,7 +35,6 @@ ALLOWED = {
     ("eval_expr.c", "PyDict_Update(d, m)"): "{**m}: a mapping's keys are finite; values gated",
     ("eval_expr.c", "PyObject_Vectorcall(superobj, args, 2, NULL)"): "super(cls, obj): the builtin type",
     ("eval_expr.c", "res = PyObject_Call(func, args, kw);"): "interpreted function (direct_call)",
-    ("eval_expr.c", "res = PyObject_Vectorcall(func, stack + 1, nargsf,"): "interpreted function",
     ("eval_expr.c", "PyObject *it = PyObject_GetIter(src);"): "comprehension: each item charged",
     ("eval_stmt.c", "PyObject *it = PyObject_GetIter(src);"): "for loop: each item charged",
     ("eval_stmt.c", "PyObject_CallMethodOneArg(exc, name, type)"): "except*: ExceptionGroup.split",
@@ -56,8 +55,8 @@ ALLOWED = {
     ("eval_match.c", "PyObject *v = PyObject_Vectorcall(get, args, 2, NULL);"): "Mapping.get: protocol",
     ("function.c", "res = PyObject_CallOneArg(fn, iter);"): "comprehension function: interpreted",
     ("function.c", "PyObject *res = PyObject_Vectorcall(func, args, nargsf, kwnames);"): (
-        "function_call_direct: an interpreted function (exact type) of another interpreter or "
-        "outside a step, through its own entry checks"
+        "function_call_direct: an interpreted callable (a bound method, another interpreter's "
+        "function), through its own entry checks"
     ),
     ("function.c", "it = PyObject_GetIter(src);"): "generator expression: each item charged",
     ("function.c", "item = PyIter_Next(it);"): "generator expression: each item charged",
