@@ -333,36 +333,44 @@ compat_small_int(PyObject *v, long long *out)
 #endif
 }
 
-/* Versions for the global-lookup caches (eval_expr.c global_lookup).
+/* Versions for the global-name cache (globalcache.c).
  *
- * compat_dict_version(d) is a number that changes whenever the dict is
- * modified; 0 means "no caching".  Up to 3.11 it is the dict's PEP 509
- * version tag (ma_version_tag, unique across all dicts).  From 3.12 that
- * field is deprecated: the module registers a dict watcher
- * (PyDict_AddWatcher, dictwatch.c), watches every globals and builtins dict
- * a frame uses (compat_dict_watch), and the version is a per-interpreter
- * epoch that the watcher advances on every event of any watched dict
- * (insertion, change, deletion, clear, clone, deallocation).  As that epoch
- * is shared by all watched dicts, a cache entry also records which dicts
- * it was filled from (Node.cache_globals / cache_builtins). */
-/* `wid` is the module's watcher id (ModState.dict_watcher), -1 for none. */
+ * compat_watched_version(kind, d) is a number that changes whenever the dict
+ * `d` is modified, for a dict that is exact and, from 3.12, watched by the
+ * module's watcher of that kind (COMPAT_WATCH_GLOBALS for globals dicts,
+ * COMPAT_WATCH_BUILTINS for builtins dicts; compat_dict_watch).  Up to 3.11
+ * it is the dict's PEP 509 version tag (ma_version_tag, unique across all
+ * dicts).  From 3.12 that field is deprecated: each kind's watcher
+ * (PyDict_AddWatcher, dictwatch.c) advances a process-wide epoch of its
+ * kind on every event of every dict it watches (insertion, change,
+ * deletion, clear, clone, deallocation), and the version is that epoch.  A
+ * cache entry must therefore also record which dicts it describes
+ * (Interp.g_dict / g_builtins); sharing the epoch only costs misses. */
+enum { COMPAT_WATCH_GLOBALS = 0, COMPAT_WATCH_BUILTINS = 1 };
 #if PY_VERSION_HEX < 0x030C0000
 static inline uint64_t
-compat_dict_version(int wid, PyObject *d)
+compat_watched_version(int kind, PyObject *d)
 {
-    (void)wid;
-    return PyDict_CheckExact(d) ? ((PyDictObject *)d)->ma_version_tag : 0;
+    (void)kind;
+    return ((PyDictObject *)d)->ma_version_tag;
 }
 #else
-/* dictwatch.c */
-uint64_t compat_dict_version(int wid, PyObject *d);
+extern uint64_t compat_watch_epoch[2]; /* dictwatch.c */
+static inline uint64_t
+compat_watched_version(int kind, PyObject *d)
+{
+    (void)d;
+    return compat_watch_epoch[kind];
+}
 #endif
-/* Watch a globals or builtins dict (no-op before 3.12, without a watcher,
- * and for dict subclasses, which are then never cached).  0 / -1. */
+/* Watch an exact dict with the watcher `wid` (no-op before 3.12).  0 / -1;
+ * 1 when watched (always before 3.12), 0 when it cannot be (no watcher, or
+ * a dict subclass): the dict is then never cached. */
 int compat_dict_watch(int wid, PyObject *d);
-/* Register the module's watcher at module exec: the id, or -1 (no caching)
- * when the interpreter has no watcher slot left; clear it at module free. */
-int compat_dict_watcher_add(void);
+/* Register the module's watcher of `kind` at module exec: the id, or -1 (no
+ * caching) when the interpreter has no watcher slot left; clear it at
+ * module free. */
+int compat_dict_watcher_add(int kind);
 void compat_dict_watcher_clear(int wid);
 
 #endif

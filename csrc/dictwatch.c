@@ -1,36 +1,43 @@
-/* dictwatch.c: versions of globals and builtins dicts for the global-lookup
- * caches, on dict watchers (PEP 509's ma_version_tag is deprecated from
- * CPython 3.12; see compat.h).
+/* dictwatch.c: versions of globals and builtins dicts for the global-name
+ * cache (globalcache.c), on dict watchers (PEP 509's ma_version_tag is
+ * deprecated from CPython 3.12; see compat.h).
  *
- * A watcher callback receives no context, so the epoch it advances is the
- * one static of the extension: a counter, shared by every module instance
- * in the process (the module does not declare a per-interpreter GIL, so all
- * callbacks run under one GIL).  Sharing it only costs cache misses.
+ * A watcher callback receives no context, so the epoch it advances is a
+ * static of the extension: one counter per kind (globals dicts, builtins
+ * dicts), shared by every module instance in the process (the module does
+ * not declare a per-interpreter GIL, so all callbacks run under one GIL).
+ * Sharing it only costs cache misses.
  */
 #include "compat.h"
 
 #if PY_VERSION_HEX >= 0x030C0000
 
-static uint64_t watched_epoch = 1;
+uint64_t compat_watch_epoch[2] = {1, 1};
 
-/* Any event of any watched dict invalidates every cache entry filled
- * before it.  Called before the change is made; must not fail. */
+/* Any event of any watched dict of a kind invalidates every cache entry
+ * filled before it.  Called before the change is made; must not fail. */
 static int
-dict_event(PyDict_WatchEvent event, PyObject *dict, PyObject *key,
-           PyObject *new_value)
+dict_event_globals(PyDict_WatchEvent event, PyObject *dict, PyObject *key,
+                   PyObject *new_value)
 {
     (void)event;
     (void)dict;
     (void)key;
     (void)new_value;
-    watched_epoch++;
+    compat_watch_epoch[COMPAT_WATCH_GLOBALS]++;
     return 0;
 }
 
-uint64_t
-compat_dict_version(int wid, PyObject *d)
+static int
+dict_event_builtins(PyDict_WatchEvent event, PyObject *dict, PyObject *key,
+                    PyObject *new_value)
 {
-    return (wid >= 0 && PyDict_CheckExact(d)) ? watched_epoch : 0;
+    (void)event;
+    (void)dict;
+    (void)key;
+    (void)new_value;
+    compat_watch_epoch[COMPAT_WATCH_BUILTINS]++;
+    return 0;
 }
 
 int
@@ -39,13 +46,15 @@ compat_dict_watch(int wid, PyObject *d)
     if (wid < 0 || !PyDict_CheckExact(d)) {
         return 0;
     }
-    return PyDict_Watch(wid, d);
+    return PyDict_Watch(wid, d) < 0 ? -1 : 1;
 }
 
 int
-compat_dict_watcher_add(void)
+compat_dict_watcher_add(int kind)
 {
-    int wid = PyDict_AddWatcher(dict_event);
+    int wid = PyDict_AddWatcher(kind == COMPAT_WATCH_BUILTINS
+                                    ? dict_event_builtins
+                                    : dict_event_globals);
     if (wid < 0) {
         /* all watcher slots are taken: run without the caches */
         PyErr_Clear();
@@ -68,13 +77,13 @@ int
 compat_dict_watch(int wid, PyObject *d)
 {
     (void)wid;
-    (void)d;
-    return 0;
+    return PyDict_CheckExact(d) ? 1 : 0;
 }
 
 int
-compat_dict_watcher_add(void)
+compat_dict_watcher_add(int kind)
 {
+    (void)kind;
     return -1;
 }
 

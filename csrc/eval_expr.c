@@ -16,8 +16,8 @@ unbound_local(PyObject *name)
     return NULL;
 }
 
-static NOINLINE PyObject *
-name_error(PyObject *name)
+PyObject *
+raise_name_error(PyObject *name)
 {
     PyObject *exc;
     PyErr_Format(PyExc_NameError, "name '%U' is not defined", name);
@@ -61,36 +61,12 @@ global_lookup_slow(Frame *f, PyObject *name)
         v = PyDict_GetItemWithError(f->builtins, name);
         if (v == NULL) {
             if (!PyErr_Occurred()) {
-                name_error(name);
+                raise_name_error(name);
             }
             return NULL;
         }
     }
     Py_INCREF(v);
-    return v;
-}
-
-/* Globals-then-builtins lookup, cached per node by dict versions. */
-static inline PyObject *
-global_lookup(Frame *f, Node *e)
-{
-    int wid = f->in->st->dict_watcher;
-    uint64_t gv = compat_dict_version(wid, f->globals);
-    uint64_t bv = compat_dict_version(wid, f->builtins);
-    if (gv != 0 && bv != 0 && e->Name.cache_gver == gv &&
-        e->Name.cache_bver == bv && e->Name.cache_globals == f->globals &&
-        e->Name.cache_builtins == f->builtins) {
-        Py_INCREF(e->Name.cache_value);
-        return e->Name.cache_value;
-    }
-    PyObject *v = global_lookup_slow(f, e->obj);
-    if (v != NULL && gv != 0 && bv != 0) {
-        e->Name.cache_gver = gv;
-        e->Name.cache_bver = bv;
-        e->Name.cache_globals = f->globals;
-        e->Name.cache_builtins = f->builtins;
-        e->Name.cache_value = v; /* borrowed: alive while the versions hold */
-    }
     return v;
 }
 
@@ -118,7 +94,7 @@ load_name(Frame *f, Node *e)
         Py_INCREF(v);
         return v;
     case NAME_GLOBAL:
-        return global_lookup(f, e);
+        return gcache_load(f, e);
     case NAME_NAME:
         if (f->locals != NULL && f->locals != f->globals) {
             v = mapping_lookup(f->locals, e->obj);
@@ -127,7 +103,7 @@ load_name(Frame *f, Node *e)
             }
             return global_lookup_slow(f, e->obj);
         }
-        return global_lookup(f, e);
+        return gcache_load(f, e);
     case NAME_CLASSDEREF:
         v = mapping_lookup(f->locals, e->obj);
         if (v != NULL || PyErr_Occurred()) {
@@ -198,8 +174,11 @@ store_name(Frame *f, Node *t, PyObject *value)
     case NAME_CLASSDEREF:
         return PyCell_Set(f->cells[t->slot], value);
     case NAME_GLOBAL:
-        return PyDict_SetItem(f->globals, t->obj, value);
+        return gcache_store(f, t, value);
     case NAME_NAME:
+        if (f->locals == f->globals) {
+            return gcache_store(f, t, value);
+        }
         if (PyDict_CheckExact(f->locals)) {
             return PyDict_SetItem(f->locals, t->obj, value);
         }
@@ -235,10 +214,18 @@ delete_name(Frame *f, Node *t)
     case NAME_GLOBAL:
     case NAME_NAME: {
         PyObject *ns = t->scope_kind == NAME_GLOBAL ? f->globals : f->locals;
+        if (ns == f->globals) {
+            int r = gcache_delete(f, t);
+            if (r == -2) {
+                raise_name_error(t->obj);
+                return -1;
+            }
+            return r;
+        }
         int r = PyObject_DelItem(ns, t->obj);
         if (r < 0 && PyErr_ExceptionMatches(PyExc_KeyError)) {
             PyErr_Clear();
-            name_error(t->obj);
+            raise_name_error(t->obj);
         }
         return r;
     }

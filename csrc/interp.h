@@ -276,7 +276,11 @@ typedef struct {
                                too slow for every executor's first step) */
     void *gen_stacks[GEN_STACK_POOL]; /* generator.c: free C stacks */
     int n_gen_stacks;
-    int dict_watcher; /* compat.h: dict watcher id, -1 for none */
+    /* compat.h: dict watcher ids (globals dicts, builtins dicts), -1 for
+       none */
+    int dict_watcher, bdict_watcher;
+    /* globalcache.c: global name -> slot number + 1 (lowering) */
+    PyObject *gname_ids;
 } ModState;
 
 /* The live interpreter: policy, budgets, print buffer.  Owned by an
@@ -365,6 +369,14 @@ typedef struct Interp {
     uint64_t window_epoch; /* a new process-wide number at limits_start
                               and a re-init: verdicts remembered for one
                               window (Node.mod_ok) */
+    /* globalcache.c: one slot per global name of the dicts g_dict and
+       g_builtins (owned), valid while their versions are g_seen / b_seen
+       and the slot's epoch is g_epoch */
+    PyObject *g_dict, *g_builtins;
+    uint64_t g_seen, b_seen, g_epoch;
+    struct GSlot *gslots;
+    uint32_t ngslots;
+    int g_strkeys; /* g_dict's keys are all exact str: 1 / 0, -1 unknown */
 } Interp;
 
 /* memlimit.c: saved accounting state of an enclosing window. */
@@ -486,6 +498,47 @@ int store_target(Frame *f, Node *t, PyObject *value);
 int delete_target(Frame *f, Node *t);
 int store_name(Frame *f, Node *t, PyObject *value);
 PyObject *load_name(Frame *f, Node *e);
+/* NameError for `name`, with .name set as CPython does.  NULL. */
+PyObject *raise_name_error(PyObject *name);
+
+/* globalcache.c: module-level names and globals, one slot per name.
+ * gcache_name_slot: the slot number + 1 of a global name (lowering), 0 for
+ * none.  gcache_begin: a step starts with these dicts (exact, watched).
+ * gcache_load (below) / gcache_load_slow: the name's value, new reference,
+ * or NULL with NameError.  gcache_store / gcache_delete: a store or delete
+ * of the name in f->globals: 0 / -1, and -2 for a delete of a name the
+ * globals do not hold (no exception set). */
+typedef struct GSlot {
+    PyObject *value; /* borrowed: held by the dict it was found in */
+    uint64_t epoch;  /* == Interp.g_epoch, or the slot is empty */
+    int in_globals;  /* found in g_dict (else in g_builtins) */
+} GSlot;
+uint32_t gcache_name_slot(ModState *st, PyObject *name);
+void gcache_begin(Interp *in, PyObject *globals, PyObject *builtins);
+/* gcache_end: the step is over (the dicts are released: hooks called
+ * later look names up uncached).  gcache_clear: everything freed. */
+void gcache_end(Interp *in);
+void gcache_clear(Interp *in);
+int gcache_traverse(Interp *in, visitproc visit, void *arg);
+PyObject *gcache_load_slow(Frame *f, Node *e);
+int gcache_store(Frame *f, Node *t, PyObject *value);
+int gcache_delete(Frame *f, Node *t);
+static inline PyObject *
+gcache_load(Frame *f, Node *e)
+{
+    Interp *in = f->in;
+    uint32_t i = e->Name.gslot - 1; /* 0 (no slot) wraps past ngslots */
+    if (i < in->ngslots && f->globals == in->g_dict &&
+        f->builtins == in->g_builtins &&
+        in->gslots[i].epoch == in->g_epoch &&
+        compat_watched_version(COMPAT_WATCH_GLOBALS, f->globals) ==
+            in->g_seen &&
+        compat_watched_version(COMPAT_WATCH_BUILTINS, f->builtins) ==
+            in->b_seen) {
+        return Py_NewRef(in->gslots[i].value);
+    }
+    return gcache_load_slow(f, e);
+}
 PyObject *binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace);
 PyObject *call_function(Frame *f, Node *call);
 

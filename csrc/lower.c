@@ -2697,11 +2697,13 @@ assign_slots(Lower *L, Scope *s)
             n->scope_kind = (fl & SYM_R_GLOBAL) && !(fl & SYM_R_IMPLICIT)
                                 ? NAME_GLOBAL
                                 : NAME_NAME;
+            n->Name.gslot = gcache_name_slot(L->st, n->obj);
             continue;
         }
         if (s->type == SC_CLASS) {
             if ((fl & SYM_R_GLOBAL) && !(fl & SYM_R_IMPLICIT)) {
                 n->scope_kind = NAME_GLOBAL;
+                n->Name.gslot = gcache_name_slot(L->st, n->obj);
             }
             else if ((fl & SYM_R_FREE) && (fl & SYM_NONLOCAL)) {
                 n->scope_kind = NAME_DEREF;
@@ -2730,6 +2732,9 @@ assign_slots(Lower *L, Scope *s)
         }
         else {
             n->scope_kind = NAME_GLOBAL;
+        }
+        if (n->scope_kind == NAME_GLOBAL) {
+            n->Name.gslot = gcache_name_slot(L->st, n->obj);
         }
     }
     rc = 0;

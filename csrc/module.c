@@ -516,6 +516,9 @@ interpreter_traverse(InterpreterObject *self, visitproc visit, void *arg)
     Py_VISIT(self->in.timeout_error);
     Py_VISIT(self->cache);
     Py_VISIT(self->extra_builtins);
+    if (gcache_traverse(&self->in, visit, arg) < 0) {
+        return -1;
+    }
     return tripwire_traverse(&self->in, visit, arg);
 }
 
@@ -534,6 +537,7 @@ interpreter_clear(InterpreterObject *self)
     Py_CLEAR(self->in.timeout_error);
     Py_CLEAR(self->cache);
     Py_CLEAR(self->extra_builtins);
+    gcache_clear(&self->in);
     tripwire_clear(&self->in);
     return 0;
 }
@@ -943,10 +947,17 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     fr.scope = p->top;
     fr.globals = state;
     fr.builtins = in->builtins;
-    if (compat_dict_watch(in->st->dict_watcher, state) < 0 ||
-        compat_dict_watch(in->st->dict_watcher, in->builtins) < 0) {
+    int gw = compat_dict_watch(in->st->dict_watcher, state);
+    int bw = gw < 0 ? -1 : compat_dict_watch(in->st->bdict_watcher, in->builtins);
+    if (gw < 0 || bw < 0) {
         Py_DECREF(p);
         return NULL;
+    }
+    if (gw && bw) {
+        gcache_begin(in, state, in->builtins);
+    }
+    else {
+        gcache_end(in); /* unwatched: no slot describes these dicts */
     }
     fr.locals = state;
     fr.program = (PyObject *)p;
@@ -984,6 +995,7 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     is_final = rc.is_final;
     result = Py_BuildValue("(OO)", output, is_final ? Py_True : Py_False);
 done:
+    gcache_end(in); /* the step's dicts are not held past it */
     Py_XDECREF(fr.last_value);
     Py_XDECREF(output);
     in->running = 0;
@@ -1167,7 +1179,8 @@ static int
 core_exec(PyObject *m)
 {
     ModState *st = PyModule_GetState(m);
-    st->dict_watcher = -1; /* before any failure: core_free reads it */
+    st->dict_watcher = -1; /* before any failure: core_free reads them */
+    st->bdict_watcher = -1;
     if (intern(&st->str_dunder_class, "__class__") < 0 ||
         intern(&st->str_dot0, ".0") < 0 ||
         intern(&st->str_super, "super") < 0 ||
@@ -1240,7 +1253,8 @@ core_exec(PyObject *m)
         gadgets_init() < 0) {
         return -1;
     }
-    st->dict_watcher = compat_dict_watcher_add();
+    st->dict_watcher = compat_dict_watcher_add(COMPAT_WATCH_GLOBALS);
+    st->bdict_watcher = compat_dict_watcher_add(COMPAT_WATCH_BUILTINS);
     return 0;
 }
 
@@ -1260,6 +1274,7 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->kind_of_class);
     Py_VISIT(st->op_of_class);
     Py_VISIT(st->ast_module);
+    Py_VISIT(st->gname_ids);
     return 0;
 }
 
@@ -1279,6 +1294,7 @@ core_clear(PyObject *m)
     Py_CLEAR(st->kind_of_class);
     Py_CLEAR(st->op_of_class);
     Py_CLEAR(st->ast_module);
+    Py_CLEAR(st->gname_ids);
     for (int i = 0; i < st->ndangerous; i++) {
         Py_CLEAR(st->dangerous[i]);
     }
@@ -1300,7 +1316,9 @@ core_free(void *m)
     core_clear((PyObject *)m);
     generator_free_stacks(st);
     compat_dict_watcher_clear(st->dict_watcher);
+    compat_dict_watcher_clear(st->bdict_watcher);
     st->dict_watcher = -1;
+    st->bdict_watcher = -1;
 }
 
 static PyModuleDef_Slot core_slots[] = {

@@ -261,11 +261,7 @@ typedef struct {
 
 /* Name */
 typedef struct {
-    uint64_t cache_gver;
-    uint64_t cache_bver;
-    PyObject *cache_value;
-    PyObject *cache_globals;
-    PyObject *cache_builtins;
+    uint32_t gslot;
     uint32_t checked_epoch;
 } NodeName;
 

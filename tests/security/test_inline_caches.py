@@ -278,3 +278,110 @@ def test_a_module_subclass_is_still_a_module_at_warm_attribute_sites():
         refused(ex, "store(m)", match="Forbidden access to module: hostmod")
         refused(ex, "peek(m)", match="Forbidden access to module: hostmod")
         assert mod.value == 1
+
+
+def test_module_level_names_follow_changes_the_host_makes_during_the_step():
+    """The per-name slots of module-level names (globalcache.c) hold what the globals gave;
+    a tool that rebinds, adds or deletes names of the executor's state while the code runs
+    in a loop must be seen at once by every later read, at module level and in functions."""
+    ex = new_executor(tools=False)
+
+    def rebind(name, value):
+        ex.state[name] = value
+        return value
+
+    def drop(name):
+        del ex.state[name]
+
+    ex.send_tools({"rebind": rebind, "drop": drop})
+    out = ex(
+        "def peek():\n"
+        "    return x\n"
+        "x = 0\n"
+        "seen = []\n"
+        "for i in range(6):\n"
+        "    seen.append((x, peek()))\n"
+        "    if i == 2:\n"
+        "        rebind('x', 100)\n"
+        "    if i == 4:\n"
+        "        drop('x')\n"
+        "        try:\n"
+        "            x\n"
+        "        except NameError:\n"
+        "            seen.append('gone')\n"
+        "        x = -1\n"
+        "    x = x + 1\n"
+        "seen"
+    ).output
+    assert out == [(0, 0), (1, 1), (2, 2), (101, 101), (102, 102), "gone", (0, 0)]
+
+
+def test_a_name_that_shadows_a_builtin_from_the_host_is_seen_at_warm_sites():
+    """A global the host adds mid-step under a builtin's name shadows the builtin at a read
+    site that already took the builtin; removing it brings the builtin back."""
+    ex = new_executor(tools=False)
+
+    def shadow(on):
+        if on:
+            ex.state["len"] = lambda s: -1
+        else:
+            ex.state.pop("len", None)
+
+    ex.send_tools({"shadow": shadow})
+    out = ex(
+        "r = []\n"
+        "for i in range(5):\n"
+        "    r.append(len('abc'))\n"
+        "    shadow(i == 1 or i == 2)\n"
+        "r"
+    ).output
+    assert out == [3, 3, -1, -1, 3]
+
+
+class _Colliding(str):
+    """A str subclass key equal to a name the code uses, with the same hash, whose __eq__
+    (host code) rebinds another global of the same dict each time it is asked."""
+
+    calls = 0
+
+    def __hash__(self):
+        return str.__hash__(self)
+
+    def __eq__(self, other):
+        type(self).calls += 1
+        target = _Colliding.state
+        if target is not None:
+            target["side"] = target.get("side", 0) + 1
+        return str.__eq__(self, other)
+
+
+def test_a_state_with_keys_that_run_code_is_never_cached_wrongly():
+    """A host state whose keys are not all exact str can run code inside a dict operation
+    (a colliding key's __eq__); the slots then never adopt a store as the only change, and
+    every read gives what CPython's exec gives on the same dict."""
+    code = (
+        "total = 0\n"
+        "sides = []\n"
+        "for i in range(20):\n"
+        "    total = total + i\n"
+        "    sides.append(side)\n"
+        "    counter = counter + 1\n"
+        "    sides.append(side)\n"
+        "result = (total, counter, sides)\n"
+    )
+    results = []
+    for runner in ("native", "cpython"):
+        state: dict = {}
+        _Colliding.state = state
+        state[_Colliding("counter")] = 0
+        state["side"] = 0
+        if runner == "native":
+            ex = new_executor(tools=False)
+            ex.state = state
+            state["__name__"] = "__main__"
+            ex(code)
+        else:
+            exec(code, state)  # noqa: S102 - the reference semantics
+        _Colliding.state = None
+        results.append((state["result"], state["side"] > 0, state["counter"]))
+    assert results[0] == results[1]

@@ -1,0 +1,301 @@
+/* globalcache.c: module-level names and globals, one cached slot per name.
+ *
+ * Why.  CPython looks a module-level name up in dicts every time
+ * (LOAD_NAME), and caches a global by its dict's keys version (LOAD_GLOBAL),
+ * which survives stores of values.  A cache keyed by the dict's version
+ * (PEP 509, or a dict watcher's epoch) does not: at module level, where
+ * agent code runs its loops, every store changes the version, so such a
+ * cache missed on every name of a loop that assigns a variable.
+ *
+ * What.  The interpreter keeps one slot per global name (numbered at
+ * lowering, per module state: Name.gslot = number + 1, 0 for none) holding
+ * the value the globals-then-builtins lookup gave, borrowed, and whether it
+ * came from the globals.
+ *
+ * Guarantee: a slot's value is what the lookup would return now, and is
+ * alive (the dict holds it).  A slot is used only while
+ *   - the frame's globals and builtins are the dicts the slots describe
+ *     (Interp.g_dict / g_builtins, held by the interpreter so that their
+ *     addresses cannot be reused, exact dicts, watched from 3.12),
+ *   - both dicts' versions are the ones last seen (g_seen / b_seen): a
+ *     change not made by gcache_store / gcache_delete (host code, an
+ *     interpreted __del__ between two stores, any dict method) moves a
+ *     version, and then every slot is emptied (g_epoch advances), and
+ *   - the slot's epoch is the current one.
+ * The interpreter's own stores and deletes update their name's slot, then
+ * adopt the dict's new version as seen.  That is sound only if that one
+ * change is all that happened to the dict in between, so:
+ *   - the old value is held across the dict operation (its deallocation
+ *     may run any code, which then happens after the adoption and moves
+ *     the version again), and
+ *   - the dict's keys are all exact str (checked by a scan after slots are
+ *     emptied; our stores only add exact str keys), so its lookup calls no
+ *     __eq__ and the operation runs no code.
+ * Otherwise the store is a plain dict store, seen as a foreign change.
+ */
+#include "interp.h"
+
+/* Names numbered per module state; more names than this are not cached. */
+#define GCACHE_MAX_NAMES 65536
+
+uint32_t
+gcache_name_slot(ModState *st, PyObject *name)
+{
+    if (!PyUnicode_CheckExact(name)) {
+        return 0;
+    }
+    if (st->gname_ids == NULL && (st->gname_ids = PyDict_New()) == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *id = PyDict_GetItemWithError(st->gname_ids, name);
+    if (id != NULL) {
+        return (uint32_t)PyLong_AsUnsignedLong(id);
+    }
+    Py_ssize_t n = PyDict_GET_SIZE(st->gname_ids);
+    if (PyErr_Occurred() || n >= GCACHE_MAX_NAMES) {
+        PyErr_Clear();
+        return 0;
+    }
+    id = PyLong_FromSsize_t(n + 1);
+    if (id == NULL || PyDict_SetItem(st->gname_ids, name, id) < 0) {
+        Py_XDECREF(id);
+        PyErr_Clear();
+        return 0;
+    }
+    Py_DECREF(id);
+    return (uint32_t)(n + 1);
+}
+
+void
+gcache_begin(Interp *in, PyObject *globals, PyObject *builtins)
+{
+    /* callers watched both dicts (compat_dict_watch returned 1) */
+    if (in->g_dict != globals) {
+        Py_XSETREF(in->g_dict, Py_NewRef(globals));
+    }
+    if (in->g_builtins != builtins) {
+        Py_XSETREF(in->g_builtins, Py_NewRef(builtins));
+    }
+    in->g_epoch++;
+    in->g_seen = compat_watched_version(COMPAT_WATCH_GLOBALS, globals);
+    in->b_seen = compat_watched_version(COMPAT_WATCH_BUILTINS, builtins);
+    in->g_strkeys = -1;
+}
+
+void
+gcache_end(Interp *in)
+{
+    in->g_epoch++;
+    Py_CLEAR(in->g_dict);
+    Py_CLEAR(in->g_builtins);
+}
+
+void
+gcache_clear(Interp *in)
+{
+    Py_CLEAR(in->g_dict);
+    Py_CLEAR(in->g_builtins);
+    PyMem_Free(in->gslots);
+    in->gslots = NULL;
+    in->ngslots = 0;
+    in->g_epoch++;
+}
+
+int
+gcache_traverse(Interp *in, visitproc visit, void *arg)
+{
+    Py_VISIT(in->g_dict);
+    Py_VISIT(in->g_builtins);
+    return 0;
+}
+
+/* The frame's dicts are the ones the slots describe, and the slots are
+ * current for their versions (emptied if a version moved).  1 / 0. */
+static int
+gcache_sync(Interp *in, Frame *f)
+{
+    if (f->globals != in->g_dict || f->builtins != in->g_builtins ||
+        in->g_dict == NULL) {
+        return 0;
+    }
+    uint64_t gv = compat_watched_version(COMPAT_WATCH_GLOBALS, in->g_dict);
+    uint64_t bv = compat_watched_version(COMPAT_WATCH_BUILTINS, in->g_builtins);
+    if (gv != in->g_seen || bv != in->b_seen) {
+        in->g_epoch++;
+        in->g_seen = gv;
+        in->b_seen = bv;
+        in->g_strkeys = -1;
+    }
+    return 1;
+}
+
+/* The slot of `slot1` (number + 1), the table grown if needed; NULL when
+ * the name has none or the table cannot grow (no error set). */
+static GSlot *
+gcache_slot(Interp *in, uint32_t slot1)
+{
+    if (slot1 == 0) {
+        return NULL;
+    }
+    uint32_t i = slot1 - 1;
+    if (i >= in->ngslots) {
+        uint32_t n = in->ngslots ? in->ngslots : 64;
+        while (n <= i) {
+            n *= 2;
+        }
+        GSlot *t = PyMem_Realloc(in->gslots, (size_t)n * sizeof(GSlot));
+        if (t == NULL) {
+            PyErr_Clear();
+            return NULL;
+        }
+        memset(t + in->ngslots, 0, (size_t)(n - in->ngslots) * sizeof(GSlot));
+        in->gslots = t;
+        in->ngslots = n;
+    }
+    return &in->gslots[i];
+}
+
+/* g_dict's keys are all exact str (scanned once per epoch). */
+static int
+gcache_strkeys(Interp *in)
+{
+    if (in->g_strkeys < 0) {
+        PyObject *k, *v;
+        Py_ssize_t pos = 0;
+        in->g_strkeys = 1;
+        while (PyDict_Next(in->g_dict, &pos, &k, &v)) {
+            if (!PyUnicode_CheckExact(k)) {
+                in->g_strkeys = 0;
+                break;
+            }
+        }
+    }
+    return in->g_strkeys;
+}
+
+PyObject *
+gcache_load_slow(Frame *f, Node *e)
+{
+    Interp *in = f->in;
+    int cacheable = gcache_sync(in, f);
+    uint64_t gv = in->g_seen, bv = in->b_seen, epoch = in->g_epoch;
+    int in_globals = 1;
+    PyObject *v = PyDict_GetItemWithError(f->globals, e->obj);
+    if (v == NULL) {
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+        in_globals = 0;
+        v = PyDict_GetItemWithError(f->builtins, e->obj);
+        if (v == NULL) {
+            if (!PyErr_Occurred()) {
+                raise_name_error(e->obj);
+            }
+            return NULL;
+        }
+    }
+    /* remembered only if the lookups changed nothing (a key's __eq__ could
+       have run; the table is found after it, as that code may grow it) */
+    GSlot *s;
+    if (cacheable && in->g_epoch == epoch &&
+        compat_watched_version(COMPAT_WATCH_GLOBALS, f->globals) == gv &&
+        compat_watched_version(COMPAT_WATCH_BUILTINS, f->builtins) == bv &&
+        (s = gcache_slot(in, e->Name.gslot)) != NULL) {
+        s->value = v;
+        s->epoch = epoch;
+        s->in_globals = in_globals;
+    }
+    return Py_NewRef(v);
+}
+
+/* Adopt the globals' version after our own change of one name (see the
+ * guarantee above). */
+static inline void
+gcache_adopt(Interp *in, uint64_t before)
+{
+    uint64_t now = compat_watched_version(COMPAT_WATCH_GLOBALS, in->g_dict);
+    if (in->g_seen == before) {
+        in->g_seen = now;
+    }
+}
+
+int
+gcache_store(Frame *f, Node *t, PyObject *value)
+{
+    Interp *in = f->in;
+    GSlot *s = gcache_sync(in, f) && gcache_strkeys(in)
+                   ? gcache_slot(in, t->Name.gslot)
+                   : NULL;
+    if (s == NULL) {
+        return PyDict_CheckExact(f->globals)
+                   ? PyDict_SetItem(f->globals, t->obj, value)
+                   : PyObject_SetItem(f->globals, t->obj, value);
+    }
+    uint64_t before = in->g_seen;
+    PyObject *old;
+    if (s->epoch == in->g_epoch) {
+        old = s->in_globals ? s->value : NULL;
+    }
+    else {
+        /* exact str keys only: no code runs */
+        old = PyDict_GetItemWithError(f->globals, t->obj);
+        if (old == NULL && PyErr_Occurred()) {
+            return -1;
+        }
+    }
+    /* from here to the adoption no code runs (see above), so `s` stays a
+       valid pointer into the table */
+    Py_XINCREF(old);
+    int r = PyDict_SetItem(f->globals, t->obj, value);
+    if (r == 0) {
+        gcache_adopt(in, before);
+        s->value = value;
+        s->epoch = in->g_epoch;
+        s->in_globals = 1;
+    }
+    else {
+        s->epoch = 0;
+    }
+    Py_XDECREF(old); /* may run code: after the adoption */
+    return r;
+}
+
+int
+gcache_delete(Frame *f, Node *t)
+{
+    Interp *in = f->in;
+    GSlot *s = gcache_sync(in, f) && gcache_strkeys(in)
+                   ? gcache_slot(in, t->Name.gslot)
+                   : NULL;
+    if (s == NULL) {
+        int r = PyObject_DelItem(f->globals, t->obj);
+        if (r < 0 && PyErr_ExceptionMatches(PyExc_KeyError)) {
+            PyErr_Clear();
+            return -2;
+        }
+        return r;
+    }
+    uint64_t before = in->g_seen;
+    PyObject *old;
+    if (s->epoch == in->g_epoch) {
+        old = s->in_globals ? s->value : NULL;
+        if (old == NULL) {
+            return -2;
+        }
+    }
+    else {
+        old = PyDict_GetItemWithError(f->globals, t->obj);
+        if (old == NULL) {
+            return PyErr_Occurred() ? -1 : -2;
+        }
+    }
+    Py_INCREF(old);
+    int r = PyDict_DelItem(f->globals, t->obj);
+    if (r == 0) {
+        gcache_adopt(in, before);
+    }
+    s->epoch = 0; /* refilled by the next load (builtins, or NameError) */
+    Py_DECREF(old);
+    return r;
+}
