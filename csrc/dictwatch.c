@@ -52,9 +52,9 @@ compat_dict_watch(int wid, PyObject *d)
 int
 compat_dict_watcher_add(int kind)
 {
-    int wid = PyDict_AddWatcher(kind == COMPAT_WATCH_BUILTINS
-                                    ? dict_event_builtins
-                                    : dict_event_globals);
+    int wid =
+        PyDict_AddWatcher(kind == COMPAT_WATCH_BUILTINS ? dict_event_builtins
+                                                        : dict_event_globals);
     if (wid < 0) {
         /* all watcher slots are taken: run without the caches */
         PyErr_Clear();

@@ -120,7 +120,8 @@ gcache_sync(Interp *in, Frame *f)
         return 0;
     }
     uint64_t gv = compat_watched_version(COMPAT_WATCH_GLOBALS, in->g_dict);
-    uint64_t bv = compat_watched_version(COMPAT_WATCH_BUILTINS, in->g_builtins);
+    uint64_t bv =
+        compat_watched_version(COMPAT_WATCH_BUILTINS, in->g_builtins);
     if (gv != in->g_seen || bv != in->b_seen) {
         in->g_epoch++;
         in->g_seen = gv;

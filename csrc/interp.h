@@ -529,8 +529,7 @@ gcache_load(Frame *f, Node *e)
     Interp *in = f->in;
     uint32_t i = e->Name.gslot - 1; /* 0 (no slot) wraps past ngslots */
     if (i < in->ngslots && f->globals == in->g_dict &&
-        f->builtins == in->g_builtins &&
-        in->gslots[i].epoch == in->g_epoch &&
+        f->builtins == in->g_builtins && in->gslots[i].epoch == in->g_epoch &&
         compat_watched_version(COMPAT_WATCH_GLOBALS, f->globals) ==
             in->g_seen &&
         compat_watched_version(COMPAT_WATCH_BUILTINS, f->builtins) ==

@@ -948,7 +948,8 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     fr.globals = state;
     fr.builtins = in->builtins;
     int gw = compat_dict_watch(in->st->dict_watcher, state);
-    int bw = gw < 0 ? -1 : compat_dict_watch(in->st->bdict_watcher, in->builtins);
+    int bw =
+        gw < 0 ? -1 : compat_dict_watch(in->st->bdict_watcher, in->builtins);
     if (gw < 0 || bw < 0) {
         Py_DECREF(p);
         return NULL;
