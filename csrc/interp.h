@@ -518,6 +518,8 @@ void gcache_begin(Interp *in, PyObject *globals, PyObject *builtins);
 /* gcache_end: the step is over (the dicts are released: hooks called
  * later look names up uncached).  gcache_clear: everything freed. */
 void gcache_end(Interp *in);
+/* shim.c: functions of `_core` for the Python shim's per-step path. */
+int shim_add_functions(PyObject *m);
 void gcache_clear(Interp *in);
 int gcache_traverse(Interp *in, visitproc visit, void *arg);
 PyObject *gcache_load_slow(Frame *f, Node *e);

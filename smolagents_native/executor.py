@@ -459,6 +459,17 @@ _smolbridge.rebase(_OwnPythonExecutor, "PythonExecutor")
 # Glue between smolagents' tool dictionaries and the core's `tools` / `extra_builtins`.
 
 
+def _same_tools(tools: Any, snapshot: dict[str, Any]) -> bool:
+    """Whether a tools mapping still holds what its snapshot (a dict copy) recorded: for a
+    dict, the same keys bound to the same objects in the same order (`_core.same_entries`;
+    `==` would call each value's __eq__ and miss a tool replaced in place by one that compares
+    equal); anything else is compared with `==`. A False only means the tools are given to
+    the core again."""
+    if type(tools) is dict:
+        return _core.same_entries(tools, snapshot)
+    return bool(tools == snapshot)
+
+
 def _wrap_final_answer(tool: Callable) -> Callable:
     """A `final_answer` that ends the step with the tool's result, as smolagents wraps it."""
 
@@ -779,7 +790,13 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         static = self.static_tools or {}
         custom = self.custom_tools or {}
         traced = _obs.tracing_active()
-        if self._synced is None or self._synced != (static, custom, traced):
+        synced = self._synced
+        if (
+            synced is None
+            or traced != synced[2]
+            or not _same_tools(static, synced[0])
+            or not _same_tools(custom, synced[1])
+        ):
             self._interp.tools, self._interp.extra_builtins = _split_tools(
                 static, custom, traced
             )

@@ -34,6 +34,7 @@ from .executor import (
     LocalPythonExecutor,
     PrintContainer,
     _BASE_IDS,
+    _same_tools,
 )
 
 
@@ -670,8 +671,8 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
 
     def _sync_tools(self) -> None:
         static = self.static_tools or {}
-        if static == self._synced_static:  # the common case: nothing changed since last step
-            return
+        if self._synced_static is not None and _same_tools(static, self._synced_static):
+            return  # the common case: nothing changed since last step
         names = []
         tools = dict(self._functions)
         for name, value in static.items():

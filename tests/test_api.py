@@ -618,3 +618,39 @@ def test_works_without_smolagents_installed():
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "ok"
+
+
+def test_tools_changed_in_place_between_steps_are_seen_even_when_equal():
+    """Before each step the executor compares its tools with the snapshot it gave the core by
+    identity (`_core.same_entries`), so a tool replaced in place is used at the next step,
+    even by an object that compares equal to the one it replaces."""
+    from smolagents_native import _core
+
+    class Tool:
+        def __init__(self, n):
+            self.n = n
+
+        def __call__(self):
+            return self.n
+
+        def __eq__(self, other):
+            return isinstance(other, Tool)
+
+        __hash__ = object.__hash__
+
+    ex = LocalPythonExecutor(additional_authorized_imports=[])
+    ex.send_tools({"t": Tool(1)})
+    assert ex("t()").output == 1
+    ex.static_tools["t"] = Tool(2)
+    assert ex("t()").output == 2
+    ex.custom_tools["c"] = Tool(3)
+    assert ex("c()").output == 3
+    ex.custom_tools["c"] = Tool(4)
+    assert ex("c()").output == 4
+    d = {"a": 1, "b": []}
+    assert _core.same_entries(d, dict(d))
+    assert not _core.same_entries(d, {"b": d["b"], "a": 1})  # another order
+    assert not _core.same_entries(d, {"a": 1, "b": []})  # an equal, distinct value
+    assert not _core.same_entries(d, {"a": 1})
+    with pytest.raises(TypeError):
+        _core.same_entries(d, [])
