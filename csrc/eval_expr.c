@@ -1482,6 +1482,19 @@ call_function(Frame *f, Node *e)
            method call (only its object) */
         uncharge(f->in);
     }
+    if (Py_TYPE(func) == f->in->st->FunctionType &&
+        !(e->flags & NF_STAR_ARGS) && e->Call.nkeywords == 0) {
+        /* an interpreted function taking exactly these positional
+           arguments: no argument array, no binding */
+        FunctionObject *fn = (FunctionObject *)func;
+        if (fn->scope->simple_argc == e->Call.nargs + (self_arg != NULL) &&
+            function_is_direct(f->in, fn)) {
+            PyObject *res = function_call_simple(f, fn, self_arg, e->Call.args,
+                                                 e->Call.nargs);
+            Py_DECREF(func);
+            return res;
+        }
+    }
     PyObject *res = NULL;
     if ((e->flags & NF_SUPER_CALL) && func == (PyObject *)&PySuper_Type) {
         res = call_zero_arg_super(f, func);

@@ -379,8 +379,6 @@ bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
 
 /* ------------------------------------------------------------- calling */
 
-#define SMALL_FRAME 16
-
 /* Run a function scope's body in `fr`.  Returns a new reference or NULL. */
 static PyObject *
 run_frame(Frame *fr)
@@ -415,10 +413,10 @@ function_run(FunctionObject *fn, Interp *in, PyObject *const *args,
 {
     Scope *s = fn->scope;
     PyObject *res = NULL;
-    PyObject *small[SMALL_FRAME];
+    PyObject *small[FRAME_SMALL_SLOTS];
     int nslots = s->nlocals + s->ncells + s->nfree;
     PyObject **slots = small;
-    if (nslots > SMALL_FRAME || s->is_generator) {
+    if (nslots > FRAME_SMALL_SLOTS || s->is_generator) {
         slots = PyMem_Calloc(nslots ? nslots : 1, sizeof(PyObject *));
         if (slots == NULL) {
             PyErr_NoMemory();
@@ -554,14 +552,63 @@ function_call_direct(Interp *in, PyObject *func, PyObject *const *args,
                      size_t nargsf, PyObject *kwnames)
 {
     FunctionObject *fn = (FunctionObject *)func;
-    if (Py_TYPE(func) == in->st->FunctionType &&
-        &((InterpreterObject *)fn->interp)->in == in && in->running &&
-        in->gadgets_paused == 0) {
+    if (Py_TYPE(func) == in->st->FunctionType && function_is_direct(in, fn)) {
         return function_run(fn, in, args, nargsf, kwnames);
     }
     in->direct_call = 1;
     PyObject *res = PyObject_Vectorcall(func, args, nargsf, kwnames);
     in->direct_call = 0;
+    return res;
+}
+
+PyObject *
+function_call_simple(Frame *f, FunctionObject *fn, PyObject *self_arg,
+                     Node **args, Py_ssize_t nargs)
+{
+    Interp *in = f->in;
+    Scope *s = fn->scope;
+    PyObject *slots[FRAME_SMALL_SLOTS];
+    int k = 0;
+    if (self_arg != NULL) {
+        slots[k++] = self_arg;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyObject *v = eval_operand(f, args[i]);
+        if (v == NULL) {
+            while (k > 0) {
+                Py_DECREF(slots[--k]);
+            }
+            return NULL;
+        }
+        slots[k++] = v;
+    }
+    for (int i = k; i < s->nlocals; i++) {
+        slots[i] = NULL;
+    }
+    Frame fr = {0};
+    fr.in = in;
+    fr.scope = s;
+    fr.globals = fn->globals;
+    fr.builtins = fn->builtins;
+    fr.fast = slots;
+    fr.cells = slots + s->nlocals;
+    fr.program = fn->program;
+    PyObject *res = NULL;
+    if (++in->depth > in->max_depth) {
+        PyErr_SetString(PyExc_RecursionError,
+                        "maximum recursion depth exceeded");
+    }
+    else if (Py_EnterRecursiveCall(" while calling a Python object") == 0) {
+        if (limits_check_stack(in) == 0) {
+            res = run_frame(&fr);
+        }
+        Py_LeaveRecursiveCall();
+    }
+    in->depth--;
+    for (int i = 0; i < s->nlocals; i++) {
+        Py_CLEAR(slots[i]);
+    }
+    Py_CLEAR(fr.retval);
     return res;
 }
 
@@ -606,9 +653,9 @@ run_comprehension(Frame *f, Node *e, PyObject *iter)
         return res;
     }
     int nslots = s->nlocals + s->ncells + s->nfree;
-    PyObject *small[SMALL_FRAME];
+    PyObject *small[FRAME_SMALL_SLOTS];
     PyObject **slots = small;
-    if (nslots > SMALL_FRAME) {
+    if (nslots > FRAME_SMALL_SLOTS) {
         slots = PyMem_Calloc(nslots, sizeof(PyObject *));
         if (slots == NULL) {
             Py_XDECREF(closure);

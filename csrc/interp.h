@@ -152,6 +152,12 @@ typedef struct Scope {
     int argcount, posonlyargcount, kwonlyargcount;
     int has_varargs, has_varkw;
     int is_generator;
+    /* function: the number of positional arguments when a call that passes
+       exactly that many positionally needs no binding beyond moving them
+       into the first slots (no *args, **kwargs, keyword-only parameters,
+       cells, free variables; not a generator; at most FRAME_SMALL_SLOTS
+       locals), else -1 (function_call_simple) */
+    int simple_argc;
     int needs_class_cell; /* class scope: a method uses __class__/super */
     int class_cell_slot;  /* class scope: cell slot of __class__ */
     int uses_class_free;  /* function: slot of free __class__, or -1 */
@@ -405,6 +411,9 @@ struct GenObject;
 
 /* An activation of a scope.  Lives on the C stack (or, for generators, on the
  * generator's own C stack). */
+/* A function frame with at most this many slots lives on the C stack. */
+#define FRAME_SMALL_SLOTS 16
+
 typedef struct Frame {
     Interp *in;
     Scope *scope;
@@ -461,6 +470,16 @@ typedef struct {
     PyObject *extra_builtins;
 } InterpreterObject;
 
+/* 1 when a call of `fn` (an interpreted function) by code that `in` runs
+ * may go without the entry checks of a call from host code: `fn` belongs to
+ * `in`, whose step runs, outside a pure host call (gadgets.c). */
+static inline int
+function_is_direct(Interp *in, FunctionObject *fn)
+{
+    return &((InterpreterObject *)fn->interp)->in == in && in->running &&
+           in->gadgets_paused == 0;
+}
+
 /* ------------------------------------------------------------ internal API */
 
 /* lower.c */
@@ -490,6 +509,14 @@ int eval_cond(Frame *f, Node *e);
 PyObject *function_call_direct(Interp *in, PyObject *func,
                                PyObject *const *args, size_t nargsf,
                                PyObject *kwnames);
+/* The fast path of a call by interpreted code: `fn` is a function of this
+ * step's interpreter (function_is_direct) whose scope's simple_argc is
+ * nargs (+ 1 with self_arg).  The arguments are evaluated straight into the
+ * new frame's slots, `self_arg` (owned, or NULL) first.  New reference, or
+ * NULL with an exception; self_arg is consumed either way. */
+PyObject *function_call_simple(Frame *f, FunctionObject *fn,
+                               PyObject *self_arg, Node **args,
+                               Py_ssize_t nargs);
 /* At import: every expression / statement kind of nodes.def has its
  * handler in expr_table / stmt_table.  0, or -1 with SystemError. */
 int eval_expr_table_check(void);

@@ -2689,6 +2689,13 @@ assign_slots(Lower *L, Scope *s)
         int k = tuple_index(s->freevars, L->st->str_dunder_class);
         s->uses_class_free = k < 0 ? -1 : s->ncells + k;
     }
+    s->simple_argc = is_funclike(s) && !s->has_varargs && !s->has_varkw &&
+                             !s->kwonlyargcount && !s->ncells && !s->nfree &&
+                             !s->is_generator &&
+                             s->nlocals <= FRAME_SMALL_SLOTS &&
+                             s->argcount <= s->nlocals
+                         ? s->argcount
+                         : -1;
     /* patch names */
     for (Py_ssize_t i = 0; i < s->nnames; i++) {
         Node *n = s->names[i];
