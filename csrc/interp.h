@@ -745,19 +745,25 @@ uncharge(Interp *in)
     in->ops_left++;
 }
 
-/* Value gate with a fast path for the common exact types, which can never
- * be refused.  (Not dict: a module's namespace is an exact dict, refused by
- * policy_check_value.) */
+/* The values every check passes at once: int, str, float, tuple, list,
+ * bool, None (what the value gate and the attribute substitutes need not
+ * look at).  Not dict: a module's namespace is an exact dict, refused by
+ * policy_check_value. */
+static inline int
+value_is_plain(PyObject *v)
+{
+    PyTypeObject *tp = Py_TYPE(v);
+    return tp == &PyLong_Type || tp == &PyUnicode_Type ||
+           tp == &PyFloat_Type || tp == &PyTuple_Type || tp == &PyList_Type ||
+           tp == &PyBool_Type || v == Py_None;
+}
+
+/* Value gate with a fast path for the plain values, which can never be
+ * refused. */
 static inline int
 gate_value(Interp *in, PyObject *v)
 {
-    PyTypeObject *tp = Py_TYPE(v);
-    if (tp == &PyLong_Type || tp == &PyUnicode_Type || tp == &PyFloat_Type ||
-        tp == &PyTuple_Type || tp == &PyList_Type || tp == &PyBool_Type ||
-        v == Py_None) {
-        return 0;
-    }
-    return policy_check_value(in, v);
+    return value_is_plain(v) ? 0 : policy_check_value(in, v);
 }
 
 /* PyModule_Check(o) without walking the MRO of the common small objects:
@@ -773,13 +779,19 @@ module_check_fast(PyObject *o)
 
 /* policy_check_attr_name(in, obj, name, 0) for a name policy_attr_name_plain
  * accepted: only a module or an internal object still needs the full
- * check (policy.c). */
+ * check (policy.c); for anything else (policy_attr_plain_asks_object 0)
+ * the verdict depends on the type alone. */
+static inline int
+policy_attr_plain_asks_object(PyObject *obj)
+{
+    PyTypeObject *tp = Py_TYPE(obj);
+    return tp == &PyFrame_Type || tp == &PyTraceBack_Type ||
+           tp == &PyCode_Type || module_check_fast(obj);
+}
 static inline int
 policy_check_attr_plain(Interp *in, PyObject *obj, PyObject *name)
 {
-    PyTypeObject *tp = Py_TYPE(obj);
-    if (tp == &PyFrame_Type || tp == &PyTraceBack_Type ||
-        tp == &PyCode_Type || module_check_fast(obj)) {
+    if (policy_attr_plain_asks_object(obj)) {
         return policy_check_attr_object(in, obj, name, 0);
     }
     return 0;
@@ -787,6 +799,16 @@ policy_check_attr_plain(Interp *in, PyObject *obj, PyObject *name)
 
 /* Raise the interpreter error (InterpreterError) with a formatted message. */
 PyObject *raise_interp_error(Interp *in, const char *fmt, ...);
+
+/* The value an attribute load gives interpreted code: `v` (stolen, the
+ * attribute's value) with the substitutes and the value gate applied.  New
+ * reference, or NULL with an exception. */
+PyObject *policy_attr_result_slow(Interp *in, PyObject *v);
+static inline PyObject *
+policy_attr_result(Interp *in, PyObject *v)
+{
+    return value_is_plain(v) ? v : policy_attr_result_slow(in, v);
+}
 
 /* Enter interpreted code from the host: when no step is running (a hook
  * called after the step, e.g. an interpreted __str__), start a fresh budget
@@ -988,6 +1010,11 @@ int provenance_super_init_subclass(PyObject *obj, PyObject *name);
  * remembers the type lookup per type version tag. */
 int provenance_get_method(PyObject *obj, PyObject *name, PyObject **res,
                           int *unbound, CompatTypeCache *cache);
+/* 1 when reading attribute `name` of an instance of `tp` is exactly
+ * PyObject_GenericGetAttr(obj, name): tp's tp_getattro is the generic one,
+ * or the code's-class guard over the generic one and `name` is not a
+ * protocol name.  Runs no code. */
+int provenance_getattr_is_generic(PyTypeObject *tp, PyObject *name);
 /* function.c */
 int function_is_interpreted(PyObject *o);
 PyObject *function_get_method(PyObject *obj, PyObject *name, PyObject *func,

@@ -246,6 +246,8 @@ typedef struct {
     PyObject *mod_ok;
     uint64_t mod_epoch;
     uint8_t mod_fills;
+    uint32_t itag;
+    PyTypeObject *itype;
 } NodeAttribute;
 
 /* Subscript */

@@ -1351,17 +1351,20 @@ policy_getattr_plain(Interp *in, PyObject *obj, PyObject *name)
 }
 
 PyObject *
-policy_getattr_checked(Interp *in, PyObject *obj, PyObject *name)
+policy_attr_result_slow(Interp *in, PyObject *v)
 {
-    PyObject *v = PyObject_GetAttr(obj, name);
-    if (v == NULL) {
-        return NULL;
-    }
     v = substitute(in, v);
     if (v != NULL && gate_value(in, v) < 0) {
         Py_CLEAR(v);
     }
     return v;
+}
+
+PyObject *
+policy_getattr_checked(Interp *in, PyObject *obj, PyObject *name)
+{
+    PyObject *v = PyObject_GetAttr(obj, name);
+    return v != NULL ? policy_attr_result(in, v) : NULL;
 }
 
 int

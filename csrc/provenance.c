@@ -309,6 +309,17 @@ prov_getattro(PyObject *o, PyObject *name)
 }
 
 int
+provenance_getattr_is_generic(PyTypeObject *tp, PyObject *name)
+{
+    if (tp->tp_getattro == PyObject_GenericGetAttr) {
+        return 1;
+    }
+    return tp->tp_getattro == prov_getattro &&
+           prov_orig_getattro(tp) == PyObject_GenericGetAttr &&
+           !is_protocol_name(name);
+}
+
+int
 provenance_get_method(PyObject *obj, PyObject *name, PyObject **res,
                       int *unbound, CompatTypeCache *cache)
 {
@@ -410,6 +421,9 @@ provenance_adopt(Interp *in, PyTypeObject *tp)
     if (tp->tp_getattro != prov_getattro) {
         e->orig = tp->tp_getattro;
         tp->tp_getattro = prov_getattro;
+        /* a new version tag: nothing cached by tag (the evaluator's
+           attribute caches) outlives the slot's change */
+        PyType_Modified(tp);
     }
     return 0;
 }

@@ -385,3 +385,65 @@ def test_a_state_with_keys_that_run_code_is_never_cached_wrongly():
         _Colliding.state = None
         results.append((state["result"], state["side"] > 0, state["counter"]))
     assert results[0] == results[1]
+
+
+def test_a_warm_instance_attribute_site_still_gates_and_substitutes_the_value():
+    """A plain-name load from an instance whose type's lookup is the generic one skips the
+    attribute check (the verdict depends on the type) but never the value's: a host object's
+    attribute that becomes a module mid-loop is refused at the warm site, and one that becomes
+    time.sleep is handed over as the bounded substitute, not the host's function."""
+    import os
+    import time
+
+    class Holder:
+        pass
+
+    h = Holder()
+    h.value = 1
+    ex = new_executor(tools=False)
+
+    def swap(what):
+        h.value = {"os": os, "sleep": time.sleep, "one": 1}[what]
+
+    ex.send_tools({"swap": swap})
+    ex.send_variables({"holder": h})
+    loop = "seen = []\nfor i in range(4):\n    v = holder.value\n    seen.append(v)\n    if i == 1:\n        swap('{}')"
+    refused(ex, loop.format("os"), match="Forbidden access to module")
+    h.value = 1
+    ex(loop.format("sleep"))
+    assert ex.state["seen"][:2] == [1, 1]
+    assert all(v is not time.sleep for v in ex.state["seen"])
+    assert callable(ex.state["seen"][2])
+    h.value = 1
+    assert ex(loop.format("one") + "\nseen").output == [1, 1, 1, 1]
+
+
+def test_a_warm_instance_attribute_site_follows_lookup_hooks_the_host_adds_mid_step():
+    """The host gives a class of the code __getattr__, then a property, while a loop reads an
+    attribute of its instance at one site: each change is seen by the next read."""
+    ex = new_executor(tools=False)
+
+    def patch(cls, how):
+        if how == "getattr":
+            cls.__getattr__ = lambda self, name: "hooked " + name
+        else:
+            cls.v = property(lambda self: "property")
+
+    ex.send_tools({"patch": patch})
+    out = ex(
+        "class C:\n"
+        "    pass\n"
+        "c = C()\n"
+        "seen = []\n"
+        "for i in range(6):\n"
+        "    try:\n"
+        "        seen.append(c.v)\n"
+        "    except AttributeError:\n"
+        "        seen.append('missing')\n"
+        "    if i == 1:\n"
+        "        patch(C, 'getattr')\n"
+        "    if i == 3:\n"
+        "        patch(C, 'property')\n"
+        "seen"
+    ).output
+    assert out == ["missing", "missing", "hooked v", "hooked v", "property", "property"]
