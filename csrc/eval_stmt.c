@@ -966,7 +966,9 @@ eval_augassign(Frame *f, Node *s)
         break;
     case K_Attribute:
         if ((t->flags & NF_PLAIN_NAME
-                 ? policy_setattr_plain(f->in, obj, t->obj, res)
+                 ? policy_setattr_plain_cached(f->in, obj, t->obj, res,
+                                               &t->Attribute.itype,
+                                               &t->Attribute.itag)
                  : policy_setattr(f->in, obj, t->obj, res)) < 0) {
             goto done;
         }

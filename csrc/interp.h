@@ -620,6 +620,15 @@ PyObject *policy_getattr_checked(Interp *in, PyObject *obj, PyObject *name);
  * object decides (a module, a tool, an object the code did not create) */
 int policy_setattr_plain(Interp *in, PyObject *obj, PyObject *name,
                          PyObject *value);
+/* policy_setattr_plain remembering its verdict at a site (an Attribute
+ * node's itype / itag): a store to an instance whose type's verdict was
+ * "allowed" (it depends on the type alone for an instance that is not a
+ * class, a super() proxy, a module or an internal object, and not a tool)
+ * and whose type's store is the generic one, at the same version tag, is
+ * PyObject_GenericSetAttr after the tool check. */
+int policy_setattr_plain_cached(Interp *in, PyObject *obj, PyObject *name,
+                                PyObject *value, PyTypeObject **ctp,
+                                uint32_t *ctag);
 int policy_setattr(Interp *in, PyObject *obj, PyObject *name, PyObject *value);
 int policy_delattr(Interp *in, PyObject *obj, PyObject *name);
 /* Value gate: 0 if `v` may enter interpreted code, -1 with error otherwise. */

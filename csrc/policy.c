@@ -1377,6 +1377,32 @@ policy_setattr_plain(Interp *in, PyObject *obj, PyObject *name,
     return PyObject_SetAttr(obj, name, value);
 }
 
+int
+policy_setattr_plain_cached(Interp *in, PyObject *obj, PyObject *name,
+                            PyObject *value, PyTypeObject **ctp,
+                            uint32_t *ctag)
+{
+    PyTypeObject *tp = Py_TYPE(obj);
+    unsigned int tag = compat_type_version(tp);
+    if (tag != 0 && tp == *ctp && tag == *ctag && !is_tool(in, obj)) {
+        return PyObject_GenericSetAttr(obj, name, value);
+    }
+    if (policy_check_attr_object(in, obj, name, 1) < 0) {
+        return -1;
+    }
+    /* the check passed, and for an instance (not a class, not a super()
+       proxy, not a module or internal object) its verdict depends on the
+       type alone once the object is not a tool */
+    if (tag != 0 && tp->tp_setattro == PyObject_GenericSetAttr &&
+        !PyType_Check(obj) && tp != &PySuper_Type &&
+        !policy_attr_plain_asks_object(obj) &&
+        compat_type_version(tp) == tag) {
+        *ctp = tp;
+        *ctag = tag;
+    }
+    return PyObject_SetAttr(obj, name, value);
+}
+
 PyObject *
 policy_getattr(Interp *in, PyObject *obj, PyObject *name)
 {

@@ -447,3 +447,31 @@ def test_a_warm_instance_attribute_site_follows_lookup_hooks_the_host_adds_mid_s
         "seen"
     ).output
     assert out == ["missing", "missing", "hooked v", "hooked v", "property", "property"]
+
+
+def test_a_warm_instance_store_site_follows_a_setattr_hook_the_host_adds_mid_step():
+    """Stores at a warm site go straight to the generic store only while the type's version
+    tag is the one the verdict was found for: a __setattr__ the host gives the class mid-loop
+    runs for the next store."""
+    ex = new_executor(tools=False)
+
+    def patch(cls):
+        def hook(self, name, value):
+            object.__setattr__(self, name, ("hooked", value))
+
+        cls.__setattr__ = hook
+
+    ex.send_tools({"patch": patch})
+    out = ex(
+        "class C:\n"
+        "    pass\n"
+        "c = C()\n"
+        "seen = []\n"
+        "for i in range(4):\n"
+        "    c.v = i\n"
+        "    seen.append(c.v)\n"
+        "    if i == 1:\n"
+        "        patch(C)\n"
+        "seen"
+    ).output
+    assert out == [0, 1, ("hooked", 2), ("hooked", 3)]
