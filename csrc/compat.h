@@ -195,7 +195,13 @@ compat_profile_obj(PyThreadState *ts)
     "scope"
 /* getattr() and hasattr() check the name themselves in 3.10 */
 #define COMPAT_BUILTIN_CHECKS_ATTR_NAME 1
+/* 3.10's caller keeps its own references to a call's arguments on its
+   value stack until the call returns, then drops them last one first; from
+   3.11 the arguments move into the callee's frame, whose locals are
+   cleared first one first (observable through __del__) */
+#define COMPAT_CALLER_HOLDS_ARGS 1
 #else
+#define COMPAT_CALLER_HOLDS_ARGS 0
 #define COMPAT_MSG_UNBOUND_LOCAL \
     "cannot access local variable '%U' where it is not associated with a value"
 #define COMPAT_MSG_UNBOUND_FREE                                          \

@@ -1588,9 +1588,15 @@ call_function(Frame *f, Node *e)
                                       hcflags |
                                           (base == 2 ? HC_METHOD : 0));
         }
+#if COMPAT_CALLER_HOLDS_ARGS
+        for (Py_ssize_t i = base + done - 1; i >= 1; i--) {
+            Py_DECREF(stack[i]);
+        }
+#else
         for (Py_ssize_t i = 1; i < base + done; i++) {
             Py_DECREF(stack[i]);
         }
+#endif
         if (stack != small) {
             PyMem_Free(stack);
         }

@@ -585,6 +585,12 @@ function_call_simple(Frame *f, FunctionObject *fn, PyObject *self_arg,
     for (int i = k; i < s->nlocals; i++) {
         slots[i] = NULL;
     }
+#if COMPAT_CALLER_HOLDS_ARGS
+    PyObject *held[FRAME_SMALL_SLOTS];
+    for (int i = 0; i < k; i++) {
+        held[i] = Py_NewRef(slots[i]);
+    }
+#endif
     Frame fr = {0};
     fr.in = in;
     fr.scope = s;
@@ -609,6 +615,11 @@ function_call_simple(Frame *f, FunctionObject *fn, PyObject *self_arg,
         Py_CLEAR(slots[i]);
     }
     Py_CLEAR(fr.retval);
+#if COMPAT_CALLER_HOLDS_ARGS
+    while (k > 0) {
+        Py_DECREF(held[--k]);
+    }
+#endif
     return res;
 }
 
