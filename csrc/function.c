@@ -404,6 +404,41 @@ run_frame(Frame *fr)
     return res;
 }
 
+/* A frame for a call of `fn` by code that `in` runs, its locals (then cells)
+ * in `slots`. */
+static inline void
+frame_init_call(Frame *fr, Interp *in, FunctionObject *fn, PyObject **slots)
+{
+    *fr = (Frame){0};
+    fr->in = in;
+    fr->scope = fn->scope;
+    fr->globals = fn->globals;
+    fr->builtins = fn->builtins;
+    fr->fast = slots;
+    fr->cells = slots + fn->scope->nlocals;
+    fr->program = fn->program;
+}
+
+/* run_frame behind the recursion bounds: the interpreter's depth, CPython's
+ * recursion counter and the C stack.  New reference, or NULL. */
+static inline PyObject *
+run_frame_bounded(Interp *in, Frame *fr)
+{
+    PyObject *res = NULL;
+    if (++in->depth > in->max_depth) {
+        PyErr_SetString(PyExc_RecursionError,
+                        "maximum recursion depth exceeded");
+    }
+    else if (Py_EnterRecursiveCall(" while calling a Python object") == 0) {
+        if (limits_check_stack(in) == 0) {
+            res = run_frame(fr);
+        }
+        Py_LeaveRecursiveCall();
+    }
+    in->depth--;
+    return res;
+}
+
 /* Run an interpreted function while its interpreter's step runs (the
  * arguments already gated): a frame on the C stack, the arguments bound,
  * the body.  New reference, or NULL with an exception. */
@@ -426,15 +461,8 @@ function_run(FunctionObject *fn, Interp *in, PyObject *const *args,
     else {
         memset(small, 0, nslots * sizeof(PyObject *));
     }
-    Frame fr = {0};
-    fr.in = in;
-    fr.scope = s;
-    fr.globals = fn->globals;
-    fr.builtins = fn->builtins;
-    fr.locals = NULL;
-    fr.fast = slots;
-    fr.cells = slots + s->nlocals;
-    fr.program = fn->program;
+    Frame fr;
+    frame_init_call(&fr, in, fn, slots);
     if (bind_arguments(fn, &fr, args, nargsf, kwnames) < 0 ||
         ((s->ncells || s->nfree) && frame_init_cells(&fr, fn->closure) < 0)) {
         frame_clear(&fr);
@@ -452,23 +480,7 @@ function_run(FunctionObject *fn, Interp *in, PyObject *const *args,
         }
         return gen;
     }
-    if (++in->depth > in->max_depth) {
-        in->depth--;
-        PyErr_SetString(PyExc_RecursionError,
-                        "maximum recursion depth exceeded");
-        frame_clear(&fr);
-        if (slots != small) {
-            PyMem_Free(slots);
-        }
-        return NULL;
-    }
-    if (Py_EnterRecursiveCall(" while calling a Python object") == 0) {
-        if (limits_check_stack(in) == 0) {
-            res = run_frame(&fr);
-        }
-        Py_LeaveRecursiveCall();
-    }
-    in->depth--;
+    res = run_frame_bounded(in, &fr);
     frame_clear(&fr);
     if (slots != small) {
         PyMem_Free(slots);
@@ -591,26 +603,9 @@ function_call_simple(Frame *f, FunctionObject *fn, PyObject *self_arg,
         held[i] = Py_NewRef(slots[i]);
     }
 #endif
-    Frame fr = {0};
-    fr.in = in;
-    fr.scope = s;
-    fr.globals = fn->globals;
-    fr.builtins = fn->builtins;
-    fr.fast = slots;
-    fr.cells = slots + s->nlocals;
-    fr.program = fn->program;
-    PyObject *res = NULL;
-    if (++in->depth > in->max_depth) {
-        PyErr_SetString(PyExc_RecursionError,
-                        "maximum recursion depth exceeded");
-    }
-    else if (Py_EnterRecursiveCall(" while calling a Python object") == 0) {
-        if (limits_check_stack(in) == 0) {
-            res = run_frame(&fr);
-        }
-        Py_LeaveRecursiveCall();
-    }
-    in->depth--;
+    Frame fr;
+    frame_init_call(&fr, in, fn, slots);
+    PyObject *res = run_frame_bounded(in, &fr);
     for (int i = 0; i < s->nlocals; i++) {
         Py_CLEAR(slots[i]);
     }
