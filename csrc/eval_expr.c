@@ -1787,32 +1787,6 @@ eval_namedexpr(Frame *f, Node *e)
     return v;
 }
 
-/* Plain-name loads from instances (Attribute.itype / itag).  A load of a
- * name policy_attr_name_plain accepted (NF_PLAIN_NAME), from an object that
- * is neither a module nor an internal object, passes the attribute check on
- * the object's type alone (policy_check_attr_plain); and when the type's
- * lookup of the name is the generic one (provenance_getattr_is_generic),
- * the load is PyObject_GenericGetAttr.  Both facts depend only on the type
- * and its bases, which get a new version tag whenever they change (tags are
- * never reused; provenance_adopt gives one when it installs its guard), so
- * the node remembers the type and tag it found them for, and a load from an
- * object of that type at that tag is PyObject_GenericGetAttr, then the
- * value's substitutes and gate (policy_attr_result), as before.  Filled
- * before the load, from facts that ran no code. */
-static inline void
-attr_fill_instance(Node *e, PyObject *obj)
-{
-    PyTypeObject *tp = Py_TYPE(obj);
-    unsigned int tag = compat_type_version(tp);
-    if (tag == 0 || policy_attr_plain_asks_object(obj) ||
-        !provenance_getattr_is_generic(tp, e->obj)) {
-        return;
-    }
-    e->Attribute.itype = tp;
-    e->Attribute.itag = tag;
-}
-
-
 static NOINLINE PyObject *
 eval_attribute(Frame *f, Node *e)
 {
@@ -1829,7 +1803,8 @@ eval_attribute(Frame *f, Node *e)
             v = v != NULL ? policy_attr_result(f->in, v) : NULL;
         }
         else {
-            attr_fill_instance(e, obj);
+            policy_getattr_remember(obj, e->obj, &e->Attribute.itype,
+                                    &e->Attribute.itag);
             v = attr_check_plain(f, e, obj) < 0
                     ? NULL
                     : policy_getattr_checked(f->in, obj, e->obj);

@@ -620,6 +620,20 @@ PyObject *policy_getattr_checked(Interp *in, PyObject *obj, PyObject *name);
  * object decides (a module, a tool, an object the code did not create) */
 int policy_setattr_plain(Interp *in, PyObject *obj, PyObject *name,
                          PyObject *value);
+/* Plain-name loads from instances (an Attribute node's itype / itag).  A
+ * load of a name policy_attr_name_plain accepted, from an object that is
+ * neither a module nor an internal object, passes the attribute check on the
+ * object's type alone (policy_check_attr_plain); and when the type's lookup
+ * of the name is the generic one (provenance_getattr_is_generic), the load
+ * is PyObject_GenericGetAttr.  Both facts depend only on the type and its
+ * bases, which get a new version tag whenever they change (tags are never
+ * reused; provenance_adopt gives one when it installs its guard), so
+ * policy_getattr_remember records the type and tag it found them for (from
+ * facts that ran no code, before the load), and a load from an object of
+ * that type at that tag is PyObject_GenericGetAttr then policy_attr_result
+ * (eval_attribute). */
+void policy_getattr_remember(PyObject *obj, PyObject *name, PyTypeObject **ctp,
+                             uint32_t *ctag);
 /* policy_setattr_plain remembering its verdict at a site (an Attribute
  * node's itype / itag): a store to an instance whose type's verdict was
  * "allowed" (it depends on the type alone for an instance that is not a

@@ -1377,6 +1377,20 @@ policy_setattr_plain(Interp *in, PyObject *obj, PyObject *name,
     return PyObject_SetAttr(obj, name, value);
 }
 
+void
+policy_getattr_remember(PyObject *obj, PyObject *name, PyTypeObject **ctp,
+                        uint32_t *ctag)
+{
+    PyTypeObject *tp = Py_TYPE(obj);
+    unsigned int tag = compat_type_version(tp);
+    if (tag == 0 || policy_attr_plain_asks_object(obj) ||
+        !provenance_getattr_is_generic(tp, name)) {
+        return;
+    }
+    *ctp = tp;
+    *ctag = tag;
+}
+
 int
 policy_setattr_plain_cached(Interp *in, PyObject *obj, PyObject *name,
                             PyObject *value, PyTypeObject **ctp,
