@@ -16,6 +16,8 @@
 #include <math.h>
 
 #define NONE (-1)
+#define BUDGET_IS_S_COUNT 0
+#define BUDGET_IS_S_SECONDS 1
 
 static const char *const budget_messages[BUDGET__COUNT] = {
 #define BUDGET(name, kind, def, unit, cst, what, msg) msg,
@@ -185,12 +187,159 @@ default_value(double def, int seconds)
     return PyLong_FromLongLong((long long)def);
 }
 
-#define BUDGET_IS_S_COUNT 0
-#define BUDGET_IS_S_SECONDS 1
+
+/* _core.Budgets: a parsed, immutable set of budgets, for callers that run
+ * many steps with the same ones (the executor makes one per configuration
+ * and passes it as run()'s third argument: no keyword dict to build and
+ * parse at each step).  Budgets(**kw) takes run()'s budget keywords, with
+ * the same defaults, checks and errors; each budget is an attribute. */
+typedef struct {
+    PyObject_HEAD Budgets b;
+} BudgetsObject;
+
+static PyObject *
+budgets_obj_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    if (PyTuple_GET_SIZE(args) != 0) {
+        PyErr_SetString(PyExc_TypeError,
+                        "Budgets() takes keyword arguments only");
+        return NULL;
+    }
+    Budgets b;
+    PyObject *rest = NULL;
+    if (budgets_parse(kwds, &b, &rest) < 0) {
+        return NULL;
+    }
+    if (rest != NULL) {
+        Py_ssize_t pos = 0;
+        PyObject *key, *v;
+        PyDict_Next(rest, &pos, &key, &v);
+        PyErr_Format(PyExc_TypeError,
+                     "Budgets() got an unexpected keyword argument '%S'", key);
+        Py_DECREF(rest);
+        return NULL;
+    }
+    BudgetsObject *o = (BudgetsObject *)type->tp_alloc(type, 0);
+    if (o == NULL) {
+        return NULL;
+    }
+    o->b = b;
+    return (PyObject *)o;
+}
+
+static void
+budgets_obj_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+/* One budget as Python: None for no limit (-1), else an int, or a float
+ * for SECONDS. */
+static PyObject *
+budget_value(const Budgets *b, BudgetId id)
+{
+    switch (id) {
+#define BUDGET(name, kind, def, unit, cst, what, msg)                   \
+    case BUDGET_ID_##name:                                              \
+        if (b->name < 0) {                                              \
+            Py_RETURN_NONE;                                             \
+        }                                                               \
+        return BUDGET_IS_S_##kind ? PyFloat_FromDouble((double)b->name) \
+                                  : PyLong_FromLongLong((long long)b->name);
+#include "budgets.def"
+#undef BUDGET
+    default:
+        break;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+budgets_obj_get(PyObject *self, void *closure)
+{
+    return budget_value(&((BudgetsObject *)self)->b,
+                        (BudgetId)(intptr_t)closure);
+}
+
+static PyGetSetDef budgets_obj_getset[] = {
+#define BUDGET(name, kind, def, unit, cst, what, msg) \
+    {#name, budgets_obj_get, NULL, what, (void *)(intptr_t)BUDGET_ID_##name},
+#include "budgets.def"
+#undef BUDGET
+    {NULL},
+};
+
+static PyObject *
+budgets_obj_repr(PyObject *self)
+{
+    const Budgets *b = &((BudgetsObject *)self)->b;
+    PyObject *parts = PyList_New(0);
+    if (parts == NULL) {
+        return NULL;
+    }
+    for (int id = 0; id < BUDGET__COUNT; id++) {
+        PyObject *v = budget_value(b, (BudgetId)id);
+        PyObject *part =
+            v ? PyUnicode_FromFormat("%s=%R", budgets_obj_getset[id].name, v)
+              : NULL;
+        Py_XDECREF(v);
+        if (part == NULL || PyList_Append(parts, part) < 0) {
+            Py_XDECREF(part);
+            Py_DECREF(parts);
+            return NULL;
+        }
+        Py_DECREF(part);
+    }
+    PyObject *sep = PyUnicode_FromString(", ");
+    PyObject *body = sep ? PyUnicode_Join(sep, parts) : NULL;
+    Py_XDECREF(sep);
+    Py_DECREF(parts);
+    if (body == NULL) {
+        return NULL;
+    }
+    PyObject *r = PyUnicode_FromFormat("Budgets(%U)", body);
+    Py_DECREF(body);
+    return r;
+}
+
+static PyType_Slot budgets_obj_slots[] = {
+    {Py_tp_new, budgets_obj_new},
+    {Py_tp_dealloc, budgets_obj_dealloc},
+    {Py_tp_getset, budgets_obj_getset},
+    {Py_tp_repr, budgets_obj_repr},
+    {Py_tp_doc, "Budgets(**budgets): run()'s budget keywords, parsed once "
+                "(pass it as Interpreter.run's third argument)."},
+    {0, NULL},
+};
+
+static PyType_Spec budgets_obj_spec = {
+    .name = "smolagents_native._core.Budgets",
+    .basicsize = sizeof(BudgetsObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+    .slots = budgets_obj_slots,
+};
+
+int
+budgets_from_object(ModState *st, PyObject *o, Budgets *b)
+{
+    if (Py_TYPE(o) != st->BudgetsType) {
+        return 0;
+    }
+    *b = ((BudgetsObject *)o)->b;
+    return 1;
+}
 
 int
 budgets_add_to_module(PyObject *m)
 {
+    ModState *st = (ModState *)PyModule_GetState(m);
+    st->BudgetsType =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &budgets_obj_spec, NULL);
+    if (st->BudgetsType == NULL || PyModule_AddType(m, st->BudgetsType) < 0) {
+        return -1;
+    }
     PyObject *table = PyTuple_New(BUDGET__COUNT);
     if (table == NULL) {
         return -1;

@@ -344,7 +344,8 @@ compat_small_int(PyObject *v, long long *out)
  * compat_watched_version(kind, d) is a number that changes whenever the dict
  * `d` is modified, for a dict that is exact and, from 3.12, watched by the
  * module's watcher of that kind (COMPAT_WATCH_GLOBALS for globals dicts,
- * COMPAT_WATCH_BUILTINS for builtins dicts; compat_dict_watch).  Up to 3.11
+ * COMPAT_WATCH_BUILTINS for builtins dicts, COMPAT_WATCH_TOOLS for the
+ * tool dicts the shim compares before each step; compat_dict_watch).  Up to 3.11
  * it is the dict's PEP 509 version tag (ma_version_tag, unique across all
  * dicts).  From 3.12 that field is deprecated: each kind's watcher
  * (PyDict_AddWatcher, dictwatch.c) advances a process-wide epoch of its
@@ -352,7 +353,12 @@ compat_small_int(PyObject *v, long long *out)
  * deletion, clear, clone, deallocation), and the version is that epoch.  A
  * cache entry must therefore also record which dicts it describes
  * (Interp.g_dict / g_builtins); sharing the epoch only costs misses. */
-enum { COMPAT_WATCH_GLOBALS = 0, COMPAT_WATCH_BUILTINS = 1 };
+enum {
+    COMPAT_WATCH_GLOBALS = 0,
+    COMPAT_WATCH_BUILTINS = 1,
+    COMPAT_WATCH_TOOLS = 2,
+    COMPAT_WATCH_KINDS = 3
+};
 #if PY_VERSION_HEX < 0x030C0000
 static inline uint64_t
 compat_watched_version(int kind, PyObject *d)
@@ -361,7 +367,7 @@ compat_watched_version(int kind, PyObject *d)
     return ((PyDictObject *)d)->ma_version_tag;
 }
 #else
-extern uint64_t compat_watch_epoch[2]; /* dictwatch.c */
+extern uint64_t compat_watch_epoch[COMPAT_WATCH_KINDS]; /* dictwatch.c */
 static inline uint64_t
 compat_watched_version(int kind, PyObject *d)
 {

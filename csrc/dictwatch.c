@@ -1,18 +1,19 @@
-/* dictwatch.c: versions of globals and builtins dicts for the global-name
- * cache (globalcache.c), on dict watchers (PEP 509's ma_version_tag is
- * deprecated from CPython 3.12; see compat.h).
+/* dictwatch.c: versions of watched dicts on dict watchers (PEP 509's
+ * ma_version_tag is deprecated from CPython 3.12; see compat.h): globals
+ * and builtins dicts for the global-name cache (globalcache.c), and the
+ * tool dicts the shim compares before each step (shim.c, entries_token).
  *
  * A watcher callback receives no context, so the epoch it advances is a
- * static of the extension: one counter per kind (globals dicts, builtins
- * dicts), shared by every module instance in the process (the module does
- * not declare a per-interpreter GIL, so all callbacks run under one GIL).
- * Sharing it only costs cache misses.
+ * static of the extension: one counter per kind, shared by every module
+ * instance in the process (the module does not declare a per-interpreter
+ * GIL, so all callbacks run under one GIL).  Sharing it only costs cache
+ * misses.
  */
 #include "compat.h"
 
 #if PY_VERSION_HEX >= 0x030C0000
 
-uint64_t compat_watch_epoch[2] = {1, 1};
+uint64_t compat_watch_epoch[COMPAT_WATCH_KINDS] = {1, 1, 1};
 
 /* Any event of any watched dict of a kind invalidates every cache entry
  * filled before it.  Called before the change is made; must not fail. */
@@ -40,6 +41,18 @@ dict_event_builtins(PyDict_WatchEvent event, PyObject *dict, PyObject *key,
     return 0;
 }
 
+static int
+dict_event_tools(PyDict_WatchEvent event, PyObject *dict, PyObject *key,
+                 PyObject *new_value)
+{
+    (void)event;
+    (void)dict;
+    (void)key;
+    (void)new_value;
+    compat_watch_epoch[COMPAT_WATCH_TOOLS]++;
+    return 0;
+}
+
 int
 compat_dict_watch(int wid, PyObject *d)
 {
@@ -54,6 +67,7 @@ compat_dict_watcher_add(int kind)
 {
     int wid =
         PyDict_AddWatcher(kind == COMPAT_WATCH_BUILTINS ? dict_event_builtins
+                          : kind == COMPAT_WATCH_TOOLS  ? dict_event_tools
                                                         : dict_event_globals);
     if (wid < 0) {
         /* all watcher slots are taken: run without the caches */

@@ -246,6 +246,7 @@ typedef struct {
     PyTypeObject *InterpreterType;
     PyTypeObject *ProxyType;  /* proxy.c: call-only tool proxies */
     PyTypeObject *RunnerType; /* tripwire.c: the entry frame's runner */
+    PyTypeObject *BudgetsType;  /* budgets.c: parsed budgets */
     PyObject *safe_builtins;    /* dict built once */
     PyObject *str_dunder_class; /* "__class__" */
     PyObject *str_dot0;         /* ".0" */
@@ -282,9 +283,9 @@ typedef struct {
                                too slow for every executor's first step) */
     void *gen_stacks[GEN_STACK_POOL]; /* generator.c: free C stacks */
     int n_gen_stacks;
-    /* compat.h: dict watcher ids (globals dicts, builtins dicts), -1 for
-       none */
-    int dict_watcher, bdict_watcher;
+    /* compat.h: dict watcher ids (globals dicts, builtins dicts, the
+       shim's tool dicts), -1 for none */
+    int dict_watcher, bdict_watcher, tools_watcher;
     /* globalcache.c: global name -> slot number + 1 (lowering) */
     PyObject *gname_ids;
 } ModState;
@@ -983,6 +984,9 @@ const char *budget_message(BudgetId id);
 /* Add BUDGETS (tuple of (name, default, unit, constant, what, message))
  * to the module.  0 / -1. */
 int budgets_add_to_module(PyObject *m);
+/* If `o` is a _core.Budgets object (the type budgets_add_to_module made),
+ * copy its budgets into *b and return 1; else 0. */
+int budgets_from_object(ModState *st, PyObject *o, Budgets *b);
 /* bigstack.c: add release_thread_stack() / thread_stack_size().  0 / -1. */
 int bigstack_add_to_module(PyObject *m);
 /* fuzzcov.c: add _fuzz_counters() in the fuzz build; nothing otherwise. */

@@ -865,16 +865,45 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {"code", "state", NULL};
     PyObject *code, *state, *rest = NULL;
     Budgets budgets;
-    if (budgets_parse(kwds, &budgets, &rest) < 0) {
-        return NULL;
-    }
-    int ok = PyArg_ParseTupleAndKeywords(args, rest, "UO!", kwlist, &code,
-                                         &PyDict_Type, &state);
-    Py_XDECREF(rest);
-    if (!ok) {
-        return NULL;
-    }
     Interp *in = &self->in;
+    if (PyTuple_GET_SIZE(args) == 3) {
+        /* run(code, state, budgets): a _core.Budgets, parsed once */
+        code = PyTuple_GET_ITEM(args, 0);
+        state = PyTuple_GET_ITEM(args, 1);
+        PyObject *given = PyTuple_GET_ITEM(args, 2);
+        if (kwds != NULL && PyDict_GET_SIZE(kwds) != 0) {
+            PyErr_SetString(PyExc_TypeError,
+                            "run() takes budgets either as a Budgets object "
+                            "or as keywords, not both");
+            return NULL;
+        }
+        if (!PyUnicode_Check(code) || !PyDict_Check(state)) {
+            PyErr_Format(
+                PyExc_TypeError, "run() argument %d must be %s, not %.100s",
+                PyUnicode_Check(code) ? 2 : 1,
+                PyUnicode_Check(code) ? "dict" : "str",
+                Py_TYPE(PyUnicode_Check(code) ? state : code)->tp_name);
+            return NULL;
+        }
+        if (!budgets_from_object(in->st, given, &budgets)) {
+            PyErr_Format(
+                PyExc_TypeError,
+                "run()'s third argument must be a Budgets, not %.100s",
+                Py_TYPE(given)->tp_name);
+            return NULL;
+        }
+    }
+    else {
+        if (budgets_parse(kwds, &budgets, &rest) < 0) {
+            return NULL;
+        }
+        int ok = PyArg_ParseTupleAndKeywords(args, rest, "UO!", kwlist, &code,
+                                             &PyDict_Type, &state);
+        Py_XDECREF(rest);
+        if (!ok) {
+            return NULL;
+        }
+    }
     if (in->running) {
         PyErr_SetString(PyExc_RuntimeError,
                         "this interpreter is already running a step");
@@ -994,7 +1023,7 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     }
     output = rc.output;
     is_final = rc.is_final;
-    result = Py_BuildValue("(OO)", output, is_final ? Py_True : Py_False);
+    result = PyTuple_Pack(2, output, is_final ? Py_True : Py_False);
 done:
     gcache_end(in); /* the step's dicts are not held past it */
     Py_XDECREF(fr.last_value);
@@ -1141,8 +1170,9 @@ static PyGetSetDef interpreter_getset[] = {
 static PyMethodDef interpreter_methods[] = {
     {"run", (PyCFunction)(void (*)(void))interpreter_run,
      METH_VARARGS | METH_KEYWORDS,
-     "run(code, state, *, max_operations, max_while_iterations, timeout, "
-     "max_print_len) -> (output, is_final_answer)"},
+     "run(code, state[, budgets], *, max_operations, max_while_iterations, "
+     "timeout, ...) -> (output, is_final_answer); budgets: a Budgets object, "
+     "or the budget keywords (not both)"},
     {NULL},
 };
 
@@ -1182,6 +1212,7 @@ core_exec(PyObject *m)
     ModState *st = PyModule_GetState(m);
     st->dict_watcher = -1; /* before any failure: core_free reads them */
     st->bdict_watcher = -1;
+    st->tools_watcher = -1;
     if (intern(&st->str_dunder_class, "__class__") < 0 ||
         intern(&st->str_dot0, ".0") < 0 ||
         intern(&st->str_super, "super") < 0 ||
@@ -1257,6 +1288,7 @@ core_exec(PyObject *m)
     }
     st->dict_watcher = compat_dict_watcher_add(COMPAT_WATCH_GLOBALS);
     st->bdict_watcher = compat_dict_watcher_add(COMPAT_WATCH_BUILTINS);
+    st->tools_watcher = compat_dict_watcher_add(COMPAT_WATCH_TOOLS);
     return 0;
 }
 
@@ -1270,6 +1302,7 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->InterpreterType);
     Py_VISIT(st->ProxyType);
     Py_VISIT(st->RunnerType);
+    Py_VISIT(st->BudgetsType);
     Py_VISIT(st->safe_builtins);
     Py_VISIT(st->matcher_code);
     Py_VISIT(st->install_dirs);
@@ -1290,6 +1323,7 @@ core_clear(PyObject *m)
     Py_CLEAR(st->InterpreterType);
     Py_CLEAR(st->ProxyType);
     Py_CLEAR(st->RunnerType);
+    Py_CLEAR(st->BudgetsType);
     Py_CLEAR(st->safe_builtins);
     Py_CLEAR(st->matcher_code);
     Py_CLEAR(st->install_dirs);
@@ -1319,8 +1353,10 @@ core_free(void *m)
     generator_free_stacks(st);
     compat_dict_watcher_clear(st->dict_watcher);
     compat_dict_watcher_clear(st->bdict_watcher);
+    compat_dict_watcher_clear(st->tools_watcher);
     st->dict_watcher = -1;
     st->bdict_watcher = -1;
+    st->tools_watcher = -1;
 }
 
 static PyModuleDef_Slot core_slots[] = {

@@ -127,6 +127,14 @@ def render_pyi_block(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+def render_pyi_attrs(rows: list[dict]) -> str:
+    out = ["    # one attribute per budget (generated from csrc/budgets.def; None: no limit)"]
+    for r in rows:
+        t = "float | None" if r["kind"] == "SECONDS" else "int | None"
+        out.append(f"    {r['name']}: {t}")
+    return "\n".join(out)
+
+
 def _fmt_default(r: dict) -> str:
     v = r["default"]
     if v is None:
@@ -166,6 +174,10 @@ def outputs(rows: list[dict]) -> dict[Path, str]:
     pyi = _replace_between(
         PYI.read_text(), "        # <budgets:begin>", "        # <budgets:end>",
         render_pyi_block(rows), PYI,
+    )
+    pyi = _replace_between(
+        pyi, "    # <budget-attrs:begin>", "    # <budget-attrs:end>",
+        render_pyi_attrs(rows), PYI,
     )
     doc = _replace_between(
         DOC.read_text(), "<!-- budgets:begin -->", "<!-- budgets:end -->",

@@ -1,10 +1,28 @@
 """Type stubs for the C extension `smolagents_native._core` (see docs/core-api.md)."""
 
-from typing import Any
+from typing import Any, overload
 
 NODE_KINDS: tuple[str, ...]
 REFUSED_NODES: tuple[str, ...]
 MEMORY_BUDGET: int  # 1 when the allocator hooks enforce max_memory_bytes (csrc/memlimit.c)
+
+class Budgets:
+    """run()'s budget keywords, parsed once (csrc/budgets.c): pass it as `run`'s third
+    argument. Unknown keywords and bad values raise as `run` does."""
+    def __init__(self, **budgets: int | float | None) -> None: ...
+    # <budget-attrs:begin>
+    # one attribute per budget (generated from csrc/budgets.def; None: no limit)
+    max_operations: int | None
+    max_while_iterations: int | None
+    timeout: float | None
+    max_print_len: int | None
+    max_depth: int | None
+    max_int_bits: int | None
+    max_result_bytes: int | None
+    max_generators: int | None
+    max_nesting: int | None
+    max_memory_bytes: int | None
+    # <budget-attrs:end>
 
 class Interpreter:
     tools: dict[str, Any]
@@ -29,6 +47,9 @@ class Interpreter:
         final_answer_exception: type[BaseException],
         timeout_error: type[BaseException],
     ) -> None: ...
+    @overload
+    def run(self, code: str, state: dict[str, Any], budgets: Budgets, /) -> tuple[Any, bool]: ...
+    @overload
     def run(
         self,
         code: str,
@@ -51,6 +72,11 @@ class Interpreter:
 
 # (name, default, unit, constant, what it bounds, message), from csrc/budgets.def
 BUDGETS: tuple[tuple[str, int | float | None, str, str, str, str], ...]
+
+# Helpers of the shim's per-step path (csrc/shim.c)
+def same_entries(a: dict[Any, Any], b: dict[Any, Any], /) -> bool: ...
+def entries_token(d: object, /) -> int | None: ...
+def same_tools(tools: Any, snapshot: list[Any], /) -> bool: ...
 
 def release_thread_stack() -> bool: ...
 def release_on_step_stack(d: dict[str, Any], /) -> None: ...

@@ -459,15 +459,27 @@ _smolbridge.rebase(_OwnPythonExecutor, "PythonExecutor")
 # Glue between smolagents' tool dictionaries and the core's `tools` / `extra_builtins`.
 
 
-def _same_tools(tools: Any, snapshot: dict[str, Any]) -> bool:
-    """Whether a tools mapping still holds what its snapshot (a dict copy) recorded: for a
-    dict, the same keys bound to the same objects in the same order (`_core.same_entries`;
-    `==` would call each value's __eq__ and miss a tool replaced in place by one that compares
-    equal); anything else is compared with `==`. A False only means the tools are given to
-    the core again."""
-    if type(tools) is dict:
-        return _core.same_entries(tools, snapshot)
-    return bool(tools == snapshot)
+# The tools of an executor whose tools are None or empty: one dict, never modified, so that
+# its snapshot stays valid from step to step (a new `{}` each step would fail the identity
+# test of `_same_tools`).
+_NO_TOOLS: dict[str, Any] = {}
+
+
+def _tools_snapshot(tools: Any) -> list[Any]:
+    """What `_same_tools` compares a tools mapping with later: [the object, its
+    `_core.entries_token` (None: no promise), a copy of its entries]. The token is taken
+    before the copy, and no code runs between them."""
+    return [tools, _core.entries_token(tools), dict(tools)]
+
+
+# Whether a tools mapping still holds what its snapshot (`_tools_snapshot`) recorded: the
+# same dict object with the same token has not been modified since (some 150 instructions);
+# otherwise, for a dict, the same keys bound to the same objects in the same order
+# (`_core.same_entries`; `==` would call each value's __eq__ and miss a tool replaced in
+# place by one that compares equal), after which the snapshot takes this object and a fresh
+# token; anything else is compared with `==`. A False only means the tools are given to the
+# core again. (csrc/shim.c)
+_same_tools = _core.same_tools
 
 
 def _wrap_final_answer(tool: Callable) -> Callable:
@@ -586,25 +598,21 @@ def _run_step(
     state: dict[str, Any],
     max_print_outputs_length: int | None,
     timeout_seconds: float | None,
-    max_operations: int | None = None,
-    max_while_iterations: int | None = None,
-    defaults: dict[str, Any] | None = None,
+    budgets: Any,
 ) -> tuple[Any, bool]:
-    """Run `code` once and write `_print_outputs` / `_operations_count` into `state`, whether
-    the step succeeds or fails. Budgets as in `_budgets`."""
+    """Run `code` once with `budgets` (a `_core.Budgets` of what `_budgets` makes, whose
+    timeout is `timeout_seconds`, as the caller gave it for the message) and write
+    `_print_outputs` / `_operations_count` into `state`, whether the step succeeds or
+    fails."""
     try:
-        return interp.run(
-            code,
-            state,
-            **_budgets(timeout_seconds, max_operations, max_while_iterations, defaults),
-        )
+        return interp.run(code, state, budgets)
     except ExecutionTimeoutError:
         raise ExecutionTimeoutError(
             f"Code execution exceeded the maximum execution time of {timeout_seconds} seconds"
         ) from None
     finally:
         logs = interp.print_outputs
-        if max_print_outputs_length is not None:
+        if max_print_outputs_length is not None and len(logs) > max_print_outputs_length:
             logs = truncate_content(logs, max_length=max_print_outputs_length)
         state["_print_outputs"] = PrintContainer(logs)
         state["_operations_count"] = {"counter": interp.operations_count}
@@ -642,7 +650,10 @@ def evaluate_python_code(
         return _obs.observed(
             code,
             state,
-            lambda: _run_step(interp, code, state, max_print_outputs_length, timeout_seconds),
+            lambda: _run_step(
+                interp, code, state, max_print_outputs_length, timeout_seconds,
+                _core.Budgets(**_budgets(timeout_seconds)),
+            ),
             entry="evaluate_python_code",
         )
     finally:
@@ -746,14 +757,16 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         self.max_while_iterations = max_while_iterations
         self._budget_copy = _budget_defaults()
         self._budget_copy["max_memory_bytes"] = max_memory_bytes
+        self._budget_kwargs: tuple[tuple, Any] | None = None  # _run_code's _core.Budgets
         self.readable_dirs = readable_dirs
         self.writable_dirs = writable_dirs
         self.allow_network = allow_network
         self._grants_key: tuple | None = None
         self._interp = _new_interpreter(self.authorized_imports)
         self._interp_imports = list(self.authorized_imports)
-        # Snapshot of (static_tools, custom_tools, traced) last given to the core.
-        self._synced: tuple[dict, dict, bool] | None = None
+        # Snapshots (`_tools_snapshot`) of static_tools and custom_tools, and whether spans
+        # were made, as last given to the core.
+        self._synced: tuple[list, list, bool] | None = None
         # Steps run one at a time; _step_thread is the thread running one (None: idle).
         self._step_lock = threading.Lock()
         self._step_thread: int | None = None
@@ -787,8 +800,8 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             self._interp = _new_interpreter(self.authorized_imports)
             self._interp_imports = list(self.authorized_imports)
             self._synced = None
-        static = self.static_tools or {}
-        custom = self.custom_tools or {}
+        static = self.static_tools or _NO_TOOLS
+        custom = self.custom_tools or _NO_TOOLS
         traced = _obs.tracing_active()
         synced = self._synced
         if (
@@ -800,7 +813,7 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             self._interp.tools, self._interp.extra_builtins = _split_tools(
                 static, custom, traced
             )
-            self._synced = (dict(static), dict(custom), traced)
+            self._synced = (_tools_snapshot(static), _tools_snapshot(custom), traced)
             self._grants_key = None
         key = (
             self._interp, self.authorized_imports, self.readable_dirs, self.writable_dirs,
@@ -832,11 +845,14 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         """One step, under the step lock: the code path every executor shares (in process
         and `isolation="process"`): prepare, then run under the observability wrapper."""
         self._prepare_step()
-        output, is_final_answer = _obs.observed(
-            code_action, self.state, lambda: self._run_code(code_action)
-        )
+        if _obs.quiet():  # nothing to observe: the common case, without a closure
+            output, is_final_answer = self._run_code(code_action)
+        else:
+            output, is_final_answer = _obs.observed(
+                code_action, self.state, lambda: self._run_code(code_action)
+            )
         logs = str(self.state["_print_outputs"])
-        return CodeOutput(output=output, logs=logs, is_final_answer=is_final_answer)
+        return CodeOutput(output, logs, is_final_answer)
 
     def _prepare_step(self) -> None:
         """Before a step: bring the core up to date with the executor's attributes."""
@@ -846,15 +862,16 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         """Run one step; return (output, is_final_answer), leaving `_print_outputs` and
         `_operations_count` in `self.state`. `isolation.ProcessExecutor` runs it in its
         worker instead."""
+        # The budgets are parsed again only when an attribute they come from was changed
+        # (the executor's own copy of the constants does not change).
+        key = (self.timeout_seconds, self.max_operations, self.max_while_iterations)
+        made = self._budget_kwargs
+        if made is None or made[0] != key:
+            made = (key, _core.Budgets(**_budgets(*key, self._budget_copy)))
+            self._budget_kwargs = made
         return _run_step(
-            self._interp,
-            code_action,
-            self.state,
-            self.max_print_outputs_length,
-            self.timeout_seconds,
-            self.max_operations,
-            self.max_while_iterations,
-            self._budget_copy,
+            self._interp, code_action, self.state, self.max_print_outputs_length, key[0],
+            made[1],
         )
 
     def __del__(self) -> None:

@@ -35,6 +35,7 @@ from .executor import (
     PrintContainer,
     _BASE_IDS,
     _same_tools,
+    _tools_snapshot,
 )
 
 
@@ -482,7 +483,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         self._grace = float(grace_seconds)
         self._saved: dict[str, bytes] = {}
         self._tool_names: list[str] | None = None
-        self._synced_static: dict[str, Any] | None = None
+        self._synced_static: list[Any] | None = None  # _tools_snapshot
         self._tools: dict[str, Callable] = dict(self._functions)
         self._lock = threading.RLock()
         self._pool.acquire()
@@ -687,7 +688,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         if names != self._tool_names:
             self._request(P.TOOLS, P.dumps(names))
             self._tool_names = names
-        self._synced_static = dict(static)
+        self._synced_static = _tools_snapshot(static)
 
     def send_variables(self, variables: dict[str, Any]) -> None:
         with self._lock:

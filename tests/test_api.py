@@ -654,3 +654,66 @@ def test_tools_changed_in_place_between_steps_are_seen_even_when_equal():
     assert not _core.same_entries(d, {"a": 1})
     with pytest.raises(TypeError):
         _core.same_entries(d, [])
+
+
+def _tool_mutations():
+    a, b = (lambda: 1), (lambda: 2)
+    return [
+        ("replace", lambda d: d.__setitem__("a", b)),
+        ("insert", lambda d: d.__setitem__("z", a)),
+        ("delete", lambda d: d.__delitem__("a")),
+        ("pop", lambda d: d.pop("b")),
+        ("clear", lambda d: d.clear()),
+        ("update", lambda d: d.update(a=b)),
+        ("setdefault", lambda d: d.setdefault("new", a)),
+        ("popitem", lambda d: d.popitem()),
+    ], a, b
+
+
+@pytest.mark.parametrize("kind", [m[0] for m in _tool_mutations()[0]])
+def test_tools_snapshot_misses_no_change_in_place(kind):
+    """The executor's test before every step (`_core.same_tools`) first compares the
+    dict's `entries_token` with the one it took: equal tokens on the same dict promise that
+    nothing changed. Any change in place must therefore fail the test, however it is made;
+    a fresh dict with the same entries passes (and becomes the snapshot's object)."""
+    from smolagents_native import _core
+    from smolagents_native.executor import _tools_snapshot
+
+    mutations, a, b = _tool_mutations()
+    mutate = dict(mutations)[kind]
+    d = {"a": a, "b": b}
+    snap = _tools_snapshot(d)
+    assert _core.same_tools(d, snap) and _core.same_tools(d, snap)  # twice: token path
+    mutate(d)
+    assert not _core.same_tools(d, snap)
+    assert not _core.same_tools(d, snap)  # still different at the next step
+    fresh = {"a": a, "b": b}
+    snap = _tools_snapshot(d)
+    assert not _core.same_tools(fresh, snap) or fresh == d
+    snap = _tools_snapshot({"a": a, "b": b})
+    assert _core.same_tools(fresh, snap) and snap[0] is fresh
+    # a token says nothing about another dict, and nothing for non-dicts
+    assert _core.entries_token([]) is None
+
+
+def test_tools_changed_through_every_path_are_used_at_the_next_step():
+    """End to end: each in-place change of `static_tools` / `custom_tools` between steps
+    reaches the core, also after many unchanged steps (where the token path is taken)."""
+    ex = LocalPythonExecutor(additional_authorized_imports=[])
+    ex.send_tools({"t": lambda: 1})
+    for _ in range(3):
+        assert ex("t()").output == 1
+    ex.static_tools["t"] = lambda: 2
+    assert ex("t()").output == 2
+    del ex.static_tools["t"]
+    with pytest.raises(InterpreterError):
+        ex("t()")
+    ex.static_tools.update(t=lambda: 3)
+    assert ex("t()").output == 3
+    ex.custom_tools = None
+    assert ex("t()").output == 3
+    ex.custom_tools = {"c": lambda: 4}
+    assert ex("c()").output == 4
+    ex.custom_tools.clear()
+    with pytest.raises(InterpreterError):
+        ex("c()")

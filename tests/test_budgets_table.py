@@ -92,6 +92,55 @@ def _interp():
 def test_run_rejects_bad_budget_values(kw, exc):
     with pytest.raises(exc):
         _interp().run("1", {}, **kw)
+    with pytest.raises(exc):  # the parsed form refuses what run() refuses
+        core.Budgets(**kw)
+
+
+def test_budgets_object_is_the_keywords_parsed_once():
+    """`_core.Budgets(**kw)` holds what run()'s keywords would configure: every budget of
+    the list as an attribute (None: no limit), the same defaults, and the same effect when
+    passed as run()'s third argument (how the executor runs each step)."""
+    b = core.Budgets(max_operations=10, timeout=2)
+    assert b.max_operations == 10 and b.timeout == 2.0 and b.max_depth is None
+    for name, default, _u, _c, _w, _m in core.BUDGETS:
+        if name not in ("max_operations", "timeout"):
+            assert getattr(b, name) == default, name
+    assert repr(b).startswith("Budgets(max_operations=10, ")
+    with pytest.raises(AttributeError):
+        b.max_operations = 5  # immutable: one object may serve many steps
+    it = _interp()
+    with pytest.raises(InterpreterError, match="max number of operations of 10"):
+        it.run("for i in range(100): pass", {}, b)
+    assert it.run("for i in range(100): pass\n7", {}, core.Budgets(max_operations=None)) == (
+        7, False
+    )
+    with pytest.raises(TypeError, match="not both"):
+        it.run("1", {}, b, max_operations=5)
+    with pytest.raises(TypeError, match="must be a Budgets"):
+        it.run("1", {}, {"max_operations": 5})
+    with pytest.raises(TypeError, match="argument 2 must be dict"):
+        it.run("1", [], b)
+    with pytest.raises(TypeError, match="keyword arguments only"):
+        core.Budgets(5)
+
+
+def test_executor_sees_budget_attributes_changed_between_steps():
+    """The executor parses its budgets once per configuration; changing `max_operations`,
+    `max_while_iterations` or `timeout_seconds` between steps still applies at the next."""
+    ex = LocalPythonExecutor([], max_operations=10_000)
+    ex.send_tools({})
+    assert ex("for i in range(100): pass\n1").output == 1
+    ex.max_operations = 50
+    with pytest.raises(InterpreterError, match="max number of operations of 50"):
+        ex("for i in range(100): pass")
+    ex.max_operations = None
+    ex.max_while_iterations = 5
+    with pytest.raises(InterpreterError, match="Maximum number of 5 iterations"):
+        ex("i = 0\nwhile i < 10: i += 1")
+    ex.max_while_iterations = ex.max_operations = 10**12
+    ex.timeout_seconds = 0.2
+    with pytest.raises(Exception, match="maximum execution time of 0.2 seconds"):
+        ex("while True: pass")
 
 
 def test_run_defaults_come_from_the_list():
