@@ -736,13 +736,17 @@ compare_truth(Interp *in, int op, PyObject *l, PyObject *r)
 
 /* The truth of an expression in a test (if, while, the conditional
  * expression, assert, a comprehension's `if`): 1 / 0, or -1 with an
- * exception.  Operations are charged and evaluated exactly as
- * eval_expr() then PyObject_IsTrue() would; a single comparison and `not`
- * skip the intermediate bool. */
+ * exception.  Operations are charged as eval_expr() would charge them.
+ * As CPython's compiler does for a test (compiler_jump_if), `and` / `or`,
+ * `not` and comparison chains are taken apart: the truth of each operand
+ * and of each comparison's result is asked exactly once (eval_expr() then
+ * PyObject_IsTrue() would ask it a second time of the operand that decides
+ * `x or y` or `x and y`, or of a chain's failing comparison: visible to a
+ * __bool__), and comparisons of small ints and floats make no bool. */
 int
 eval_cond(Frame *f, Node *e)
 {
-    if (e->kind == K_Compare && e->Compare.ncomparators == 1) {
+    if (e->kind == K_Compare) {
         if (charge(f->in) < 0) {
             return -1;
         }
@@ -750,14 +754,35 @@ eval_cond(Frame *f, Node *e)
         if (l == NULL) {
             return -1;
         }
-        PyObject *r = eval_operand(f, e->Compare.comparators[0]);
-        if (r == NULL) {
+        Py_ssize_t n = e->Compare.ncomparators;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *r = eval_operand(f, e->Compare.comparators[i]);
+            if (r == NULL) {
+                Py_DECREF(l);
+                return -1;
+            }
+            int b = compare_truth(f->in, e->Compare.ops[i], l, r);
             Py_DECREF(l);
+            if (b <= 0 || i == n - 1) {
+                Py_DECREF(r);
+                return b;
+            }
+            l = r;
+        }
+        Py_DECREF(l);
+        return 1; /* unreachable: a comparison has comparators */
+    }
+    if (e->kind == K_BoolOp) {
+        if (charge(f->in) < 0) {
             return -1;
         }
-        int b = compare_truth(f->in, e->Compare.ops[0], l, r);
-        Py_DECREF(l);
-        Py_DECREF(r);
+        int b = 0;
+        for (Py_ssize_t i = 0; i < e->BoolOp.nvalues; i++) {
+            b = eval_cond(f, e->BoolOp.values[i]);
+            if (b < 0 || (e->op == BOOL_And ? !b : b)) {
+                return b;
+            }
+        }
         return b;
     }
     if (e->kind == K_UnaryOp && e->op == UOP_Not) {
