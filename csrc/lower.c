@@ -1227,6 +1227,70 @@ lower_debug_constant(Lower *L, PyObject *o)
     return n->obj ? n : NULL;
 }
 
+/* A new K_Constant node for `value` (stolen) at the position of `n`, which
+ * it replaces (the folds below; `n` stays unused in the arena). */
+static Node *
+constant_at(Lower *L, Node *n, PyObject *value)
+{
+    Node *c = node_new(L, K_Constant, NULL);
+    if (c == NULL) {
+        Py_DECREF(value);
+        return NULL;
+    }
+    c->lineno = n->lineno;
+    c->col = n->col;
+    c->end_lineno = n->end_lineno;
+    c->end_col = n->end_col;
+    c->obj = keep_steal(L, value);
+    return c->obj ? c : NULL;
+}
+
+/* A tuple display whose elements are all constants (after lowering, so
+ * nested displays of constants are folded first) becomes one constant, as
+ * CPython's AST optimizer folds it: evaluated once, at lowering, and the
+ * same object at every evaluation.  The elements' values are immutable
+ * (ast.Constant holds only str, bytes, numbers, bool, None, Ellipsis and
+ * tuples made here). */
+static Node *
+fold_constant_tuple(Lower *L, Node *n)
+{
+    PyObject *t = PyTuple_New(n->Seq.nelts);
+    if (t == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n->Seq.nelts; i++) {
+        PyTuple_SET_ITEM(t, i, Py_NewRef(n->Seq.elts[i]->obj));
+    }
+    return constant_at(L, n, t);
+}
+
+/* `-c`, `+c` and `~c` of an int, float or complex constant become a
+ * constant, as CPython's AST optimizer folds them (so that `(-1, 0)` is a
+ * constant tuple too); also `-True` / `+True` (`~True` warns from 3.12 and
+ * is left to run time).
+ * `n` itself when nothing is folded; NULL with an exception. */
+static Node *
+fold_constant_sign(Lower *L, Node *n)
+{
+    Node *operand = n->UnaryOp.operand;
+    if (operand->kind != K_Constant || n->op == UOP_Not) {
+        return n;
+    }
+    PyObject *v = operand->obj;
+    PyTypeObject *tp = Py_TYPE(v);
+    if (tp != &PyLong_Type && tp != &PyFloat_Type && tp != &PyComplex_Type &&
+        tp != &PyBool_Type) {
+        return n;
+    }
+    if (tp != &PyLong_Type && n->op == UOP_Invert) {
+        return n; /* a TypeError, or 3.12's warning for `~True`, at run time */
+    }
+    PyObject *r = n->op == UOP_USub   ? PyNumber_Negative(v)
+                  : n->op == UOP_UAdd ? PyNumber_Positive(v)
+                                      : PyNumber_Invert(v);
+    return r ? constant_at(L, n, r) : NULL;
+}
+
 static Node *
 lower_expr(Lower *L, PyObject *o)
 {
@@ -1353,7 +1417,7 @@ lower_expr(Lower *L, PyObject *o)
         if (lower_fields_UnaryOp(L, o, n) < 0) {
             return NULL;
         }
-        return n;
+        return fold_constant_sign(L, n);
     }
     case K_Lambda:
         return lower_function(L, o, K_Lambda);
@@ -1546,10 +1610,17 @@ lower_expr(Lower *L, PyObject *o)
             return NULL;
         }
         n->op = (uint8_t)ctx;
+        int all_constant = kind == K_Tuple && ctx == CTX_Load;
         for (Py_ssize_t i = 0; i < n->Seq.nelts; i++) {
             if (n->Seq.elts[i]->kind == K_Starred) {
                 n->flags |= NF_HAS_STAR;
             }
+            if (n->Seq.elts[i]->kind != K_Constant) {
+                all_constant = 0;
+            }
+        }
+        if (all_constant) {
+            return fold_constant_tuple(L, n);
         }
         return n;
     }
