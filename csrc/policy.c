@@ -96,7 +96,11 @@ typedef struct {
 typedef struct PolicyData {
     PyObject *refs;        /* list: owns every object referenced below */
     PEntry tab[PTAB_SIZE]; /* callable identity -> PolicyKind */
-    uintptr_t *dangerous;  /* sorted addresses of dangerous objects */
+    /* addresses of dangerous objects: an open-addressed set of dmask + 1
+       slots (a power of two, at least 4 per entry: every probe sequence
+       meets an empty slot), 0 for empty */
+    uintptr_t *dangerous;
+    size_t dmask;
     Py_ssize_t ndangerous;
     PyTypeObject *dangerous_types[8];
     int ndangerous_types;
@@ -404,6 +408,12 @@ is_tool(Interp *in, PyObject *v)
     return 0;
 }
 
+static inline size_t
+dset_slot(uintptr_t key, size_t mask)
+{
+    return (size_t)((key >> 4) ^ (key >> 13)) & mask;
+}
+
 static int
 is_dangerous(PolicyData *pd, PyObject *v)
 {
@@ -422,20 +432,15 @@ is_dangerous(PolicyData *pd, PyObject *v)
         return 1; /* the entry frame's __import__ (tripwire.c) */
     }
     uintptr_t key = (uintptr_t)v;
-    Py_ssize_t lo = 0, hi = pd->ndangerous;
-    while (lo < hi) {
-        Py_ssize_t mid = (lo + hi) / 2;
-        if (pd->dangerous[mid] == key) {
+    for (size_t i = dset_slot(key, pd->dmask);; i = (i + 1) & pd->dmask) {
+        uintptr_t k = pd->dangerous[i];
+        if (k == key) {
             return 1;
         }
-        if (pd->dangerous[mid] < key) {
-            lo = mid + 1;
-        }
-        else {
-            hi = mid;
+        if (k == 0) {
+            return 0;
         }
     }
-    return 0;
 }
 
 /* A printable name for a callable (new reference; never NULL unless out of
@@ -2701,13 +2706,6 @@ add_kind(PolicyData *pd, const char *modname, const char *path, int kind)
     }
 }
 
-static int
-cmp_uintptr(const void *a, const void *b)
-{
-    uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Builtins that reach outside the sandbox: absent from the builtins
  * interpreted code sees (policy_build_safe_builtins) and refused as values
  * and when called, however they are reached (policy_data_init). */
@@ -2919,8 +2917,12 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
         return -1;
     }
     pd->ndangerous = PyList_GET_SIZE(dl);
-    pd->dangerous =
-        PyMem_Calloc(pd->ndangerous ? pd->ndangerous : 1, sizeof(uintptr_t));
+    size_t slots = 16;
+    while (slots < 4 * (size_t)pd->ndangerous) {
+        slots *= 2;
+    }
+    pd->dmask = slots - 1;
+    pd->dangerous = PyMem_Calloc(slots, sizeof(uintptr_t));
     if (pd->dangerous == NULL) {
         Py_DECREF(dl);
         PyErr_NoMemory();
@@ -2928,7 +2930,12 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
     }
     for (Py_ssize_t i = 0; i < pd->ndangerous; i++) {
         PyObject *v = PyList_GET_ITEM(dl, i);
-        pd->dangerous[i] = (uintptr_t)v;
+        uintptr_t key = (uintptr_t)v;
+        size_t at = dset_slot(key, pd->dmask);
+        while (pd->dangerous[at] != 0 && pd->dangerous[at] != key) {
+            at = (at + 1) & pd->dmask;
+        }
+        pd->dangerous[at] = key;
         int seen = 0;
         for (int k = 0; k < pd->ndangerous_types; k++) {
             seen |= pd->dangerous_types[k] == Py_TYPE(v);
@@ -2938,7 +2945,6 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
         }
     }
     Py_DECREF(dl);
-    qsort(pd->dangerous, pd->ndangerous, sizeof(uintptr_t), cmp_uintptr);
     /* synchronization primitives */
     PyObject *sync = PyList_New(0);
     if (sync == NULL) {
