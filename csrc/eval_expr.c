@@ -1436,9 +1436,15 @@ attr_check_plain(Frame *f, Node *attr, PyObject *obj)
     return 0;
 }
 
+/* The callee of a method call `obj.name(...)` (Call node `call`): an
+ * unbound method with *self_arg set to obj (a new reference) when the call
+ * may pass obj as its first argument (interpreted functions, and method
+ * descriptors the call policy treats as plain: those the call site's gate
+ * remembered, hc_func, or found so now), else the bound attribute. */
 static NOINLINE PyObject *
-load_method(Frame *f, Node *attr, PyObject **self_arg)
+load_method(Frame *f, Node *call, PyObject **self_arg)
 {
+    Node *attr = call->Call.func;
     *self_arg = NULL;
     if (charge(f->in) < 0) {
         return NULL;
@@ -1446,6 +1452,22 @@ load_method(Frame *f, Node *attr, PyObject **self_arg)
     PyObject *obj = eval_expr(f, attr->Attribute.value);
     if (obj == NULL) {
         return NULL;
+    }
+    /* A builtin method this call site has called before (list.append):
+       the type cache says the type, at this version tag, has no instance
+       dict, reads attributes generically and gives this method descriptor
+       for the name; the call gate remembered the descriptor (hc_func:
+       plain, not dangerous, nothing to bridge); and for a plain name the
+       attribute check depends on the type alone unless the object is a
+       module or an internal object.  Everything load_method would find
+       again. */
+    CompatTypeCache *tc = &attr->Attribute.tcache;
+    PyTypeObject *tp = Py_TYPE(obj);
+    if (tc->value == call->Call.hc_func && tc->tp == tp && tc->tag != 0 &&
+        tp->tp_version_tag == tc->tag && (attr->flags & NF_PLAIN_NAME) &&
+        !policy_attr_plain_asks_object(obj)) {
+        *self_arg = obj;
+        return Py_NewRef(tc->value);
     }
     if ((attr->flags & NF_PLAIN_NAME
              ? attr_check_plain(f, attr, obj)
@@ -1466,6 +1488,7 @@ load_method(Frame *f, Node *attr, PyObject **self_arg)
     }
     if (unbound) {
         if (Py_TYPE(meth) == f->in->st->FunctionType ||
+            meth == call->Call.hc_func ||
             (Py_TYPE(meth) == &PyMethodDescr_Type &&
              policy_call_is_plain(f->in, meth))) {
             *self_arg = obj;
@@ -1496,7 +1519,7 @@ call_function(Frame *f, Node *e)
     PyObject *func;
     PyObject *self_arg = NULL; /* owned: unbound method call on this object */
     if (e->Call.func->kind == K_Attribute && !(e->flags & NF_STAR_ARGS)) {
-        func = load_method(f, e->Call.func, &self_arg);
+        func = load_method(f, e, &self_arg);
     }
     else {
         func = eval_expr(f, e->Call.func);

@@ -94,13 +94,14 @@ bridge(PyObject *code, PyObject *pred)
     return fn;
 }
 
-int
-funcbridge_adapt_call(Interp *in, PyObject *func, PyObject **args,
-                      Py_ssize_t nargs)
+/* The C function of a builtin function or method descriptor `func` when it
+ * is one funcbridge_adapt_call adapts (ExceptionGroup split / subgroup),
+ * else NULL; *at: where its predicate is among the arguments. */
+static PyCFunction
+adapted_method(ModState *st, PyObject *func, Py_ssize_t *at)
 {
-    ModState *st = in->st;
     PyCFunction meth = NULL;
-    Py_ssize_t at = 0;
+    *at = 0;
     if (Py_TYPE(func) == &PyCFunction_Type) {
         /* bound: eg.split(pred) */
         meth = PyCFunction_GET_FUNCTION(func);
@@ -108,11 +109,30 @@ funcbridge_adapt_call(Interp *in, PyObject *func, PyObject **args,
     else if (Py_TYPE(func) == &PyMethodDescr_Type) {
         /* unbound: BaseExceptionGroup.split(eg, pred) */
         meth = ((PyMethodDescrObject *)func)->d_method->ml_meth;
-        at = 1;
+        *at = 1;
     }
     if (meth == NULL || st->eg_split == NULL ||
-        (meth != st->eg_split && meth != st->eg_subgroup) ||
-        nargs <= at || Py_TYPE(args[at]) != st->FunctionType) {
+        (meth != st->eg_split && meth != st->eg_subgroup)) {
+        return NULL;
+    }
+    return meth;
+}
+
+int
+funcbridge_may_adapt(Interp *in, PyObject *func)
+{
+    Py_ssize_t at;
+    return adapted_method(in->st, func, &at) != NULL;
+}
+
+int
+funcbridge_adapt_call(Interp *in, PyObject *func, PyObject **args,
+                      Py_ssize_t nargs)
+{
+    ModState *st = in->st;
+    Py_ssize_t at;
+    if (adapted_method(st, func, &at) == NULL || nargs <= at ||
+        Py_TYPE(args[at]) != st->FunctionType) {
         return 0;
     }
     PyObject *fn = bridge(st->matcher_code, args[at]);

@@ -16,7 +16,8 @@
  * call with *args / **kwargs), which, in this order:
  * 1. applies the call policy (policy_check_call: dangerous callables;
  *    hostcall_gate remembers a pass per call site for callables whose
- *    verdicts depend on their identity alone);
+ *    verdicts depend on their identity alone, and for which steps 2 and the
+ *    bridge have nothing to do: HC_PLAIN skips them);
  * 2. applies the per-callable security hook (policy_prepare_call: bounded
  *    substitutes for blocking calls, size pre-checks, consumers' budgets);
  *    Then funcbridge_adapt_call: interpreted functions passed where
@@ -97,7 +98,8 @@ hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func)
        steps, the remembered verdict would not */
     if (e->Call.hc_fills < HC_MAX_FILLS && identity_is_stable(func) &&
         policy_call_is_plain(in, func) &&
-        !policy_callable_is_dangerous(in, func)) {
+        !policy_callable_is_dangerous(in, func) &&
+        !funcbridge_may_adapt(in, func)) {
         ProgramObject *prog = (ProgramObject *)program;
         if (PyList_Append(prog->consts, func) == 0) {
             e->Call.hc_func = func; /* held by the program from now on */
@@ -128,7 +130,8 @@ hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
     }
     /* interpreted functions where CPython's C code demands real ones
        (only ExceptionGroup's split / subgroup, both C methods) */
-    if ((Py_IS_TYPE(*pfunc, &PyCFunction_Type) ||
+    if (!(flags & HC_PLAIN) &&
+        (Py_IS_TYPE(*pfunc, &PyCFunction_Type) ||
          Py_IS_TYPE(*pfunc, &PyMethodDescr_Type)) &&
         funcbridge_adapt_call(in, *pfunc, args, nargs) < 0) {
         return NULL;

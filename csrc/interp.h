@@ -585,6 +585,9 @@ int funcbridge_init_state(ModState *st);
  * references (replaced in place).  0, or -1 with an exception. */
 int funcbridge_adapt_call(Interp *in, PyObject *func, PyObject **args,
                           Py_ssize_t nargs);
+/* 1 when funcbridge_adapt_call may replace an argument of a call of `func`
+ * (hostcall_gate never remembers such a callable as plain). */
+int funcbridge_may_adapt(Interp *in, PyObject *func);
 
 /* function.c */
 extern PyType_Spec Function_spec;
@@ -906,7 +909,9 @@ int policy_is_budget_iterator(Interp *in, PyObject *v);
  * reference or NULL. */
 #define HC_CHECKED 0x1 /* the call gate was applied already */
 #define HC_METHOD 0x2  /* args[0] is the object of an unbound method */
-#define HC_PLAIN 0x4   /* policy_prepare_call has nothing to do for it */
+#define HC_PLAIN \
+    0x4 /* policy_prepare_call and funcbridge_adapt_call
+                          have nothing to do for it */
 /* The call gate of a Call node `e` for host callable `func`: the flags to
  * pass to hostcall_vectorcall (HC_CHECKED, with HC_PLAIN when the verdict
  * was remembered), or -1 when the call is refused. */

@@ -475,3 +475,40 @@ def test_a_warm_instance_store_site_follows_a_setattr_hook_the_host_adds_mid_ste
         "seen"
     ).output
     assert out == [0, 1, ("hooked", 2), ("hooked", 3)]
+
+
+def test_a_warm_builtin_method_site_still_checks_what_the_object_decides():
+    """A method-call site that called a builtin method (list.append) before skips the
+    attribute check and the method lookup for objects of the same type at the same version
+    tag. Any other object at that site -- a module with an attribute of that name, a module
+    subclass, an object of another type -- takes the full checks again."""
+    import types
+
+    host = types.ModuleType("hostmod")
+    host.append = lambda x: x
+    host.pop = lambda: 0
+
+    class ListModule(types.ModuleType):
+        pass
+
+    sub = ListModule("hostsub")
+    sub.append = lambda x: x
+    ex = new_executor()
+    ex.send_variables({"host": host, "sub": sub})
+    for target in ("host", "sub"):
+        refused(ex, f"lst = []\nfor o in [lst, lst, lst, {target}]:\n    o.append(1)",
+                match="Forbidden access to module")
+        refused(ex, f"lst = [1, 2, 3]\nfor o in [lst, lst, {target}]:\n    o.pop()",
+                match="Forbidden access to module")
+    # a method with a pre-check (str.zfill pads) is never remembered by the call gate, so a
+    # warm site still runs its check (the fast path passes the object unbound, and an
+    # unbound call skips the checks only for methods the gate remembered as plain)
+    refused(ex, "s = 'x'\nfor i in range(4):\n    r = s.zfill(10 if i < 3 else 10**9)",
+            match="padding")
+    # the site keeps working for lists, and follows another type at the same site
+    out = ex(
+        "class Mine(list):\n    def append(self, x):\n        list.append(self, -x)\n"
+        "a, b = [], Mine()\nfor o in [a, a, a, b, a, b]:\n    o.append(2)\n(a, b)"
+    ).output
+    assert out == ([2, 2, 2, 2], [-2, -2])
+
