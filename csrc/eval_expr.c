@@ -1438,9 +1438,8 @@ attr_check_plain(Frame *f, Node *attr, PyObject *obj)
 
 /* The callee of a method call `obj.name(...)` (Call node `call`): an
  * unbound method with *self_arg set to obj (a new reference) when the call
- * may pass obj as its first argument (interpreted functions, and method
- * descriptors the call policy treats as plain: those the call site's gate
- * remembered, hc_func, or found so now), else the bound attribute. */
+ * may pass obj as its first argument (interpreted functions and method
+ * descriptors), else the bound attribute. */
 static NOINLINE PyObject *
 load_method(Frame *f, Node *call, PyObject **self_arg)
 {
@@ -1487,10 +1486,11 @@ load_method(Frame *f, Node *call, PyObject **self_arg)
         return NULL;
     }
     if (unbound) {
+        /* interpreted functions, and method descriptors: the host-call
+           entry point checks an unbound descriptor call as the bound one
+           (policy_prepare_call takes the object from the arguments) */
         if (Py_TYPE(meth) == f->in->st->FunctionType ||
-            meth == call->Call.hc_func ||
-            (Py_TYPE(meth) == &PyMethodDescr_Type &&
-             policy_call_is_plain(f->in, meth))) {
+            Py_TYPE(meth) == &PyMethodDescr_Type) {
             *self_arg = obj;
             return meth;
         }

@@ -121,10 +121,10 @@ hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
     if (!(flags & HC_CHECKED) && policy_check_call(in, *pfunc) < 0) {
         return NULL;
     }
-    /* an unbound method call (args[0] is the object): only for callables
-       policy_prepare_call has nothing to do with (policy_call_is_plain) */
+    /* an unbound method call (args[0] is the object, *pfunc a method
+       descriptor): policy_prepare_call takes args[0] as the object */
     Py_ssize_t first = (flags & HC_METHOD) ? 1 : 0;
-    if (!(flags & (HC_METHOD | HC_PLAIN)) &&
+    if (!(flags & HC_PLAIN) &&
         policy_prepare_call(in, pfunc, args, nargs, kwnames) < 0) {
         return NULL;
     }

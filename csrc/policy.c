@@ -2290,6 +2290,17 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args,
     if (kind == PK_NONE) {
         return 0;
     }
+    /* a method descriptor called with its object first -- `str.zfill(s,
+       n)`, or a method call the evaluator passes unbound (HC_METHOD) --
+       gets the checks of the bound call: the object is `self`, the
+       arguments follow (the descriptor refuses any other first argument
+       itself) */
+    if (self == NULL && Py_TYPE(func) == &PyMethodDescr_Type && nargs >= 1 &&
+        PyObject_TypeCheck(args[0], PyDescr_TYPE(func))) {
+        self = args[0];
+        args++;
+        nargs--;
+    }
     switch ((PolicyKind)kind) {
     case PK_NONE:
         return 0;

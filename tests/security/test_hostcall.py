@@ -184,3 +184,32 @@ def test_legitimate_iterator_use_unchanged():
         45,
         ["x", "x"],
     )
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        ("s.zfill(n)", "padding"),
+        ("str.zfill(s, n)", "padding"),
+        ("str.center(s, n)", "padding"),
+        ("s.ljust(n, '*')", "padding"),
+        ("bytes.rjust(b, n)", "padding"),
+        ("list.extend(l, m)", "result of this call would be too large"),
+        ("l.extend(m)", "result of this call would be too large"),
+    ],
+)
+def test_method_descriptors_get_the_checks_of_the_bound_method(call, message):
+    """A method call passes its object unbound (the evaluator loads `s.zfill` as the
+    descriptor str.zfill plus `s`), and code may call a descriptor itself (`str.zfill(s, n)`):
+    the entry point's pre-checks take the object from the first argument, so both forms are
+    refused by the size check, before any allocation, as the bound method is -- also at a
+    call site warmed by harmless calls."""
+    ex = new_executor()
+    setup = "s, b, n = 'x', b'x', 10**9\nl = [1]\nm = range(10**8)\n"
+    warm = call.replace("n)", "3)").replace("n, ", "3, ").replace("(l, m)", "(l, [])")
+    warm = warm.replace("(m)", "([])")
+    ex(setup + f"for _ in range(3):\n    r = {warm}")
+    refused(ex, setup + f"for i in range(2):\n    r = {call}", match=message)
+    # a wrong first argument is the descriptor's own TypeError, not a crash of a check
+    if call.startswith(("str.", "bytes.", "list.")):
+        refused(ex, call.split("(")[0] + "(5, 3)", match="TypeError|requires|descriptor")
