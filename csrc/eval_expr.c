@@ -1455,11 +1455,10 @@ load_method(Frame *f, Node *call, PyObject **self_arg)
     /* A builtin method this call site has called before (list.append):
        the type cache says the type, at this version tag, has no instance
        dict, reads attributes generically and gives this method descriptor
-       for the name; the call gate remembered the descriptor (hc_func:
-       plain, not dangerous, nothing to bridge); and for a plain name the
-       attribute check depends on the type alone unless the object is a
-       module or an internal object.  Everything load_method would find
-       again. */
+       for the name; the call gate remembered the descriptor (hc_func: not
+       dangerous); and for a plain name the attribute check depends on the
+       type alone unless the object is a module or an internal object.
+       Everything load_method would find again. */
     CompatTypeCache *tc = &attr->Attribute.tcache;
     PyTypeObject *tp = Py_TYPE(obj);
     if (tc->value == call->Call.hc_func && tc->tp == tp && tc->tag != 0 &&

@@ -16,8 +16,8 @@
  * call with *args / **kwargs), which, in this order:
  * 1. applies the call policy (policy_check_call: dangerous callables;
  *    hostcall_gate remembers a pass per call site for callables whose
- *    verdicts depend on their identity alone, and for which steps 2 and the
- *    bridge have nothing to do: HC_PLAIN skips them);
+ *    verdicts depend on their identity alone, and whether step 2 and the
+ *    bridge have nothing to do for them: HC_PLAIN skips those);
  * 2. applies the per-callable security hook (policy_prepare_call: bounded
  *    substitutes for blocking calls, size pre-checks, consumers' budgets);
  *    Then funcbridge_adapt_call: interpreted functions passed where
@@ -89,7 +89,7 @@ int
 hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func)
 {
     if (e->Call.hc_func == func) {
-        return HC_CHECKED | HC_PLAIN;
+        return e->Call.hc_plain ? HC_CHECKED | HC_PLAIN : HC_CHECKED;
     }
     if (policy_check_call(in, func) < 0) {
         return -1;
@@ -97,12 +97,12 @@ hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func)
     /* never a pass the tool exemption gave: the tools change between
        steps, the remembered verdict would not */
     if (e->Call.hc_fills < HC_MAX_FILLS && identity_is_stable(func) &&
-        policy_call_is_plain(in, func) &&
-        !policy_callable_is_dangerous(in, func) &&
-        !funcbridge_may_adapt(in, func)) {
+        !policy_callable_is_dangerous(in, func)) {
         ProgramObject *prog = (ProgramObject *)program;
         if (PyList_Append(prog->consts, func) == 0) {
             e->Call.hc_func = func; /* held by the program from now on */
+            e->Call.hc_plain = policy_call_is_plain(in, func) &&
+                               !funcbridge_may_adapt(in, func);
             e->Call.hc_fills++;
         }
         else {

@@ -913,8 +913,9 @@ int policy_is_budget_iterator(Interp *in, PyObject *v);
     0x4 /* policy_prepare_call and funcbridge_adapt_call
                           have nothing to do for it */
 /* The call gate of a Call node `e` for host callable `func`: the flags to
- * pass to hostcall_vectorcall (HC_CHECKED, with HC_PLAIN when the verdict
- * was remembered), or -1 when the call is refused. */
+ * pass to hostcall_vectorcall (HC_CHECKED, with HC_PLAIN when a verdict
+ * remembered for a plain callable applies), or -1 when the call is
+ * refused. */
 int hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func);
 /* 1 when `func` is an interpreted function or a method bound to one: not a
  * host call (its arguments and results stay inside the interpreter). */

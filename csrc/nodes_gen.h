@@ -225,6 +225,7 @@ typedef struct {
     Py_ssize_t nkeywords;
     PyObject *hc_func;
     uint8_t hc_fills;
+    uint8_t hc_plain;
 } NodeCall;
 
 /* FormattedValue */

@@ -500,9 +500,9 @@ def test_a_warm_builtin_method_site_still_checks_what_the_object_decides():
                 match="Forbidden access to module")
         refused(ex, f"lst = [1, 2, 3]\nfor o in [lst, lst, {target}]:\n    o.pop()",
                 match="Forbidden access to module")
-    # a method with a pre-check (str.zfill pads) is never remembered by the call gate, so a
-    # warm site still runs its check (the fast path passes the object unbound, and an
-    # unbound call skips the checks only for methods the gate remembered as plain)
+    # a method with a pre-check (str.zfill pads) is remembered by the call gate as not
+    # plain, so a warm site still runs its check (the fast path passes the object unbound,
+    # and an unbound call skips the checks only for methods remembered as plain)
     refused(ex, "s = 'x'\nfor i in range(4):\n    r = s.zfill(10 if i < 3 else 10**9)",
             match="padding")
     # the site keeps working for lists, and follows another type at the same site
