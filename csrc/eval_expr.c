@@ -1989,6 +1989,10 @@ bad_expr_kind(Node *e)
 static PyObject *
 ev_constant(Frame *f, Node *e)
 {
+    if (e->Constant.extra_ops &&
+        charge_more(f->in, e->Constant.extra_ops) < 0) {
+        return NULL;
+    }
     Py_INCREF(e->obj);
     return e->obj;
 }

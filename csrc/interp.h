@@ -764,6 +764,19 @@ charge(Interp *in)
     return 0;
 }
 
+/* Charge `n` more operations at once: a constant folded from several nodes
+ * (Constant.extra_ops) counts as they would have. */
+static inline int
+charge_more(Interp *in, uint32_t n)
+{
+    in->ops_left -= n;
+    in->check_countdown -= n;
+    if (in->ops_left < 0 || in->check_countdown <= 0) {
+        return limits_tick_slow(in);
+    }
+    return 0;
+}
+
 /* Give back one operation: what smolagents does not count (the callee of a
  * call when it is a name or an attribute) after the evaluator charged it. */
 static inline void
@@ -1103,7 +1116,9 @@ static inline PyObject *
 eval_operand(Frame *f, Node *e)
 {
     if (e->kind == K_Constant) {
-        if (charge(f->in) < 0) {
+        if (charge(f->in) < 0 ||
+            (e->Constant.extra_ops &&
+             charge_more(f->in, e->Constant.extra_ops) < 0)) {
             return NULL;
         }
         Py_INCREF(e->obj);

@@ -1231,15 +1231,19 @@ lower_debug_constant(Lower *L, PyObject *o)
 }
 
 /* A new K_Constant node for `value` (stolen) at the position of `n`, which
- * it replaces (the folds below; `n` stays unused in the arena). */
+ * it replaces (the folds below; `n` stays unused in the arena), charging
+ * `extra` operations beyond its own: those of the nodes it replaces, so
+ * that the operation count is smolagents' (capped: a literal is bounded by
+ * the source's size anyway). */
 static Node *
-constant_at(Lower *L, Node *n, PyObject *value)
+constant_at(Lower *L, Node *n, PyObject *value, uint64_t extra)
 {
     Node *c = node_new(L, K_Constant, NULL);
     if (c == NULL) {
         Py_DECREF(value);
         return NULL;
     }
+    c->Constant.extra_ops = extra > UINT32_MAX ? UINT32_MAX : (uint32_t)extra;
     c->lineno = n->lineno;
     c->col = n->col;
     c->end_lineno = n->end_lineno;
@@ -1261,10 +1265,12 @@ fold_constant_tuple(Lower *L, Node *n)
     if (t == NULL) {
         return NULL;
     }
+    uint64_t extra = 0; /* each element, with what it folds */
     for (Py_ssize_t i = 0; i < n->Seq.nelts; i++) {
         PyTuple_SET_ITEM(t, i, Py_NewRef(n->Seq.elts[i]->obj));
+        extra += 1 + (uint64_t)n->Seq.elts[i]->Constant.extra_ops;
     }
-    return constant_at(L, n, t);
+    return constant_at(L, n, t, extra);
 }
 
 /* `-c`, `+c` and `~c` of an int, float or complex constant become a
@@ -1291,7 +1297,9 @@ fold_constant_sign(Lower *L, Node *n)
     PyObject *r = n->op == UOP_USub   ? PyNumber_Negative(v)
                   : n->op == UOP_UAdd ? PyNumber_Positive(v)
                                       : PyNumber_Invert(v);
-    return r ? constant_at(L, n, r) : NULL;
+    /* the operand, with what it folds */
+    return r ? constant_at(L, n, r, 1 + (uint64_t)operand->Constant.extra_ops)
+             : NULL;
 }
 
 static Node *

@@ -240,6 +240,11 @@ typedef struct {
     Py_ssize_t nvalues;
 } NodeJoinedStr;
 
+/* Constant */
+typedef struct {
+    uint32_t extra_ops;
+} NodeConstant;
+
 /* Attribute */
 typedef struct {
     struct Node *value;
@@ -412,6 +417,7 @@ typedef struct {
         NodeCall Call; \
         NodeFormattedValue FormattedValue; \
         NodeJoinedStr JoinedStr; \
+        NodeConstant Constant; \
         NodeAttribute Attribute; \
         NodeSubscript Subscript; \
         NodeStarred Starred; \

@@ -201,3 +201,26 @@ def test_for_else_output_follows_cpython():
     # smolagents never runs a loop's `else:`; CPython does (docs/compatibility.md).
     code = "x = 0\nfor i in range(3):\n    x = i\nelse:\n    x = 'else'"
     assert _step(ours.LocalPythonExecutor, code)[0] == "else"
+
+
+OPERATION_COUNTS = [
+    "x = (1, 2)",
+    "t = ((1, 0), (-1, 0), (0, 1), (0, -1))\nfor dx, dy in t:\n    s = dx + dy",
+    "y = -5\nz = +2.5\nw = ~3",
+    "pairs = [(i, -i) for i in (1, 2, 3)]",
+    "x = ()\ny = (-1,)\nz = (('a', None), (b'x', 1.5, -2j))",
+    "def f(a=(1, -2)):\n    return a\nr = f()",
+]
+
+
+@pytest.mark.parametrize("code", OPERATION_COUNTS)
+def test_operation_count_matches_smolagents_for_folded_constants(code):
+    """Constant tuple displays and signed numbers are folded into one constant when the code
+    is lowered (as CPython's compiler does); the step's operation count still charges every
+    node smolagents evaluates (the tuple, each element, the sign and its operand)."""
+    counts = []
+    for evaluate in (SMOL_EVALUATE, ours.evaluate_python_code):
+        state = {}
+        evaluate(code, {}, state=state, authorized_imports=IMPORTS, timeout_seconds=None)
+        counts.append(state["_operations_count"]["counter"])
+    assert counts[0] == counts[1], counts
