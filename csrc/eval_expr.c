@@ -708,16 +708,11 @@ eval_compare(Frame *f, Node *e)
     return left; /* unreachable for well-formed ast */
 }
 
-/* The truth of `l op r` (borrowed operands): 1 / 0, or -1 with an
- * exception.  What compare_op() then PyObject_IsTrue() of its result give,
- * without the bool object for exact small ints and floats, `is` and `in`. */
-static int
-compare_truth(Interp *in, int op, PyObject *l, PyObject *r)
+/* compare_truth past the small ints and floats. */
+static NOINLINE int
+compare_truth_slow(Interp *in, int op, PyObject *l, PyObject *r)
 {
-    int b = fast_compare(op, l, r);
-    if (b >= 0) {
-        return b;
-    }
+    int b;
     if (op == CMP_Is || op == CMP_IsNot) {
         return (l == r) == (op == CMP_Is);
     }
@@ -734,6 +729,17 @@ compare_truth(Interp *in, int op, PyObject *l, PyObject *r)
     return b;
 }
 
+/* The truth of `l op r` (borrowed operands): 1 / 0, or -1 with an
+ * exception.  What compare_op() then PyObject_IsTrue() of its result give,
+ * without the bool object for exact small ints and floats, `is` and `in`.
+ * Small, so that both of eval_cond's uses inline it. */
+static inline int
+compare_truth(Interp *in, int op, PyObject *l, PyObject *r)
+{
+    int b = fast_compare(op, l, r);
+    return b >= 0 ? b : compare_truth_slow(in, op, l, r);
+}
+
 /* The truth of an expression in a test (if, while, the conditional
  * expression, assert, a comprehension's `if`): 1 / 0, or -1 with an
  * exception.  Operations are charged as eval_expr() would charge them.
@@ -746,6 +752,25 @@ compare_truth(Interp *in, int op, PyObject *l, PyObject *r)
 int
 eval_cond(Frame *f, Node *e)
 {
+    if (e->kind == K_Compare && e->Compare.ncomparators == 1) {
+        /* the common case, without the chain's loop */
+        if (charge(f->in) < 0) {
+            return -1;
+        }
+        PyObject *l = eval_operand(f, e->Compare.left);
+        if (l == NULL) {
+            return -1;
+        }
+        PyObject *r = eval_operand(f, e->Compare.comparators[0]);
+        if (r == NULL) {
+            Py_DECREF(l);
+            return -1;
+        }
+        int b = compare_truth(f->in, e->Compare.ops[0], l, r);
+        Py_DECREF(l);
+        Py_DECREF(r);
+        return b;
+    }
     if (e->kind == K_Compare) {
         if (charge(f->in) < 0) {
             return -1;
