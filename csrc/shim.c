@@ -89,7 +89,10 @@ same_tools(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
     PyObject *token = PyList_GET_ITEM(snap, 1);
     PyObject *entries = PyList_GET_ITEM(snap, 2);
     if (!PyDict_CheckExact(tools)) {
+        /* the mapping's __eq__ may run anything: hold what it compares */
+        Py_INCREF(entries);
         int eq = PyObject_RichCompareBool(tools, entries, Py_EQ);
+        Py_DECREF(entries);
         if (eq < 0) {
             return NULL;
         }
@@ -119,8 +122,14 @@ same_tools(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
         Py_DECREF(same);
         return NULL;
     }
-    PyList_SetItem(snap, 0, Py_NewRef(tools)); /* steals; cannot fail */
-    PyList_SetItem(snap, 1, now);
+    /* the old object and token are released last: a dict freed here may
+       run a tool's __del__, which must find the snapshot whole */
+    PyObject *old_obj = PyList_GET_ITEM(snap, 0);
+    PyObject *old_token = PyList_GET_ITEM(snap, 1);
+    PyList_SET_ITEM(snap, 0, Py_NewRef(tools));
+    PyList_SET_ITEM(snap, 1, now);
+    Py_DECREF(old_obj);
+    Py_DECREF(old_token);
     return same;
 }
 
