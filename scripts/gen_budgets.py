@@ -119,20 +119,23 @@ def render_py(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def render_pyi_block(rows: list[dict]) -> str:
-    out = ["        # budgets (generated from csrc/budgets.def; None: no limit)"]
+def _pyi_lines(rows: list[dict], indent: str, what: str, with_default: bool) -> str:
+    out = [f"{indent}# {what} (generated from csrc/budgets.def; None: no limit)"]
     for r in rows:
         t = "float | None" if r["kind"] == "SECONDS" else "int | None"
-        out.append(f"        {r['name']}: {t} = {_py_default(r)},")
+        tail = f" = {_py_default(r)}," if with_default else ""
+        out.append(f"{indent}{r['name']}: {t}{tail}")
     return "\n".join(out)
+
+
+def render_pyi_block(rows: list[dict]) -> str:
+    """run()'s budget keywords."""
+    return _pyi_lines(rows, " " * 8, "budgets", True)
 
 
 def render_pyi_attrs(rows: list[dict]) -> str:
-    out = ["    # one attribute per budget (generated from csrc/budgets.def; None: no limit)"]
-    for r in rows:
-        t = "float | None" if r["kind"] == "SECONDS" else "int | None"
-        out.append(f"    {r['name']}: {t}")
-    return "\n".join(out)
+    """The attributes of _core.Budgets."""
+    return _pyi_lines(rows, " " * 4, "one attribute per budget", False)
 
 
 def _fmt_default(r: dict) -> str:

@@ -611,19 +611,6 @@ class TracedTool:
         return repr(self._tool)
 
 
-def _otel_absent() -> bool:
-    """True when no span and no metric can be made now, found without looking for
-    providers: none was given to this module and OpenTelemetry's API is not imported (a
-    host that configured a provider has imported it). (`quiet` repeats it inline.)"""
-    return (
-        _tracer_provider is None
-        and _meter_provider is None
-        and _otel_trace is _UNSET
-        and "opentelemetry.trace" not in sys.modules
-        and "opentelemetry.metrics" not in sys.modules
-    )
-
-
 def quiet() -> bool:
     """True when an execution now would make no span, no metric and no log record, and is
     not inside `measure`: `observed(code, state, call)` would only call `call()`. The
