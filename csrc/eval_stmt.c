@@ -106,7 +106,10 @@ eval_for(Frame *f, Node *s)
                 }
                 PyErr_Clear();
             }
-            st = eval_body(f, s->For.orelse, s->For.norelse); /* else clause */
+            /* the iterator is released before the else clause, as by
+               CPython's FOR_ITER */
+            Py_CLEAR(it);
+            st = eval_body(f, s->For.orelse, s->For.norelse);
             break;
         }
         if (gate_value(f->in, item) < 0 ||
@@ -129,7 +132,7 @@ eval_for(Frame *f, Node *s)
             break;
         }
     }
-    Py_DECREF(it);
+    Py_XDECREF(it);
     return st;
 }
 

@@ -123,6 +123,21 @@
 
 /* Loops of a generator expression whose iterators fit in the object. */
 #define GX_SMALL 4
+/* Levels of a flat generator that fit in the object. */
+#define FLAT_SMALL 3
+
+/* One level of a flat generator's resume state (flat_step): a statement
+ * list being run, the function body's or that of an if / for / while
+ * statement enclosing a yield. */
+typedef struct {
+    Node *stmt;      /* the if / for / while; NULL for the function body */
+    Node **body;     /* its statements being run: a body or the else clause */
+    Py_ssize_t n, i; /* their number; the next to run (while suspended: the
+                        yield) */
+    PyObject *iter;  /* for, in its body: the iterator (owned) */
+    long long count; /* while: iterations so far */
+    int in_else;     /* for / while: running the else clause */
+} FlatLevel;
 
 /* One C stack.  The struct lives at the top of its own mapping. */
 typedef struct GenStack {
@@ -183,6 +198,10 @@ typedef struct GenObject {
     int gx_depth;        /* genexp: loops entered (0: not started) */
     PyObject **gx_iters; /* genexp: the iterator of each loop entered */
     PyObject *gx_small[GX_SMALL];
+    int is_flat;     /* Scope.flat_levels > 0: no C stack (flat_step) */
+    int flat_top;    /* flat: levels in use (0: not started or ended) */
+    FlatLevel *flat; /* flat: flat_small, or Scope.flat_levels on the heap */
+    FlatLevel flat_small[FLAT_SMALL];
 #ifdef GEN_ASAN
     const void *asan_back_bottom; /* the resumer's stack, for the switch */
     size_t asan_back_size;
@@ -193,6 +212,7 @@ static PySendResult gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg,
                                  PyObject **presult);
 static PyObject *gen_close_impl(GenObject *gen);
 static void genexp_release(GenObject *gen);
+static void flat_release(GenObject *gen);
 static PyObject *gen_throw_impl(GenObject *gen, PyObject *typ, PyObject *val,
                                 PyObject *tb);
 
@@ -588,6 +608,7 @@ gen_finish(GenObject *gen)
     Py_CLEAR(gen->exc_state);
     Py_CLEAR(gen->yieldfrom);
     genexp_release(gen);
+    flat_release(gen);
     if (gen->stack != NULL) {
         GenStack *gs = gen->stack;
         gen->stack = NULL;
@@ -836,6 +857,283 @@ fail:
     gen->out = OUT_ERROR;
 }
 
+/* ------------------------------------------------------ flat generators */
+
+/* A generator whose yields are all statements of their own, reached only
+ * through if / for / while bodies (lower.c's flat_levels), needs no C stack
+ * either.  Between two values its state is the position in each statement
+ * list entered, with a for loop's iterator and a while loop's count: a
+ * list of levels, the function body first.  flat_step() runs the body from
+ * the resumer's side up to the next yield statement, as eval_body /
+ * eval_for / eval_while / st_if would (same order, same charges, the same
+ * gate on items and on values sent in), and statements with no yield in
+ * them through eval_stmt itself.  Nothing that could observe the
+ * difference is suspended with the body: no try, with or match statement
+ * encloses a yield (so the body has no handled exception of its own while
+ * suspended, and a value thrown in at a yield leaves the body at once), and
+ * no expression is half evaluated.  Its code runs on the resumer's C stack
+ * under the resumer's bounds, as CPython runs a generator's frame. */
+
+/* Release the levels' iterators, innermost first (as the nested loops would
+ * on the way out), and the level array. */
+static void
+flat_release(GenObject *gen)
+{
+    while (gen->flat_top > 0) {
+        gen->flat_top--;
+        Py_CLEAR(gen->flat[gen->flat_top].iter);
+    }
+    if (gen->flat != gen->flat_small) {
+        PyMem_Free(gen->flat);
+        gen->flat = gen->flat_small;
+    }
+}
+
+/* Enter `body` (n statements, n > 0) of `stmt` as the innermost level. */
+static inline FlatLevel *
+flat_push(GenObject *gen, Node *stmt, Node **body, Py_ssize_t n, Py_ssize_t i,
+          PyObject *iter)
+{
+    FlatLevel *L = &gen->flat[gen->flat_top];
+    *L = (FlatLevel){stmt, body, n, i, iter, 0, 0};
+    gen->flat_top++;
+    return L;
+}
+
+/* `break` (brk) or `continue` came out of a statement of the innermost
+ * level: leave the levels of if statements and else clauses up to the
+ * innermost loop body, then leave that loop or go to its next iteration.
+ * 0 / -1. */
+static int
+flat_jump(GenObject *gen, int brk)
+{
+    for (;;) {
+        FlatLevel *L = &gen->flat[gen->flat_top - 1];
+        if (L->stmt == NULL) {
+            PyErr_SetString(PyExc_SystemError, "break/continue outside loop");
+            return -1;
+        }
+        if (L->stmt->kind != K_If && !L->in_else) {
+            if (brk) {
+                Py_CLEAR(L->iter);
+                gen->flat_top--;
+            }
+            else {
+                L->i = L->n; /* the end of the body: the next iteration */
+            }
+            return 0;
+        }
+        gen->flat_top--; /* holds no iterator */
+    }
+}
+
+/* Run a flat generator's body (state GEN_RUNNING, `gen->msg` and
+ * `gen->transfer` set as for a switch) to its next yield or its end, and set
+ * `gen->out` and `gen->transfer` as the body does when it switches back. */
+static void
+flat_step(GenObject *gen)
+{
+    Frame *cf = &gen->frame;
+    Interp *in = cf->in;
+    FlatLevel *L;
+    if (gen->msg == MSG_THROW) {
+        /* raised at the yield: nothing in the body encloses it */
+        goto fail;
+    }
+    PyObject *sent = gen->transfer;
+    gen->transfer = NULL;
+    if (gen->flat_top == 0) {
+        /* the first resume (its value is None): the function body */
+        Py_DECREF(sent);
+        Scope *sc = cf->scope;
+        if (sc->flat_levels > FLAT_SMALL) {
+            gen->flat =
+                PyMem_Malloc((size_t)sc->flat_levels * sizeof(FlatLevel));
+            if (gen->flat == NULL) {
+                gen->flat = gen->flat_small;
+                PyErr_NoMemory();
+                goto fail;
+            }
+        }
+        L = flat_push(gen, NULL, sc->body, sc->nbody, 0, NULL);
+    }
+    else {
+        /* back at the yield statement of the innermost level: the value
+           sent in enters interpreted code (as in gen_yield), and is the
+           value of the yield expression */
+        L = &gen->flat[gen->flat_top - 1];
+        Node *s = L->body[L->i];
+        if (gate_value(in, sent) < 0) {
+            Py_DECREF(sent);
+            goto fail;
+        }
+        if (s->kind == K_Assign) {
+            for (Py_ssize_t k = 0; k < s->Assign.ntargets; k++) {
+                if (store_target(cf, s->Assign.targets[k], sent) < 0) {
+                    Py_DECREF(sent);
+                    goto fail;
+                }
+            }
+        }
+        Py_DECREF(sent); /* a function's statement values are not kept */
+        L->i++;
+    }
+    for (;;) {
+        if (L->i < L->n) {
+            Node *s = L->body[L->i];
+            if (!(s->flags & NF_HAS_YIELD)) {
+                Status st = eval_stmt(cf, s);
+                if (st == ST_OK) {
+                    L->i++;
+                    continue;
+                }
+                if (st == ST_ERROR) {
+                    goto fail;
+                }
+                if (st == ST_RETURN) {
+                    PyObject *res = cf->retval;
+                    cf->retval = NULL;
+                    flat_release(gen);
+                    gen->transfer = res;
+                    gen->out = OUT_RETURN;
+                    return;
+                }
+                if (flat_jump(gen, st == ST_BREAK) < 0) {
+                    goto fail;
+                }
+                L = &gen->flat[gen->flat_top - 1];
+                continue;
+            }
+            /* a statement with a yield in it: charged as by eval_stmt */
+            if (charge(in) < 0) {
+                goto fail;
+            }
+            switch (s->kind) {
+            case K_Expr:
+            case K_Assign: {
+                Node *y = s->kind == K_Expr ? s->Expr.value : s->Assign.value;
+                /* the yield expression, charged as by eval_expr, then its
+                   value (eval_yield) */
+                if (charge(in) < 0) {
+                    goto fail;
+                }
+                PyObject *v = y->Yield.value ? eval_expr(cf, y->Yield.value)
+                                             : Py_NewRef(Py_None);
+                if (v == NULL) {
+                    goto fail;
+                }
+                gen->transfer = v;
+                gen->out = OUT_YIELD;
+                return; /* L->i stays on this statement */
+            }
+            case K_If: {
+                int b = eval_cond(cf, s->If.test);
+                if (b < 0) {
+                    goto fail;
+                }
+                L->i++; /* where this level goes on after the if */
+                Node **body = b ? s->If.body : s->If.orelse;
+                Py_ssize_t n = b ? s->If.nbody : s->If.norelse;
+                if (n > 0) {
+                    L = flat_push(gen, s, body, n, 0, NULL);
+                }
+                continue;
+            }
+            case K_For: {
+                PyObject *src = eval_expr(cf, s->For.iter);
+                if (src == NULL) {
+                    goto fail;
+                }
+                PyObject *it = PyObject_GetIter(src);
+                Py_DECREF(src);
+                if (it == NULL) {
+                    goto fail;
+                }
+                L->i++;
+                /* at the end of its body: the next item is fetched first */
+                L = flat_push(gen, s, s->For.body, s->For.nbody, s->For.nbody,
+                              it);
+                continue;
+            }
+            case K_While:
+                L->i++;
+                /* at the end of its body: the test comes first */
+                L = flat_push(gen, s, s->While.body, s->While.nbody,
+                              s->While.nbody, NULL);
+                continue;
+            default:
+                PyErr_SetString(PyExc_SystemError,
+                                "flat generator: unexpected statement");
+                goto fail;
+            }
+        }
+        /* the end of this level's statements */
+        Node *s = L->stmt;
+        if (s == NULL) {
+            /* the end of the function body */
+            flat_release(gen);
+            gen->transfer = Py_NewRef(Py_None);
+            gen->out = OUT_RETURN;
+            return;
+        }
+        if (!L->in_else && s->kind == K_For) {
+            /* as eval_for: no charge per iteration */
+            PyObject *item = Py_TYPE(L->iter)->tp_iternext(L->iter);
+            if (item == NULL) {
+                if (PyErr_Occurred()) {
+                    if (!PyErr_ExceptionMatches(PyExc_StopIteration)) {
+                        goto fail;
+                    }
+                    PyErr_Clear();
+                }
+                /* released before the else clause, as by CPython */
+                Py_CLEAR(L->iter);
+                L->in_else = 1;
+                L->body = s->For.orelse;
+                L->n = s->For.norelse;
+                L->i = 0;
+                continue;
+            }
+            if (gate_value(in, item) < 0 ||
+                store_target(cf, s->For.target, item) < 0) {
+                Py_DECREF(item);
+                goto fail;
+            }
+            Py_DECREF(item);
+            L->i = 0;
+            continue;
+        }
+        if (!L->in_else && s->kind == K_While) {
+            int b = eval_cond(cf, s->While.test);
+            if (b < 0) {
+                goto fail;
+            }
+            if (!b) {
+                L->in_else = 1;
+                L->body = s->While.orelse;
+                L->n = s->While.norelse;
+                L->i = 0;
+                continue;
+            }
+            if (++L->count > in->max_while_iterations) {
+                limits_abort(in, ABORT_BUDGET,
+                             budget_message(BUDGET_ID_max_while_iterations),
+                             in->max_while_iterations);
+                goto fail;
+            }
+            L->i = 0;
+            continue;
+        }
+        /* the end of an if's branch or of an else clause */
+        gen->flat_top--;
+        L = &gen->flat[gen->flat_top - 1];
+    }
+
+fail:
+    flat_release(gen);
+    gen->out = OUT_ERROR;
+}
+
 /* --------------------------------------------------------------- resume */
 
 /* `gen` is being resumed with send() / __next__ (`gen->transfer`, state
@@ -918,7 +1216,8 @@ gen_resume(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
     if (recursion_enter(ts) < 0) {
         goto leave;
     }
-    if (gen->stack == NULL && !gen->is_genexp && gen_start_stack(gen) < 0) {
+    if (gen->stack == NULL && !gen->is_genexp && !gen->is_flat &&
+        gen_start_stack(gen) < 0) {
         recursion_leave(ts);
         goto leave;
     }
@@ -932,6 +1231,9 @@ gen_resume(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
     }
     if (gen->is_genexp) {
         genexp_step(gen);
+    }
+    else if (gen->is_flat) {
+        flat_step(gen);
     }
     else if (msg != MSG_SEND || gen->yieldfrom == NULL ||
              Py_TYPE(gen->yieldfrom) != Py_TYPE(gen) ||
@@ -1467,6 +1769,8 @@ generator_new(FunctionObject *fn, Frame *fr)
     gen->state = GEN_CREATED;
     gen->is_genexp = fn->def->kind == K_GeneratorExp;
     gen->gx_iters = gen->gx_small;
+    gen->is_flat = !gen->is_genexp && fn->scope->flat_levels > 0;
+    gen->flat = gen->flat_small;
     PyObject_GC_Track(gen);
     return (PyObject *)gen;
 }
@@ -1483,6 +1787,9 @@ gen_traverse(GenObject *gen, visitproc visit, void *arg)
     Py_VISIT(gen->exc_state);
     for (int i = 0; i < gen->gx_depth; i++) {
         Py_VISIT(gen->gx_iters[i]);
+    }
+    for (int i = 0; i < gen->flat_top; i++) {
+        Py_VISIT(gen->flat[i].iter);
     }
     Scope *s = gen->frame.scope;
     if (gen->frame.fast != NULL && s != NULL) {

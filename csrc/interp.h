@@ -125,6 +125,16 @@ typedef struct Node {
 #define NF_SUPER_CALL 0x04 /* Call: `super()` candidate with no args */
 #define NF_HAS_STAR 0x08   /* Tuple/List target: has a Starred element */
 #define NF_PLAIN_NAME 0x10 /* Attribute: policy_attr_name_plain(name) */
+/* Statements (set by lower_stmt_list, read by flat_levels and generator.c's
+ * flat_step): the statement contains a `yield` / `yield from` of its own
+ * scope; it is `yield v` or `target = yield v` with no other yield in it; a
+ * For / While / If has a yield in its iterable, target or test. */
+#define NF_HAS_YIELD 0x20
+#define NF_YIELD_POINT 0x40
+#define NF_HEAD_YIELD 0x80
+/* Most levels of a flat generator (Scope.flat_levels); deeper ones run on a
+ * C stack of their own. */
+#define FLAT_MAX_LEVELS 32
 
 typedef enum { SC_MODULE, SC_FUNCTION, SC_CLASS, SC_COMPREHENSION } ScopeType;
 
@@ -152,6 +162,12 @@ typedef struct Scope {
     int argcount, posonlyargcount, kwonlyargcount;
     int has_varargs, has_varkw;
     int is_generator;
+    int nyields; /* lowering: yield / yield from expressions seen so far */
+    /* generator function: the levels of flat_step's resume state (the body,
+       then one per if / for / while enclosing a yield) when every yield is a
+       statement of its own reached only through such bodies, else 0 (the
+       body runs on a C stack of its own) */
+    int flat_levels;
     /* function: the number of positional arguments when a call that passes
        exactly that many positionally needs no binding beyond moving them
        into the first slots (no *args, **kwargs, keyword-only parameters,

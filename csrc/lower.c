@@ -525,10 +525,21 @@ lower_stmt_list(Lower *L, PyObject *list, Node ***out, Py_ssize_t *n)
     for (Py_ssize_t i = 0; i < len; i++) {
         PyObject *item = PyList_GET_ITEM(list, i);
         Py_INCREF(item);
-        arr[i] = lower_stmt(L, item);
+        int before = L->scope->nyields;
+        Node *s = arr[i] = lower_stmt(L, item);
         Py_DECREF(item);
-        if (arr[i] == NULL) {
+        if (s == NULL) {
             return -1;
+        }
+        int yields = L->scope->nyields - before;
+        if (yields > 0) {
+            s->flags |= NF_HAS_YIELD;
+            Node *v = s->kind == K_Expr     ? s->Expr.value
+                      : s->kind == K_Assign ? s->Assign.value
+                                            : NULL;
+            if (yields == 1 && v != NULL && v->kind == K_Yield) {
+                s->flags |= NF_YIELD_POINT;
+            }
         }
     }
     *out = arr;
@@ -815,6 +826,62 @@ docstring_of(PyObject *body)
 /* FunctionDef and Lambda (nodes.def: layout Function). */
 static int refuse_type_params(Lower *L, PyObject *o, const char *what);
 
+/* A generator whose every yield is a statement of its own (`yield v`,
+ * `target = yield v`, with no other yield in it) reached only through the
+ * bodies and else-clauses of if / for / while statements needs no C stack:
+ * generator.c's flat_step resumes it from a list of levels (the body being
+ * run, its position, and a for loop's iterator or a while loop's count).
+ * Returns the number of levels `body` needs at nesting `depth` (the
+ * function body is level 1), or 0 when a yield is anywhere else: in an
+ * expression, in a test or an iterable, in a try, with or match statement,
+ * as `yield from`, or nested deeper than FLAT_MAX_LEVELS. */
+static int
+flat_levels(Node **body, Py_ssize_t n, int depth)
+{
+    int most = depth;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Node *s = body[i];
+        if (!(s->flags & NF_HAS_YIELD)) {
+            continue;
+        }
+        Node **b, **e;
+        Py_ssize_t nb, ne;
+        switch (s->kind) {
+        case K_Expr:
+        case K_Assign:
+            if (!(s->flags & NF_YIELD_POINT)) {
+                return 0;
+            }
+            continue;
+        case K_If:
+            b = s->If.body, nb = s->If.nbody;
+            e = s->If.orelse, ne = s->If.norelse;
+            break;
+        case K_For:
+            b = s->For.body, nb = s->For.nbody;
+            e = s->For.orelse, ne = s->For.norelse;
+            break;
+        case K_While:
+            b = s->While.body, nb = s->While.nbody;
+            e = s->While.orelse, ne = s->While.norelse;
+            break;
+        default:
+            return 0;
+        }
+        if ((s->flags & NF_HEAD_YIELD) || depth >= FLAT_MAX_LEVELS) {
+            return 0;
+        }
+        int d1 = flat_levels(b, nb, depth + 1);
+        int d2 = d1 ? flat_levels(e, ne, depth + 1) : 0;
+        if (d2 == 0) {
+            return 0;
+        }
+        most = d1 > most ? d1 : most;
+        most = d2 > most ? d2 : most;
+    }
+    return most;
+}
+
 static Node *
 lower_function(Lower *L, PyObject *o, int kind)
 {
@@ -908,6 +975,9 @@ lower_function(Lower *L, PyObject *o, int kind)
     L->loop_depth = saved_loops;
     if (r < 0) {
         return NULL;
+    }
+    if (kind == K_FunctionDef && fs->is_generator) {
+        fs->flat_levels = flat_levels(fs->body, fs->nbody, 1);
     }
     if (kind == K_FunctionDef) {
         n->Function.target = name_target(L, name, n);
@@ -1473,6 +1543,7 @@ lower_expr(Lower *L, PyObject *o)
                    (Node *)NULL;
         }
         s->is_generator = 1;
+        s->nyields++;
         if (lower_fields_Yield(L, o, n) < 0) {
             return NULL;
         }
@@ -2254,10 +2325,14 @@ lower_stmt(Lower *L, PyObject *o)
             n->flags |= NF_SIMPLE;
         }
         return n;
-    case K_For:
+    case K_For: {
+        int before = L->scope->nyields;
         n = node_new(L, kind, o);
         if (n == NULL || lower_fields_For(L, o, n) < 0) {
             return NULL;
+        }
+        if (L->scope->nyields != before) {
+            n->flags |= NF_HEAD_YIELD;
         }
         L->loop_depth++;
         if (lower_body(L, o, F_body, &n->For.body, &n->For.nbody) < 0) {
@@ -2268,10 +2343,15 @@ lower_stmt(Lower *L, PyObject *o)
         return lower_body(L, o, F_orelse, &n->For.orelse, &n->For.norelse) < 0
                    ? NULL
                    : n;
-    case K_While:
+    }
+    case K_While: {
+        int before = L->scope->nyields;
         n = node_new(L, kind, o);
         if (n == NULL || lower_fields_While(L, o, n) < 0) {
             return NULL;
+        }
+        if (L->scope->nyields != before) {
+            n->flags |= NF_HEAD_YIELD;
         }
         L->loop_depth++;
         if (lower_body(L, o, F_body, &n->While.body, &n->While.nbody) < 0) {
@@ -2283,12 +2363,23 @@ lower_stmt(Lower *L, PyObject *o)
                           &n->While.norelse) < 0
                    ? NULL
                    : n;
-    case K_If:
+    }
+    case K_If: {
+        int before = L->scope->nyields;
         n = node_new(L, kind, o);
         if (n == NULL || lower_fields_If(L, o, n) < 0) {
             return NULL;
         }
-        return n;
+        if (L->scope->nyields != before) {
+            n->flags |= NF_HEAD_YIELD;
+        }
+        if (lower_body(L, o, F_body, &n->If.body, &n->If.nbody) < 0) {
+            return NULL;
+        }
+        return lower_body(L, o, F_orelse, &n->If.orelse, &n->If.norelse) < 0
+                   ? NULL
+                   : n;
+    }
     case K_With:
         n = node_new(L, kind, o);
         if (n == NULL || lower_fields_With(L, o, n) < 0) {

@@ -41,7 +41,7 @@ BUDGETS: tuple[tuple[str, int | float | None, str, str, str, str], ...] = (
      'Size of str/bytes/list results: repetition, `join`, `bytes(n)`, padding, `str.format`, `list.extend`...; items kept by `list()`, `set()`, `sorted()`, `dict()`... of an iterator (16 bytes per item, 64 for sets and dicts)',
      "The result of this %s would be too large for the sandbox's size limit"),
     ('max_generators', 10000, 'generators', 'MAX_GENERATORS',
-     'Started, unfinished generators of one executor at a time (each holds a C stack of 2 MiB of address space and two kernel mappings)',
+     'Started, unfinished generators of one executor that run on a C stack of their own (a yield inside an expression, a try / with / match statement or `yield from`), at a time (each holds a C stack of 256 MiB of address space and two kernel mappings)',
      'Reached the max number of %lld live generators (max_generators): finish or drop some before starting more'),
     ('max_nesting', 10000, 'levels', 'MAX_NESTING',
      'Nesting depth of objects returned by host calls whose deallocation, hashing or iteration recurses in C without a depth check (`property(property(...))`, `itertools.repeat(repeat(...))`, `map(f, map(f, ...))`...)',

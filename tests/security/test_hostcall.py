@@ -69,12 +69,13 @@ ALLOWED = {
     ("function.c", "cls = PyObject_VectorcallDict(meta, margs, 3, kw);"): "class: the metaclass",
     ("generator.c", "PyObject_CallOneArg(PyExc_StopIteration, value)"): "builtin type",
     ("generator.c", "PyIter_Next(gen->gx_iters[gen->gx_depth - 1])"): "genexp loop: charged",
-    ("generator.c", "PyObject *it = PyObject_GetIter(src);"): "genexp inner loop: charged",
+    ("generator.c", "PyObject *it = PyObject_GetIter(src);"): "genexp inner loop, flat for: charged",
     ("generator.c", "iter = PyObject_GetIter(iterable);"): "yield from: each item charged",
     ("generator.c", "ret = PyObject_CallNoArgs(meth);"): "close() of a subiterator (gated method)",
     ("generator.c", "ret = PyObject_CallFunctionObjArgs("): "throw() of a subiterator (gated method)",
     ("generator.c", "PyObject_CallFinalizerFromDealloc"): "our generator's own finalizer",
     ("generator.c", "*presult = Py_TYPE(iter)->tp_iternext(iter);"): "yield from: each item charged",
+    ("generator.c", "Py_TYPE(L->iter)->tp_iternext(L->iter)"): "flat generator's for loop: as eval_for",
 }
 
 
