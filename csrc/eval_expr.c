@@ -385,11 +385,17 @@ done:
 int
 store_target(Frame *f, Node *t, PyObject *value)
 {
-    if (t->kind == K_Name && t->scope_kind == NAME_FAST &&
-        t->Name.checked_epoch == f->in->tools_epoch) {
-        Py_INCREF(value);
-        Py_XSETREF(f->fast[t->slot], value);
-        return 0;
+    if (t->kind == K_Name && t->Name.checked_epoch == f->in->tools_epoch) {
+        /* a name whose binding the tool check passed (check_tool_binding) */
+        if (t->scope_kind == NAME_FAST) {
+            Py_INCREF(value);
+            Py_XSETREF(f->fast[t->slot], value);
+            return 0;
+        }
+        if (t->scope_kind == NAME_GLOBAL ||
+            (t->scope_kind == NAME_NAME && f->locals == f->globals)) {
+            return gcache_store(f, t, value);
+        }
     }
     switch (t->kind) {
     case K_Name:

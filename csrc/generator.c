@@ -1292,6 +1292,46 @@ gen_resume_on_big_stack(void *p)
     c->rc = gen_resume(c->gen, c->arg, c->msg, c->presult);
 }
 
+/* gen_send_ex2 past its checks, when the generator is not resumed by the
+ * code of a step running on this thread with the gadget profile on. */
+static NOINLINE PySendResult
+gen_resume_other(GenObject *gen, PyObject *arg, ResumeMsg msg,
+                 PyObject **presult)
+{
+    Interp *in = gen->frame.in;
+    InterpSave
+        save; /* only save.started is read unless interp_enter fills it */
+    save.started = 0;
+    if (in->running) {
+        if (interp_check_thread(in) < 0) {
+            return PYGEN_ERROR;
+        }
+        if (in->gadgets_paused > 0) {
+            /* resumed from a pure host call (gadgets.c): the gadget
+               profile back on while the body runs */
+            GadgetSave gs;
+            int paused;
+            gadgets_reenter(in, &gs, &paused);
+            PySendResult rc = gen_resume(gen, arg, msg, presult);
+            gadgets_reenter_done(in, &gs, paused);
+            return rc;
+        }
+        return gen_resume(gen, arg, msg, presult);
+    }
+    /* resumed by host code after the step: a fresh budget window, on the
+       thread's big stack (as a hook), so that host code the body calls
+       (or a generator expression evaluates) has the step's stack depth */
+    if (interp_enter(in, &save) < 0) {
+        return PYGEN_ERROR;
+    }
+    ResumeCall rcall = {gen, arg, msg, presult, PYGEN_ERROR};
+    if (bigstack_run(in, gen_resume_on_big_stack, &rcall) < 0) {
+        rcall.rc = PYGEN_ERROR;
+    }
+    interp_leave(in, &save, NULL);
+    return rcall.rc;
+}
+
 /* Resume the body (CPython's gen_send_ex2).  `arg` (borrowed) is the value
  * sent in, NULL from __next__; with MSG_THROW the exception to raise is set.
  * Returns PYGEN_NEXT with *presult the value yielded, PYGEN_RETURN with
@@ -1335,36 +1375,12 @@ gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
     }
 
     Interp *in = gen->frame.in;
-    InterpSave save; /* only save.started is read unless interp_enter fills it */
-    save.started = 0;
-    if (in->running) {
-        if (interp_check_thread(in) < 0) {
-            return PYGEN_ERROR;
-        }
-        if (in->gadgets_paused > 0) {
-            /* resumed from a pure host call (gadgets.c): the gadget
-               profile back on while the body runs */
-            GadgetSave gs;
-            int paused;
-            gadgets_reenter(in, &gs, &paused);
-            PySendResult rc = gen_resume(gen, arg, msg, presult);
-            gadgets_reenter_done(in, &gs, paused);
-            return rc;
-        }
+    if (in->running && in->gadgets_paused == 0 &&
+        in->run_thread == (unsigned long)pthread_self()) {
+        /* resumed by the step's own code (the common case, kept lean) */
         return gen_resume(gen, arg, msg, presult);
     }
-    /* resumed by host code after the step: a fresh budget window, on the
-       thread's big stack (as a hook), so that host code the body calls
-       (or a generator expression evaluates) has the step's stack depth */
-    if (interp_enter(in, &save) < 0) {
-        return PYGEN_ERROR;
-    }
-    ResumeCall rcall = {gen, arg, msg, presult, PYGEN_ERROR};
-    if (bigstack_run(in, gen_resume_on_big_stack, &rcall) < 0) {
-        rcall.rc = PYGEN_ERROR;
-    }
-    interp_leave(in, &save, NULL);
-    return rcall.rc;
+    return gen_resume_other(gen, arg, msg, presult);
 }
 
 /* gen_send_ex2 with the return value turned into StopIteration.  Returns a

@@ -112,7 +112,7 @@ gcache_traverse(Interp *in, visitproc visit, void *arg)
 
 /* The frame's dicts are the ones the slots describe, and the slots are
  * current for their versions (emptied if a version moved).  1 / 0. */
-static int
+static inline int
 gcache_sync(Interp *in, Frame *f)
 {
     if (f->globals != in->g_dict || f->builtins != in->g_builtins ||
@@ -131,16 +131,11 @@ gcache_sync(Interp *in, Frame *f)
     return 1;
 }
 
-/* The slot of `slot1` (number + 1), the table grown if needed; NULL when
- * the name has none or the table cannot grow (no error set). */
-static GSlot *
-gcache_slot(Interp *in, uint32_t slot1)
+/* gcache_slot() when the table must grow first. */
+static NOINLINE GSlot *
+gcache_slot_grow(Interp *in, uint32_t i)
 {
-    if (slot1 == 0) {
-        return NULL;
-    }
-    uint32_t i = slot1 - 1;
-    if (i >= in->ngslots) {
+    {
         uint32_t n = in->ngslots ? in->ngslots : 64;
         while (n <= i) {
             n *= 2;
@@ -153,6 +148,21 @@ gcache_slot(Interp *in, uint32_t slot1)
         memset(t + in->ngslots, 0, (size_t)(n - in->ngslots) * sizeof(GSlot));
         in->gslots = t;
         in->ngslots = n;
+    }
+    return &in->gslots[i];
+}
+
+/* The slot of `slot1` (number + 1), the table grown if needed; NULL when
+ * the name has none or the table cannot grow (no error set). */
+static inline GSlot *
+gcache_slot(Interp *in, uint32_t slot1)
+{
+    if (slot1 == 0) {
+        return NULL;
+    }
+    uint32_t i = slot1 - 1;
+    if (i >= in->ngslots) {
+        return gcache_slot_grow(in, i);
     }
     return &in->gslots[i];
 }
