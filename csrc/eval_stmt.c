@@ -94,6 +94,7 @@ eval_for(Frame *f, Node *s)
     }
     Status st = ST_OK;
     iternextfunc next = Py_TYPE(it)->tp_iternext;
+    int gated = generator_yields_gated(f->in, it);
     /* no charge per iteration: as smolagents counts, the body's statements
        are the operations (a body has at least one) */
     for (;;) {
@@ -112,7 +113,7 @@ eval_for(Frame *f, Node *s)
             st = eval_body(f, s->For.orelse, s->For.norelse);
             break;
         }
-        if (gate_value(f->in, item) < 0 ||
+        if ((!gated && gate_value(f->in, item) < 0) ||
             store_target(f, s->For.target, item) < 0) {
             Py_DECREF(item);
             st = ST_ERROR;

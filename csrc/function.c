@@ -728,6 +728,7 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
     }
     int rc = 0;
     PyObject *item;
+    int gated = generator_yields_gated(cf->in, it);
     /* no charge per iteration: the element (and the conditions) are the
        operations, as smolagents counts them */
     for (;;) {
@@ -738,7 +739,7 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
             }
             break;
         }
-        if (gate_value(cf->in, item) < 0 ||
+        if ((!gated && gate_value(cf->in, item) < 0) ||
             store_target(cf, g->comprehension.target, item) < 0) {
             Py_DECREF(item);
             rc = -1;

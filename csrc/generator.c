@@ -137,6 +137,7 @@ typedef struct {
     PyObject *iter;  /* for, in its body: the iterator (owned) */
     long long count; /* while: iterations so far */
     int in_else;     /* for / while: running the else clause */
+    int gated;       /* for: generator_yields_gated(iter) */
 } FlatLevel;
 
 /* One C stack.  The struct lives at the top of its own mapping. */
@@ -812,7 +813,8 @@ genexp_step(GenObject *gen)
             }
             continue;
         }
-        if (gate_value(in, item) < 0 ||
+        if ((!generator_yields_gated(in, gen->gx_iters[gen->gx_depth - 1]) &&
+             gate_value(in, item) < 0) ||
             store_target(cf, g->comprehension.target, item) < 0) {
             Py_DECREF(item);
             goto fail;
@@ -895,7 +897,7 @@ flat_push(GenObject *gen, Node *stmt, Node **body, Py_ssize_t n, Py_ssize_t i,
           PyObject *iter)
 {
     FlatLevel *L = &gen->flat[gen->flat_top];
-    *L = (FlatLevel){stmt, body, n, i, iter, 0, 0};
+    *L = (FlatLevel){stmt, body, n, i, iter, 0, 0, 0};
     gen->flat_top++;
     return L;
 }
@@ -1053,6 +1055,7 @@ flat_step(GenObject *gen)
                 /* at the end of its body: the next item is fetched first */
                 L = flat_push(gen, s, s->For.body, s->For.nbody, s->For.nbody,
                               it);
+                L->gated = generator_yields_gated(in, it);
                 continue;
             }
             case K_While:
@@ -1094,7 +1097,7 @@ flat_step(GenObject *gen)
                 L->i = 0;
                 continue;
             }
-            if (gate_value(in, item) < 0 ||
+            if ((!L->gated && gate_value(in, item) < 0) ||
                 store_target(cf, s->For.target, item) < 0) {
                 Py_DECREF(item);
                 goto fail;
@@ -1132,6 +1135,21 @@ flat_step(GenObject *gen)
 fail:
     flat_release(gen);
     gen->out = OUT_ERROR;
+}
+
+/* Are the items of the iterator `it` values of `in`'s own code, which the
+ * value gate already saw (or which the code made)?  True of a flat
+ * generator or a generator expression of `in`: what they yield is the value
+ * of an expression of their body.  (Not of other generators: `yield from`
+ * passes a host iterator's items through unseen.) */
+int
+generator_yields_gated(Interp *in, PyObject *it)
+{
+    if (Py_TYPE(it) != in->st->GeneratorType) {
+        return 0;
+    }
+    GenObject *gen = (GenObject *)it;
+    return gen->frame.in == in && (gen->is_flat || gen->is_genexp);
 }
 
 /* --------------------------------------------------------------- resume */

@@ -891,6 +891,10 @@ int dict_merge_mapping(PyObject *d, PyObject *m);
 int match_store_binds(Frame *f, PyObject *binds);
 PyObject *generator_new(FunctionObject *fn, Frame *fr);
 PyObject *generator_run_body(Frame *fr, Node *def);
+/* generator.c: 1 when the items of iterator `it` are values `in`'s code
+ * made or gated already (its flat generators and generator expressions):
+ * loops over it need not gate them again. */
+int generator_yields_gated(Interp *in, PyObject *it);
 /* generator.c: unmap the pooled generator stacks (module free). */
 void generator_free_stacks(ModState *st);
 

@@ -459,10 +459,35 @@ callable_name(PyObject *v)
     return nm;
 }
 
+/* Dicts of at most this many entries are scanned before they are looked
+ * up (is_namespace_dict). */
+#define NS_SCAN_MAX 8
+
 /* Is the dict `d` some module's namespace (its globals)? */
 static int
 is_namespace_dict(PolicyData *pd, PyObject *d)
 {
+    if (PyDict_GET_SIZE(d) <= NS_SCAN_MAX) {
+        /* most dicts the code handles are small records: a scan of their
+           keys (no code runs) shows that neither key looked up below can
+           be there; any str key as long as either one, starting with '_',
+           takes the lookups */
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        int maybe = 0;
+        while (PyDict_Next(d, &pos, &k, &v)) {
+            if (PyUnicode_Check(k)) {
+                Py_ssize_t n = PyUnicode_GET_LENGTH(k);
+                if ((n == 8 || n == 12) && PyUnicode_READ_CHAR(k, 0) == '_') {
+                    maybe = 1;
+                    break;
+                }
+            }
+        }
+        if (!maybe) {
+            return 0;
+        }
+    }
     PyObject *v = PyDict_GetItemWithError(d, pd->s_builtins);
     if (v != NULL) {
         return 1; /* code ran with this dict as globals */
