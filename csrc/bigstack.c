@@ -453,12 +453,26 @@ typedef struct {
     PyObject *res;
 } BigCall;
 
+/* The call itself.  `str(x)` is made as CPython's specialized call makes
+ * it (3.11's PRECALL_NO_KW_STR_1, 3.12's CALL_STR_1): PyObject_Str, with no
+ * argument tuple (str has no vectorcall of its own on 3.11). */
+static inline PyObject *
+host_vectorcall(PyObject *func, PyObject *const *args, size_t nargsf,
+                PyObject *kwnames)
+{
+    if (func == (PyObject *)&PyUnicode_Type &&
+        PyVectorcall_NARGS(nargsf) == 1 && kwnames == NULL) {
+        return PyObject_Str(args[0]);
+    }
+    return PyObject_Vectorcall(func, args, nargsf, kwnames);
+}
+
 static void
 bigcall_run(void *p)
 {
     BigCall *c = (BigCall *)p;
     if (c->tuple == NULL) {
-        c->res = PyObject_Vectorcall(c->func, c->args, c->nargsf, c->kwnames);
+        c->res = host_vectorcall(c->func, c->args, c->nargsf, c->kwnames);
     }
     else {
         c->res = PyObject_Call(c->func, c->tuple, c->kw);
@@ -484,7 +498,7 @@ bigstack_vectorcall_slow(Interp *in, PyObject *func, PyObject *const *args,
 {
     BigStack *bs;
     if (!on_generator_stack(&bs)) {
-        return PyObject_Vectorcall(func, args, nargsf, kwnames);
+        return host_vectorcall(func, args, nargsf, kwnames);
     }
     BigCall c = {func, args, nargsf, kwnames, NULL, NULL, NULL};
     if (bigstack_call_from_generator(in, bigcall_run, &c) < 0) {
@@ -501,7 +515,7 @@ bigstack_vectorcall(Interp *in, PyObject *func, PyObject *const *args,
     if (bs == NULL || bs->resume_sp == NULL) {
         /* no generator resumed from the big stack: not on a generator's
            stack (the common case, kept lean) */
-        return PyObject_Vectorcall(func, args, nargsf, kwnames);
+        return host_vectorcall(func, args, nargsf, kwnames);
     }
     return bigstack_vectorcall_slow(in, func, args, nargsf, kwnames);
 }
