@@ -87,6 +87,9 @@ typedef enum {
 } PolicyKind;
 
 #define PTAB_SIZE 512 /* power of two, well above the number of entries */
+/* distinct types among the dangerous objects (value_verdict_by_type reads
+ * them all; init fails rather than leave one out) */
+#define DANGEROUS_TYPES_MAX 16
 
 typedef struct {
     uintptr_t key;
@@ -102,7 +105,7 @@ typedef struct PolicyData {
     uintptr_t *dangerous;
     size_t dmask;
     Py_ssize_t ndangerous;
-    PyTypeObject *dangerous_types[8];
+    PyTypeObject *dangerous_types[DANGEROUS_TYPES_MAX];
     int ndangerous_types;
     PyObject *sync_types;     /* tuple of types refused as values */
     PyObject *internal_names; /* frozenset: refused attribute names */
@@ -417,20 +420,6 @@ dset_slot(uintptr_t key, size_t mask)
 static int
 is_dangerous(PolicyData *pd, PyObject *v)
 {
-    PyTypeObject *tp = Py_TYPE(v);
-    int hit = 0;
-    for (int i = 0; i < pd->ndangerous_types; i++) {
-        if (pd->dangerous_types[i] == tp) {
-            hit = 1;
-            break;
-        }
-    }
-    if (!hit) {
-        return 0;
-    }
-    if (tripwire_is_entry_import(v)) {
-        return 1; /* the entry frame's __import__ (tripwire.c) */
-    }
     uintptr_t key = (uintptr_t)v;
     for (size_t i = dset_slot(key, pd->dmask);; i = (i + 1) & pd->dmask) {
         uintptr_t k = pd->dangerous[i];
@@ -438,9 +427,11 @@ is_dangerous(PolicyData *pd, PyObject *v)
             return 1;
         }
         if (k == 0) {
-            return 0;
+            break;
         }
     }
+    /* the entry frame's __import__ (tripwire.c) */
+    return PyCFunction_Check(v) && tripwire_is_entry_import(v);
 }
 
 /* A printable name for a callable (new reference; never NULL unless out of
@@ -2976,7 +2967,14 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
         for (int k = 0; k < pd->ndangerous_types; k++) {
             seen |= pd->dangerous_types[k] == Py_TYPE(v);
         }
-        if (!seen && pd->ndangerous_types < 8) {
+        if (!seen) {
+            if (pd->ndangerous_types == DANGEROUS_TYPES_MAX) {
+                /* value_verdict_by_type needs them all */
+                Py_DECREF(dl);
+                PyErr_SetString(PyExc_SystemError,
+                                "policy: too many types of dangerous objects");
+                return -1;
+            }
             pd->dangerous_types[pd->ndangerous_types++] = Py_TYPE(v);
         }
     }
