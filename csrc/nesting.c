@@ -43,12 +43,29 @@ unprotected(ModState *st, PyObject *o)
         return 0;
     }
     PyTypeObject *tp = Py_TYPE(o);
+    /* the tests that read type flags first; sets and modules (an MRO walk
+       each) only for what is left */
     if (PyList_Check(o) || PyTuple_Check(o) || PyDict_Check(o) ||
-        PyAnySet_Check(o) || PyType_Check(o) || PyModule_Check(o)) {
+        PyType_Check(o) || tp == &PySet_Type || tp == &PyFrozenSet_Type ||
+        tp == &PyModule_Type) {
         return 0;
     }
     if (st->subtype_dealloc != NULL && tp->tp_dealloc == st->subtype_dealloc) {
         return 0; /* a class defined in Python: subtype_dealloc's trashcan */
+    }
+    /* a subclass of set, frozenset or module: one walk of the MRO (what
+       PyAnySet_Check and PyModule_Check would each do) */
+    PyObject *mro = tp->tp_mro;
+    if (mro == NULL) {
+        return !(PyAnySet_Check(o) || PyModule_Check(o));
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(mro); i++) {
+        PyObject *b = PyTuple_GET_ITEM(mro, i);
+        if (b == (PyObject *)&PySet_Type ||
+            b == (PyObject *)&PyFrozenSet_Type ||
+            b == (PyObject *)&PyModule_Type) {
+            return 0;
+        }
     }
     return 1;
 }
