@@ -453,6 +453,62 @@ typedef struct {
     PyObject *res;
 } BigCall;
 
+/* An unbound method descriptor called with its object first and no
+ * keywords, as CPython's specialized calls make it (3.11's
+ * PRECALL_NO_KW_METHOD_DESCRIPTOR_O / _NOARGS / _FAST): the C function
+ * itself, without method_vectorcall_*'s dispatch; the object's type and the
+ * argument count are checked as they check them, and anything else (other
+ * calling conventions, a wrong type or count, whose errors they word) is
+ * left to PyObject_Vectorcall.  1 with *res the result (NULL on error), 0
+ * when not taken. */
+static inline int
+method_descr_call(PyObject *func, PyObject *const *args, Py_ssize_t nargs,
+                  PyObject **res)
+{
+    PyMethodDescrObject *d = (PyMethodDescrObject *)func;
+    if (nargs < 1 || !PyObject_TypeCheck(args[0], PyDescr_TYPE(d))) {
+        return 0;
+    }
+    PyMethodDef *ml = d->d_method;
+    PyObject *self = args[0];
+    switch (ml->ml_flags & (METH_VARARGS | METH_FASTCALL | METH_NOARGS |
+                            METH_O | METH_KEYWORDS | METH_METHOD)) {
+    case METH_O:
+        if (nargs != 2) {
+            return 0;
+        }
+        if (Py_EnterRecursiveCall(" while calling a Python object")) {
+            *res = NULL;
+            return 1;
+        }
+        *res = ml->ml_meth(self, args[1]);
+        Py_LeaveRecursiveCall();
+        return 1;
+    case METH_NOARGS:
+        if (nargs != 1) {
+            return 0;
+        }
+        if (Py_EnterRecursiveCall(" while calling a Python object")) {
+            *res = NULL;
+            return 1;
+        }
+        *res = ml->ml_meth(self, NULL);
+        Py_LeaveRecursiveCall();
+        return 1;
+    case METH_FASTCALL:
+        if (Py_EnterRecursiveCall(" while calling a Python object")) {
+            *res = NULL;
+            return 1;
+        }
+        *res = ((_PyCFunctionFast)(void (*)(void))ml->ml_meth)(self, args + 1,
+                                                               nargs - 1);
+        Py_LeaveRecursiveCall();
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* The call itself.  `str(x)` is made as CPython's specialized call makes
  * it (3.11's PRECALL_NO_KW_STR_1, 3.12's CALL_STR_1): PyObject_Str, with no
  * argument tuple (str has no vectorcall of its own on 3.11). */
@@ -463,6 +519,12 @@ host_vectorcall(PyObject *func, PyObject *const *args, size_t nargsf,
     if (func == (PyObject *)&PyUnicode_Type &&
         PyVectorcall_NARGS(nargsf) == 1 && kwnames == NULL) {
         return PyObject_Str(args[0]);
+    }
+    if (Py_IS_TYPE(func, &PyMethodDescr_Type) && kwnames == NULL) {
+        PyObject *res;
+        if (method_descr_call(func, args, PyVectorcall_NARGS(nargsf), &res)) {
+            return res;
+        }
     }
     return PyObject_Vectorcall(func, args, nargsf, kwnames);
 }
