@@ -244,8 +244,23 @@ unpack_store(Frame *f, Node *t, PyObject *value)
     /* Unpack `value` into the elements of a Tuple/List target, with at most
        one starred element, with CPython's error messages. */
     Py_ssize_t n = t->Seq.nelts;
+    if (!(t->flags & NF_HAS_STAR) && PyTuple_CheckExact(value) &&
+        PyTuple_GET_SIZE(value) == n) {
+        /* an exact tuple of the right length (CPython's
+           UNPACK_SEQUENCE_TUPLE): the caller holds it, so its items stay
+           alive while each target is stored; items come from a container
+           that host code may have filled: each is gated */
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *x = PyTuple_GET_ITEM(value, i);
+            if (gate_value(f->in, x) < 0 ||
+                store_target(f, t->Seq.elts[i], x) < 0) {
+                return -1;
+            }
+        }
+        return 0;
+    }
     Py_ssize_t star = -1;
-    for (Py_ssize_t i = 0; i < n; i++) {
+    for (Py_ssize_t i = 0; i < n && (t->flags & NF_HAS_STAR); i++) {
         if (t->Seq.elts[i]->kind == K_Starred) {
             star = i;
             break;
