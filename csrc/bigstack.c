@@ -471,42 +471,30 @@ method_descr_call(PyObject *func, PyObject *const *args, Py_ssize_t nargs,
     }
     PyMethodDef *ml = d->d_method;
     PyObject *self = args[0];
-    switch (ml->ml_flags & (METH_VARARGS | METH_FASTCALL | METH_NOARGS |
-                            METH_O | METH_KEYWORDS | METH_METHOD)) {
-    case METH_O:
-        if (nargs != 2) {
-            return 0;
-        }
-        if (Py_EnterRecursiveCall(" while calling a Python object")) {
-            *res = NULL;
-            return 1;
-        }
-        *res = ml->ml_meth(self, args[1]);
-        Py_LeaveRecursiveCall();
-        return 1;
-    case METH_NOARGS:
-        if (nargs != 1) {
-            return 0;
-        }
-        if (Py_EnterRecursiveCall(" while calling a Python object")) {
-            *res = NULL;
-            return 1;
-        }
-        *res = ml->ml_meth(self, NULL);
-        Py_LeaveRecursiveCall();
-        return 1;
-    case METH_FASTCALL:
-        if (Py_EnterRecursiveCall(" while calling a Python object")) {
-            *res = NULL;
-            return 1;
-        }
-        *res = ((_PyCFunctionFast)(void (*)(void))ml->ml_meth)(self, args + 1,
-                                                               nargs - 1);
-        Py_LeaveRecursiveCall();
-        return 1;
-    default:
+    int form = ml->ml_flags & (METH_VARARGS | METH_FASTCALL | METH_NOARGS |
+                               METH_O | METH_KEYWORDS | METH_METHOD);
+    if (!((form == METH_O && nargs == 2) ||
+          (form == METH_NOARGS && nargs == 1) || form == METH_FASTCALL)) {
         return 0;
     }
+    if (Py_EnterRecursiveCall(" while calling a Python object")) {
+        *res = NULL;
+        return 1;
+    }
+    switch (form) {
+    case METH_O:
+        *res = ml->ml_meth(self, args[1]);
+        break;
+    case METH_NOARGS:
+        *res = ml->ml_meth(self, NULL);
+        break;
+    default:
+        *res = ((_PyCFunctionFast)(void (*)(void))ml->ml_meth)(self, args + 1,
+                                                               nargs - 1);
+        break;
+    }
+    Py_LeaveRecursiveCall();
+    return 1;
 }
 
 /* The call itself.  `str(x)` is made as CPython's specialized call makes
