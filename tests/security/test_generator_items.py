@@ -22,6 +22,8 @@ LOOPS = [
 ]
 
 
+# the maker runs in process on purpose (the generator must reach the other executor)
+@pytest.mark.filterwarnings("ignore:isolation='none' with os authorized:RuntimeWarning")
 @pytest.mark.parametrize("loop", LOOPS)
 @pytest.mark.parametrize(
     "maker",
