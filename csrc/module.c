@@ -713,6 +713,13 @@ raise_step_error(Interp *in, ProgramObject *p, Node *stmt)
     }
     PyObject *seg = source_segment(p, stmt);
     PyObject *s = PyObject_Str(v);
+    if (s == NULL && seg != NULL) {
+        /* str() of the exception failed (its message recurses too deep,
+           its __str__ raises): still the step's error, worded as
+           CPython's traceback words it */
+        PyErr_Clear();
+        s = PyUnicode_FromString("<exception str() failed>");
+    }
     if (seg == NULL || s == NULL) {
         Py_XDECREF(seg);
         Py_XDECREF(s);

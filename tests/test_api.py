@@ -347,6 +347,23 @@ def test_runtime_error_keeps_user_exception_as_cause():
     assert isinstance(info.value.__cause__, ValueError)
 
 
+@pytest.mark.parametrize(
+    "code",
+    [
+        # an exception whose __str__ raises
+        "class E(Exception):\n    def __str__(self):\n        raise ValueError('no')\nraise E()",
+        # a KeyError whose key's repr recurses past the limit (found by the fuzzer)
+        "import itertools\nc = ()\nfor i in range(5000):\n    c = itertools.repeat(c)\n{}[c]",
+    ],
+)
+def test_runtime_error_whose_message_cannot_be_made_is_still_an_interpreter_error(code):
+    ex = make_executor(imports=["itertools"]) if "itertools" in code else make_executor()
+    with pytest.raises(InterpreterError) as info:
+        ex(code)
+    assert str(info.value).endswith("<exception str() failed>"), str(info.value)
+    assert ex("1 + 1").output == 2
+
+
 def test_user_code_catches_python_exceptions():
     ex = make_executor()
     out = ex("d = {}\ntry:\n    d['x']\nexcept KeyError as e:\n    r = repr(e)\nr")
