@@ -345,7 +345,9 @@ compat_small_int(PyObject *v, long long *out)
  * `d` is modified, for a dict that is exact and, from 3.12, watched by the
  * module's watcher of that kind (COMPAT_WATCH_GLOBALS for globals dicts,
  * COMPAT_WATCH_BUILTINS for builtins dicts, COMPAT_WATCH_TOOLS for the
- * tool dicts the shim compares before each step; compat_dict_watch).  Up to 3.11
+ * tool dicts the shim compares before each step, COMPAT_WATCH_MODULES for
+ * the dicts of the modules whose values Attribute nodes remember;
+ * compat_dict_watch).  Up to 3.11
  * it is the dict's PEP 509 version tag (ma_version_tag, unique across all
  * dicts).  From 3.12 that field is deprecated: each kind's watcher
  * (PyDict_AddWatcher, dictwatch.c) advances a process-wide epoch of its
@@ -357,7 +359,8 @@ enum {
     COMPAT_WATCH_GLOBALS = 0,
     COMPAT_WATCH_BUILTINS = 1,
     COMPAT_WATCH_TOOLS = 2,
-    COMPAT_WATCH_KINDS = 3
+    COMPAT_WATCH_MODULES = 3,
+    COMPAT_WATCH_KINDS = 4
 };
 #if PY_VERSION_HEX < 0x030C0000
 static inline uint64_t

@@ -13,7 +13,7 @@
 
 #if PY_VERSION_HEX >= 0x030C0000
 
-uint64_t compat_watch_epoch[COMPAT_WATCH_KINDS] = {1, 1, 1};
+uint64_t compat_watch_epoch[COMPAT_WATCH_KINDS] = {1, 1, 1, 1};
 
 /* Any event of any watched dict of a kind invalidates every cache entry
  * filled before it.  Called before the change is made; must not fail. */
@@ -53,6 +53,18 @@ dict_event_tools(PyDict_WatchEvent event, PyObject *dict, PyObject *key,
     return 0;
 }
 
+static int
+dict_event_modules(PyDict_WatchEvent event, PyObject *dict, PyObject *key,
+                   PyObject *new_value)
+{
+    (void)event;
+    (void)dict;
+    (void)key;
+    (void)new_value;
+    compat_watch_epoch[COMPAT_WATCH_MODULES]++;
+    return 0;
+}
+
 int
 compat_dict_watch(int wid, PyObject *d)
 {
@@ -66,9 +78,10 @@ int
 compat_dict_watcher_add(int kind)
 {
     int wid =
-        PyDict_AddWatcher(kind == COMPAT_WATCH_BUILTINS ? dict_event_builtins
-                          : kind == COMPAT_WATCH_TOOLS  ? dict_event_tools
-                                                        : dict_event_globals);
+        PyDict_AddWatcher(kind == COMPAT_WATCH_BUILTINS  ? dict_event_builtins
+                          : kind == COMPAT_WATCH_TOOLS   ? dict_event_tools
+                          : kind == COMPAT_WATCH_MODULES ? dict_event_modules
+                                                         : dict_event_globals);
     if (wid < 0) {
         /* all watcher slots are taken: run without the caches */
         PyErr_Clear();

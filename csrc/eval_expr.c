@@ -1444,8 +1444,13 @@ fail:
  * NULL.  The name passes the attribute choke point either way.  New
  * reference, or NULL with an exception. */
 /* How many modules one Attribute node may remember in turn (each one is
- * held by the program). */
+ * held by the program); the same for the values of a module
+ * (Attribute.mval). */
 #define MOD_MAX_FILLS 4
+/* Attribute.mval_version of a value remembered in an earlier budget window:
+ * the next load takes the full path (a watched version is never this
+ * large: it counts dict changes from 1) */
+#define MVAL_STALE UINT64_MAX
 
 /* The attribute check of a node whose name is plain (NF_PLAIN_NAME): only
  * what the object decides (policy_check_attr_plain).  A module's verdict
@@ -1469,17 +1474,97 @@ attr_check_plain(Frame *f, Node *attr, PyObject *obj)
     }
     if (attr->Attribute.mod_ok == obj) {
         attr->Attribute.mod_epoch = in->window_epoch; /* held already */
+        /* a new window: the value's verdict is the window's to give */
+        attr->Attribute.mval_version = MVAL_STALE;
     }
     else if (attr->Attribute.mod_fills < MOD_MAX_FILLS &&
              PyList_Append(((ProgramObject *)f->program)->consts, obj) == 0) {
         attr->Attribute.mod_ok = obj;
         attr->Attribute.mod_epoch = in->window_epoch;
         attr->Attribute.mod_fills++;
+        attr->Attribute.mval = NULL;
     }
     else {
         PyErr_Clear();
     }
     return 0;
+}
+
+/* May the value cache of a module attribute (Attribute.mval) hold v: is
+ * the attribute result's verdict on v (the substitutes, the value gate) a
+ * function of v's identity and the budget window alone?  The host
+ * callables and classes a program reads from its modules, and the plain
+ * values; not modules (their name decides), dicts (their keys), nor
+ * instances of other types (gadgets look at what they hold). */
+static inline int
+module_value_cacheable(Interp *in, PyObject *v)
+{
+    PyTypeObject *tp = Py_TYPE(v);
+    return value_is_plain(v) || tp == &PyCFunction_Type ||
+           tp == &PyMethod_Type || tp == &PyFunction_Type ||
+           tp == &PyType_Type || tp == in->st->FunctionType;
+}
+
+/* `obj.name` for a plain name on a module (exact type): the attribute
+ * check as attr_check_plain, then the module's value for the name.  When
+ * the check is remembered for this window and the module's dict still
+ * holds the value this node let through before (Attribute.mval, held by
+ * the program so that its address cannot be reused), that value is the
+ * result: for an exact module and a name without an underscore,
+ * PyObject_GetAttr finds it in the module's dict and runs no code, and the
+ * attribute result gave it back unchanged.  New reference, or NULL with an
+ * exception. */
+static PyObject *
+module_attr_load(Frame *f, Node *attr, PyObject *obj)
+{
+    Interp *in = f->in;
+    if (attr_check_plain(f, attr, obj) < 0) {
+        return NULL;
+    }
+    if (attr->Attribute.mod_ok != obj ||
+        attr->Attribute.mod_epoch != in->window_epoch) {
+        return policy_getattr_checked(in, obj, attr->obj);
+    }
+    /* mval passed in this window (not MVAL_STALE), and the module's dict
+       is unchanged since (watched: the version is never 0) or, unwatched
+       (version 0), still holds it */
+    PyObject *d = PyModule_GetDict(obj);
+    PyObject *mv = attr->Attribute.mval;
+    uint64_t mver = attr->Attribute.mval_version;
+    if (mv != NULL &&
+        mver == compat_watched_version(COMPAT_WATCH_MODULES, d)) {
+        return Py_NewRef(mv);
+    }
+    PyObject *raw = PyDict_GetItemWithError(d, attr->obj);
+    if (raw != NULL && raw == mv && mver == 0) {
+        return Py_NewRef(raw);
+    }
+    if (raw == NULL && PyErr_Occurred()) {
+        return NULL;
+    }
+    PyObject *v = policy_getattr_checked(in, obj, attr->obj);
+    if (v == NULL || v != raw || !module_value_cacheable(in, v)) {
+        return v;
+    }
+    /* the full path let the dict's value through as it is: remember it
+       (again, when it is mval) */
+    int watched = compat_dict_watch(in->st->modules_watcher, d);
+    if (watched < 0) {
+        PyErr_Clear();
+        return v;
+    }
+    if (v != mv) {
+        if (attr->Attribute.mval_fills >= MOD_MAX_FILLS ||
+            PyList_Append(((ProgramObject *)f->program)->consts, v) < 0) {
+            PyErr_Clear();
+            return v;
+        }
+        attr->Attribute.mval = v;
+        attr->Attribute.mval_fills++;
+    }
+    attr->Attribute.mval_version =
+        watched ? compat_watched_version(COMPAT_WATCH_MODULES, d) : 0;
+    return v;
 }
 
 /* The callee of a method call `obj.name(...)` (Call node `call`): an
@@ -1512,6 +1597,12 @@ load_method(Frame *f, Node *call, PyObject **self_arg)
         !policy_attr_plain_asks_object(obj)) {
         *self_arg = obj;
         return Py_NewRef(tc->value);
+    }
+    if ((attr->flags & NF_PLAIN_NAME) && tp == &PyModule_Type) {
+        /* a module's function: the attribute load, bound as it is */
+        PyObject *v = module_attr_load(f, attr, obj);
+        Py_DECREF(obj);
+        return v;
     }
     if ((attr->flags & NF_PLAIN_NAME
              ? attr_check_plain(f, attr, obj)
@@ -1607,8 +1698,10 @@ call_function(Frame *f, Node *e)
        and their results were gated inside */
     int interpreted = hostcall_is_interpreted(f->in, func);
     int hcflags = 0;
-    if (!interpreted &&
-        (hcflags = hostcall_gate(f->in, e, f->program, func)) < 0) {
+    if (!interpreted && (hcflags = hostcall_gate(
+                             f->in, e, f->program, func,
+                             e->Call.func->kind == K_Attribute &&
+                                 e->Call.func->Attribute.mval == func)) < 0) {
         Py_DECREF(func);
         Py_XDECREF(self_arg);
         return NULL;
@@ -1894,6 +1987,9 @@ eval_attribute(Frame *f, Node *e)
             compat_type_version(tp) == e->Attribute.itag) {
             v = PyObject_GenericGetAttr(obj, e->obj);
             v = v != NULL ? policy_attr_result(f->in, v) : NULL;
+        }
+        else if (tp == &PyModule_Type) {
+            v = module_attr_load(f, e, obj);
         }
         else {
             policy_getattr_remember(obj, e->obj, &e->Attribute.itype,

@@ -58,11 +58,13 @@ finish(Interp *in, PyObject *res)
     return res;
 }
 
-/* Callables whose call-gate verdict and policy_prepare_call kind are
- * functions of their identity alone (policy.c builds both tables once, at
- * module init) and that live as long as the host's modules and builtin
- * types: builtin functions of modules, static types, method descriptors of
- * static types.  Holding one keeps nothing of the code's alive. */
+/* Callables that live as long as the host's modules and builtin types:
+ * builtin functions of modules, static types, method descriptors of static
+ * types.  Holding one keeps nothing of the code's alive.  (The call-gate
+ * verdict and the policy_prepare_call kind of any callable are functions of
+ * its identity: policy.c builds both tables once, at module init, and keys
+ * them by object or C function; only the tool exemption changes, and
+ * hostcall_gate never remembers a pass it gave.) */
 static int
 identity_is_stable(PyObject *func)
 {
@@ -86,7 +88,7 @@ identity_is_stable(PyObject *func)
 #define HC_MAX_FILLS 4
 
 int
-hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func)
+hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func, int held)
 {
     if (e->Call.hc_func == func) {
         return e->Call.hc_plain ? HC_CHECKED | HC_PLAIN : HC_CHECKED;
@@ -96,7 +98,8 @@ hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func)
     }
     /* never a pass the tool exemption gave: the tools change between
        steps, the remembered verdict would not */
-    if (e->Call.hc_fills < HC_MAX_FILLS && identity_is_stable(func) &&
+    if (e->Call.hc_fills < HC_MAX_FILLS &&
+        (held || identity_is_stable(func)) &&
         !policy_callable_is_dangerous(in, func)) {
         ProgramObject *prog = (ProgramObject *)program;
         if (PyList_Append(prog->consts, func) == 0) {

@@ -300,8 +300,9 @@ typedef struct {
     void *gen_stacks[GEN_STACK_POOL]; /* generator.c: free C stacks */
     int n_gen_stacks;
     /* compat.h: dict watcher ids (globals dicts, builtins dicts, the
-       shim's tool dicts), -1 for none */
-    int dict_watcher, bdict_watcher, tools_watcher;
+       shim's tool dicts, the dicts of modules whose values Attribute
+       nodes remember), -1 for none */
+    int dict_watcher, bdict_watcher, tools_watcher, modules_watcher;
     /* globalcache.c: global name -> slot number + 1 (lowering) */
     PyObject *gname_ids;
 } ModState;
@@ -948,8 +949,10 @@ int policy_is_budget_iterator(Interp *in, PyObject *v);
 /* The call gate of a Call node `e` for host callable `func`: the flags to
  * pass to hostcall_vectorcall (HC_CHECKED, with HC_PLAIN when a verdict
  * remembered for a plain callable applies), or -1 when the call is
- * refused. */
-int hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func);
+ * refused.  `held`: the program holds func already (a module value its
+ * callee node remembers), so remembering it keeps nothing more alive. */
+int hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func,
+                  int held);
 /* 1 when `func` is an interpreted function or a method bound to one: not a
  * host call (its arguments and results stay inside the interpreter). */
 static inline int

@@ -1220,6 +1220,7 @@ core_exec(PyObject *m)
     st->dict_watcher = -1; /* before any failure: core_free reads them */
     st->bdict_watcher = -1;
     st->tools_watcher = -1;
+    st->modules_watcher = -1;
     if (intern(&st->str_dunder_class, "__class__") < 0 ||
         intern(&st->str_dot0, ".0") < 0 ||
         intern(&st->str_super, "super") < 0 ||
@@ -1296,6 +1297,7 @@ core_exec(PyObject *m)
     st->dict_watcher = compat_dict_watcher_add(COMPAT_WATCH_GLOBALS);
     st->bdict_watcher = compat_dict_watcher_add(COMPAT_WATCH_BUILTINS);
     st->tools_watcher = compat_dict_watcher_add(COMPAT_WATCH_TOOLS);
+    st->modules_watcher = compat_dict_watcher_add(COMPAT_WATCH_MODULES);
     return 0;
 }
 
@@ -1361,9 +1363,11 @@ core_free(void *m)
     compat_dict_watcher_clear(st->dict_watcher);
     compat_dict_watcher_clear(st->bdict_watcher);
     compat_dict_watcher_clear(st->tools_watcher);
+    compat_dict_watcher_clear(st->modules_watcher);
     st->dict_watcher = -1;
     st->bdict_watcher = -1;
     st->tools_watcher = -1;
+    st->modules_watcher = -1;
 }
 
 static PyModuleDef_Slot core_slots[] = {

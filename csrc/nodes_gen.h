@@ -252,8 +252,11 @@ typedef struct {
     PyObject *mod_ok;
     uint64_t mod_epoch;
     uint8_t mod_fills;
+    uint8_t mval_fills;
     uint32_t itag;
     PyTypeObject *itype;
+    PyObject *mval;
+    uint64_t mval_version;
 } NodeAttribute;
 
 /* Subscript */
