@@ -497,6 +497,46 @@ method_descr_call(PyObject *func, PyObject *const *args, Py_ssize_t nargs,
     return 1;
 }
 
+/* A builtin function or a builtin bound method (PyCFunction_Type exactly:
+ * `len`, `isinstance`, `random.random`) called with no keywords, as
+ * CPython's specialized calls make it (3.11's PRECALL_BUILTIN_O /
+ * PRECALL_BUILTIN_FAST, 3.12's CALL_BUILTIN_O / _FAST): the C function
+ * itself, without cfunction_vectorcall_*'s dispatch; the argument count is
+ * checked as they check it, and anything else (other calling conventions,
+ * a wrong count, whose errors they word) is left to PyObject_Vectorcall.
+ * 1 with *res the result (NULL on error), 0 when not taken. */
+static inline int
+cfunction_call(PyObject *func, PyObject *const *args, Py_ssize_t nargs,
+               PyObject **res)
+{
+    int form = PyCFunction_GET_FLAGS(func) &
+               (METH_VARARGS | METH_FASTCALL | METH_NOARGS | METH_O |
+                METH_KEYWORDS | METH_METHOD);
+    if (!((form == METH_O && nargs == 1) ||
+          (form == METH_NOARGS && nargs == 0) || form == METH_FASTCALL)) {
+        return 0;
+    }
+    PyCFunction meth = PyCFunction_GET_FUNCTION(func);
+    PyObject *self = PyCFunction_GET_SELF(func);
+    if (Py_EnterRecursiveCall(" while calling a Python object")) {
+        *res = NULL;
+        return 1;
+    }
+    switch (form) {
+    case METH_O:
+        *res = meth(self, args[0]);
+        break;
+    case METH_NOARGS:
+        *res = meth(self, NULL);
+        break;
+    default:
+        *res = ((_PyCFunctionFast)(void (*)(void))meth)(self, args, nargs);
+        break;
+    }
+    Py_LeaveRecursiveCall();
+    return 1;
+}
+
 /* The call itself.  `str(x)` is made as CPython's specialized call makes
  * it (3.11's PRECALL_NO_KW_STR_1, 3.12's CALL_STR_1): PyObject_Str, with no
  * argument tuple (str has no vectorcall of its own on 3.11). */
@@ -504,14 +544,20 @@ static inline PyObject *
 host_vectorcall(PyObject *func, PyObject *const *args, size_t nargsf,
                 PyObject *kwnames)
 {
-    if (func == (PyObject *)&PyUnicode_Type &&
-        PyVectorcall_NARGS(nargsf) == 1 && kwnames == NULL) {
-        return PyObject_Str(args[0]);
-    }
-    if (Py_IS_TYPE(func, &PyMethodDescr_Type) && kwnames == NULL) {
+    if (kwnames == NULL) {
         PyObject *res;
-        if (method_descr_call(func, args, PyVectorcall_NARGS(nargsf), &res)) {
+        PyTypeObject *ft = Py_TYPE(func);
+        if (ft == &PyCFunction_Type &&
+            cfunction_call(func, args, PyVectorcall_NARGS(nargsf), &res)) {
             return res;
+        }
+        if (ft == &PyMethodDescr_Type &&
+            method_descr_call(func, args, PyVectorcall_NARGS(nargsf), &res)) {
+            return res;
+        }
+        if (func == (PyObject *)&PyUnicode_Type &&
+            PyVectorcall_NARGS(nargsf) == 1) {
+            return PyObject_Str(args[0]);
         }
     }
     return PyObject_Vectorcall(func, args, nargsf, kwnames);

@@ -44,8 +44,8 @@ static PyObject *
 finish(Interp *in, PyObject *res)
 {
     limits_host_call_done(in); /* security: deadline accounting */
-    if (res == NULL) {
-        return NULL;
+    if (res == NULL || value_is_plain(res)) {
+        return res; /* plain values: no iterator, gate nor nesting walk */
     }
     if (Py_TYPE(res)->tp_iternext != NULL) {
         res = deadline_wrap_result(in, res);

@@ -1043,9 +1043,10 @@ int nesting_check(Interp *in, PyObject *res);
 static inline int
 nesting_may_walk(PyObject *res)
 {
+    /* PyObject_IS_GC(res), inline: the type's flag first */
     PyTypeObject *tp = Py_TYPE(res);
-    return PyObject_IS_GC(res) && tp != &PyList_Type &&
-           tp != &PyTuple_Type && tp != &PyDict_Type;
+    return PyType_IS_GC(tp) && tp != &PyList_Type && tp != &PyTuple_Type &&
+           tp != &PyDict_Type && (tp->tp_is_gc == NULL || tp->tp_is_gc(res));
 }
 int nesting_init(ModState *st);
 /* Drop the measurements kept for the step (end of a step or hook). */
