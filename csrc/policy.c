@@ -489,7 +489,9 @@ is_namespace_dict(PolicyData *pd, PyObject *d)
     }
     PyObject *nm = PyDict_GetItemWithError(d, pd->s_name);
     if (nm == NULL) {
-        PyErr_Clear();
+        if (PyErr_Occurred()) {
+            PyErr_Clear();
+        }
         return 0;
     }
     if (!PyUnicode_Check(nm)) {
@@ -1374,6 +1376,14 @@ policy_getattr_plain(Interp *in, PyObject *obj, PyObject *name)
 PyObject *
 policy_attr_result_slow(Interp *in, PyObject *v)
 {
+    if (Py_IS_TYPE(v, &PyDict_Type)) {
+        /* no substitute is a dict */
+        if (policy_check_value(in, v) < 0) {
+            Py_DECREF(v);
+            return NULL;
+        }
+        return v;
+    }
     v = substitute(in, v);
     if (v != NULL && gate_value(in, v) < 0) {
         Py_CLEAR(v);
@@ -1625,7 +1635,11 @@ policy_check_value(Interp *in, PyObject *v)
         return 0;
     }
     PolicyData *pd = pdata(in);
-    if (tp == &PyDict_Type || tp == &PyModule_Type || tp == &PySlice_Type ||
+    if (tp == &PyDict_Type) {
+        /* check_value_full's verdict on an exact dict, its error there */
+        return is_namespace_dict(pd, v) ? check_value_full(in, pd, v) : 0;
+    }
+    if (tp == &PyModule_Type || tp == &PySlice_Type ||
         tp == &PyCFunction_Type || tp == &PyFunction_Type) {
         return check_value_full(in, pd, v); /* verdicts by value */
     }
