@@ -1079,6 +1079,10 @@ interpreter_set_tools(InterpreterObject *self, PyObject *v, void *c)
     if (++self->in.tools_epoch == 0) {
         self->in.tools_epoch = 1;
     }
+    /* value verdicts depend on the tools (the tool exemption): verdicts
+       remembered for the window (Attribute.mod_ok, mval) are asked again,
+       even when the host changes the tools in the middle of a step */
+    limits_new_window_epoch(&self->in);
     return interpreter_rebuild_builtins(self);
 }
 

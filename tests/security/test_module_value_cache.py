@@ -117,3 +117,28 @@ def test_a_value_refused_now_but_replaced_since_is_not_held_against_the_step(pro
     probe.f = len
     ex(code)
     assert ex.state["v"] is len
+
+
+def test_tools_changed_in_the_middle_of_a_step_are_seen_by_a_warm_site(probe):
+    # only the core's own Interpreter lets the host change the tools during a step (the
+    # executor's send_tools takes effect at the next one); found by a red-team pass
+    from smolagents_native import _core
+
+    probe.f = os.system
+    it = _core.Interpreter(
+        authorized_imports=[MOD],
+        interpreter_error=RuntimeError,
+        final_answer_exception=BaseException,
+        timeout_error=TimeoutError,
+    )
+
+    def drop():
+        it.tools = {}
+
+    it.tools = {"system": os.system, "drop": drop}
+    it.extra_builtins = {}
+    state = {}
+    with pytest.raises(RuntimeError, match="Forbidden access to function"):
+        it.run(f"import {MOD} as m\nfor i in range(5):\n    if i == 3:\n        drop()\n    v = m.f\n",
+               state)
+    assert state.get("v") is os.system  # the warm loads before the drop passed
