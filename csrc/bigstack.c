@@ -453,71 +453,26 @@ typedef struct {
     PyObject *res;
 } BigCall;
 
-/* An unbound method descriptor called with its object first and no
- * keywords, as CPython's specialized calls make it (3.11's
- * PRECALL_NO_KW_METHOD_DESCRIPTOR_O / _NOARGS / _FAST): the C function
- * itself, without method_vectorcall_*'s dispatch; the object's type and the
- * argument count are checked as they check them, and anything else (other
- * calling conventions, a wrong type or count, whose errors they word) is
- * left to PyObject_Vectorcall.  1 with *res the result (NULL on error), 0
- * when not taken. */
+/* The C function `meth` of a builtin with calling convention `flags`
+ * (its ml_flags), called with `self` and the `nargs` arguments at `args`
+ * when the convention is METH_O with one argument, METH_NOARGS with none or
+ * METH_FASTCALL without keywords, as CPython's specialized calls make it
+ * (3.11's PRECALL_BUILTIN_O / _FAST and PRECALL_NO_KW_METHOD_DESCRIPTOR_*,
+ * 3.12's CALL_BUILTIN_* / CALL_METHOD_DESCRIPTOR_*), without the
+ * vectorcall dispatch and under the same recursion guard.  Any other
+ * convention or count, whose errors CPython words, is left to
+ * PyObject_Vectorcall.  1 with *res the result (NULL on error), 0 when not
+ * taken. */
 static inline int
-method_descr_call(PyObject *func, PyObject *const *args, Py_ssize_t nargs,
-                  PyObject **res)
+builtin_form_call(int flags, PyCFunction meth, PyObject *self,
+                  PyObject *const *args, Py_ssize_t nargs, PyObject **res)
 {
-    PyMethodDescrObject *d = (PyMethodDescrObject *)func;
-    if (nargs < 1 || !PyObject_TypeCheck(args[0], PyDescr_TYPE(d))) {
-        return 0;
-    }
-    PyMethodDef *ml = d->d_method;
-    PyObject *self = args[0];
-    int form = ml->ml_flags & (METH_VARARGS | METH_FASTCALL | METH_NOARGS |
-                               METH_O | METH_KEYWORDS | METH_METHOD);
-    if (!((form == METH_O && nargs == 2) ||
-          (form == METH_NOARGS && nargs == 1) || form == METH_FASTCALL)) {
-        return 0;
-    }
-    if (Py_EnterRecursiveCall(" while calling a Python object")) {
-        *res = NULL;
-        return 1;
-    }
-    switch (form) {
-    case METH_O:
-        *res = ml->ml_meth(self, args[1]);
-        break;
-    case METH_NOARGS:
-        *res = ml->ml_meth(self, NULL);
-        break;
-    default:
-        *res = ((_PyCFunctionFast)(void (*)(void))ml->ml_meth)(self, args + 1,
-                                                               nargs - 1);
-        break;
-    }
-    Py_LeaveRecursiveCall();
-    return 1;
-}
-
-/* A builtin function or a builtin bound method (PyCFunction_Type exactly:
- * `len`, `isinstance`, `random.random`) called with no keywords, as
- * CPython's specialized calls make it (3.11's PRECALL_BUILTIN_O /
- * PRECALL_BUILTIN_FAST, 3.12's CALL_BUILTIN_O / _FAST): the C function
- * itself, without cfunction_vectorcall_*'s dispatch; the argument count is
- * checked as they check it, and anything else (other calling conventions,
- * a wrong count, whose errors they word) is left to PyObject_Vectorcall.
- * 1 with *res the result (NULL on error), 0 when not taken. */
-static inline int
-cfunction_call(PyObject *func, PyObject *const *args, Py_ssize_t nargs,
-               PyObject **res)
-{
-    int form = PyCFunction_GET_FLAGS(func) &
-               (METH_VARARGS | METH_FASTCALL | METH_NOARGS | METH_O |
-                METH_KEYWORDS | METH_METHOD);
+    int form = flags & (METH_VARARGS | METH_FASTCALL | METH_NOARGS | METH_O |
+                        METH_KEYWORDS | METH_METHOD);
     if (!((form == METH_O && nargs == 1) ||
           (form == METH_NOARGS && nargs == 0) || form == METH_FASTCALL)) {
         return 0;
     }
-    PyCFunction meth = PyCFunction_GET_FUNCTION(func);
-    PyObject *self = PyCFunction_GET_SELF(func);
     if (Py_EnterRecursiveCall(" while calling a Python object")) {
         *res = NULL;
         return 1;
@@ -535,6 +490,33 @@ cfunction_call(PyObject *func, PyObject *const *args, Py_ssize_t nargs,
     }
     Py_LeaveRecursiveCall();
     return 1;
+}
+
+/* An unbound method descriptor called with its object first (its type
+ * checked as method_vectorcall_* checks it): builtin_form_call on the
+ * rest. */
+static inline int
+method_descr_call(PyObject *func, PyObject *const *args, Py_ssize_t nargs,
+                  PyObject **res)
+{
+    PyMethodDescrObject *d = (PyMethodDescrObject *)func;
+    if (nargs < 1 || !PyObject_TypeCheck(args[0], PyDescr_TYPE(d))) {
+        return 0;
+    }
+    PyMethodDef *ml = d->d_method;
+    return builtin_form_call(ml->ml_flags, ml->ml_meth, args[0], args + 1,
+                             nargs - 1, res);
+}
+
+/* A builtin function or a builtin bound method (PyCFunction_Type exactly:
+ * `len`, `isinstance`, `random.random`): builtin_form_call with its self. */
+static inline int
+cfunction_call(PyObject *func, PyObject *const *args, Py_ssize_t nargs,
+               PyObject **res)
+{
+    return builtin_form_call(PyCFunction_GET_FLAGS(func),
+                             PyCFunction_GET_FUNCTION(func),
+                             PyCFunction_GET_SELF(func), args, nargs, res);
 }
 
 /* The call itself.  `str(x)` is made as CPython's specialized call makes
