@@ -1698,10 +1698,8 @@ call_function(Frame *f, Node *e)
        and their results were gated inside */
     int interpreted = hostcall_is_interpreted(f->in, func);
     int hcflags = 0;
-    if (!interpreted && (hcflags = hostcall_gate(
-                             f->in, e, f->program, func,
-                             e->Call.func->kind == K_Attribute &&
-                                 e->Call.func->Attribute.mval == func)) < 0) {
+    if (!interpreted &&
+        (hcflags = hostcall_gate(f->in, e, f->program, func)) < 0) {
         Py_DECREF(func);
         Py_XDECREF(self_arg);
         return NULL;

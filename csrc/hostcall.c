@@ -88,7 +88,7 @@ identity_is_stable(PyObject *func)
 #define HC_MAX_FILLS 4
 
 int
-hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func, int held)
+hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func)
 {
     if (e->Call.hc_func == func) {
         return e->Call.hc_plain ? HC_CHECKED | HC_PLAIN : HC_CHECKED;
@@ -98,6 +98,10 @@ hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func, int held)
     }
     /* never a pass the tool exemption gave: the tools change between
        steps, the remembered verdict would not */
+    /* a module value the callee node holds (Attribute.mval) keeps nothing
+       more alive when remembered here */
+    int held = e->Call.func->kind == K_Attribute &&
+               e->Call.func->Attribute.mval == func;
     if (e->Call.hc_fills < HC_MAX_FILLS &&
         (held || identity_is_stable(func)) &&
         !policy_callable_is_dangerous(in, func)) {

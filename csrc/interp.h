@@ -949,10 +949,8 @@ int policy_is_budget_iterator(Interp *in, PyObject *v);
 /* The call gate of a Call node `e` for host callable `func`: the flags to
  * pass to hostcall_vectorcall (HC_CHECKED, with HC_PLAIN when a verdict
  * remembered for a plain callable applies), or -1 when the call is
- * refused.  `held`: the program holds func already (a module value its
- * callee node remembers), so remembering it keeps nothing more alive. */
-int hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func,
-                  int held);
+ * refused. */
+int hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func);
 /* 1 when `func` is an interpreted function or a method bound to one: not a
  * host call (its arguments and results stay inside the interpreter). */
 static inline int

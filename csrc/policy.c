@@ -1376,14 +1376,6 @@ policy_getattr_plain(Interp *in, PyObject *obj, PyObject *name)
 PyObject *
 policy_attr_result_slow(Interp *in, PyObject *v)
 {
-    if (Py_IS_TYPE(v, &PyDict_Type)) {
-        /* no substitute is a dict */
-        if (policy_check_value(in, v) < 0) {
-            Py_DECREF(v);
-            return NULL;
-        }
-        return v;
-    }
     v = substitute(in, v);
     if (v != NULL && gate_value(in, v) < 0) {
         Py_CLEAR(v);
