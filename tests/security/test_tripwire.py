@@ -370,6 +370,7 @@ def test_the_entry_frame_holds_only_the_codes_variables():
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_tool_free_process_creation_is_refused(canary):
+    pytest.importorskip("pandas")
     ex = executor(["pandas"])
     refused(
         ex,
