@@ -409,11 +409,14 @@ typedef struct {
     long long prev_used;
     int prev_tripped;
 } MemSave;
-/* gadgets.c: the thread's profile function, saved while a step runs. */
+/* gadgets.c: what arming replaced on this thread, restored by disarming:
+ * the thread's profile function (profile mode), or the interpreter whose
+ * step the thread ran before (monitoring mode, 3.12+). */
 typedef struct {
     Py_tracefunc func;
     PyObject *obj; /* owned */
-    int armed;
+    struct Interp *prev; /* monitoring mode */
+    int armed;           /* 1: profile mode, 2: monitoring mode */
 } GadgetSave;
 
 /* Saved state for a host -> interpreted call (see interp_enter). */
@@ -1092,6 +1095,8 @@ PyObject *function_get_method(PyObject *obj, PyObject *name, PyObject *func,
  * thread (gadgets.def). */
 int gadgets_init(void);
 int gadgets_refresh(void); /* after an import: resolve new modules */
+/* The sys.monitoring tool id of monitoring mode, or -1 (profile mode). */
+int gadgets_monitoring_tool(void);
 void gadgets_arm(Interp *in, GadgetSave *save);
 void gadgets_disarm(GadgetSave *save);
 /* Off and back on around a tool call (host code not acting for the code). */

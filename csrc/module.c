@@ -1298,6 +1298,13 @@ core_exec(PyObject *m)
         gadgets_init() < 0) {
         return -1;
     }
+    /* how gadget frames are seen (gadgets.c): "monitoring" (the table's
+       code objects carry sys.monitoring events, 3.12+) or "profile" */
+    if (PyModule_AddStringConstant(
+            m, "GADGET_HOOK",
+            gadgets_monitoring_tool() >= 0 ? "monitoring" : "profile") < 0) {
+        return -1;
+    }
     st->dict_watcher = compat_dict_watcher_add(COMPAT_WATCH_GLOBALS);
     st->bdict_watcher = compat_dict_watcher_add(COMPAT_WATCH_BUILTINS);
     st->tools_watcher = compat_dict_watcher_add(COMPAT_WATCH_TOOLS);

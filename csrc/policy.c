@@ -2948,6 +2948,15 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
         {"sys", "_getframe"},
         {"sys", "exc_info"},
         {"sys", "exception"},
+        /* 3.12+: tools that see every code object and frame start, and
+           the gadget table's own tool (gadgets.c, monitoring mode) */
+        {"sys", "monitoring.use_tool_id"},
+        {"sys", "monitoring.clear_tool_id"},
+        {"sys", "monitoring.free_tool_id"},
+        {"sys", "monitoring.register_callback"},
+        {"sys", "monitoring.set_events"},
+        {"sys", "monitoring.set_local_events"},
+        {"sys", "monitoring.restart_events"},
         {"gc", "get_objects"},
         {"gc", "get_referrers"},
         {"gc", "get_referents"},

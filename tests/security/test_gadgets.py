@@ -17,6 +17,7 @@ import pytest
 from conftest import new_executor, refused
 
 import smolagents_native.executor as executor_module
+from smolagents_native import InterpreterError, _core
 
 GADGET_MSG = "Forbidden call of|Forbidden value"
 
@@ -442,9 +443,61 @@ def test_pure_call_runs_without_the_profile(profile_seen_by_randbelow):
     import gc
 
     ex = new_executor(imports=["random"])
-    assert ex("import random\nrandom.seed(1)\nrandom.randrange(10) + random.randint(1, 5)").output >= 1
-    assert profile_seen_by_randbelow and not any(profile_seen_by_randbelow)
+    code = "import random\nrandom.seed(1)\nrandom.randrange(10) + random.randint(1, 5)"
+    if _core.GADGET_HOOK == "monitoring":
+        # no profile to pause: host frames run at full speed with the gadgets refused, so
+        # the spy's gadget ends the step
+        refused(ex, code, match=GADGET_MSG)
+        assert profile_seen_by_randbelow == [True]
+    else:
+        assert ex(code).output >= 1
+        assert profile_seen_by_randbelow and not any(profile_seen_by_randbelow)
     assert sys.getprofile() is None and gc.isenabled()
+
+
+def test_gadget_hook_mode():
+    """3.12+ sees gadget frames through sys.monitoring events on the table's code objects
+    (arming a step then re-instruments nothing); 3.10 and 3.11 through a profile function."""
+    if sys.version_info >= (3, 12):
+        assert _core.GADGET_HOOK == "monitoring"
+        tools = [sys.monitoring.get_tool(i) for i in range(6)]
+        assert "smolagents_native gadgets" in tools
+    else:
+        assert _core.GADGET_HOOK == "profile"
+
+
+def test_the_hosts_profiler_is_off_during_a_step_and_back_after():
+    """In both modes a profiler of the host's sees nothing of a step (host code that runs
+    during a step is the code's: a Python profiler reading frame.f_code would trip the
+    tripwire) and is put back after it, whether the step succeeds or is refused."""
+    import string
+
+    seen = []
+
+    def host_helper(x):
+        return x + 1
+
+    target = host_helper.__code__
+
+    def prof(frame, event, arg):
+        if event == "call" and frame.f_code is target:
+            seen.append(1)
+
+    ex = new_executor(imports=["string"])
+    ex.send_variables({"helper": host_helper})
+    sys.setprofile(prof)
+    try:
+        assert ex("sum(helper(i) for i in range(3))").output == 6
+        assert sys.getprofile() is prof
+        host_helper(0)
+        with pytest.raises(InterpreterError, match=GADGET_MSG):
+            ex("import string\nstring.Formatter().format('{0}', 1)")
+        assert sys.getprofile() is prof
+    finally:
+        sys.setprofile(None)
+    assert seen == [1]
+    # after the step, the host calls gadgets freely
+    assert string.Formatter().format("{0}", 1) == "1"
 
 
 @pytest.mark.parametrize("code", [

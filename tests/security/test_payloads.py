@@ -237,6 +237,21 @@ PAYLOADS = [
       match="Forbidden access to function"),
     P("sys_authorized", "import sys\nsys.exc_info()", imports=("sys",),
       match="Forbidden access to function"),
+    # 3.12+: sys.monitoring would free or take over the gadget table's tool (gadgets.c), or
+    # hand the code every code object that starts (the namespace itself is a module the code
+    # needs authorized; with it, and with "*", its functions that change tools are refused)
+    P("sys_authorized", "import sys\nsys.monitoring.free_tool_id(4)", imports=("sys",),
+      match=MODULE, needs=("sys", "monitoring")),
+    *(P("sys_authorized", f"import sys\nsys.monitoring.{call}", imports=(*auth,),
+        match="Forbidden access to function", needs=("sys", "monitoring"))
+      for call in ("free_tool_id(4)", "free_tool_id(3)",
+                   "use_tool_id(0, 'x')", "set_events(4, 0)",
+                   "register_callback(4, 1, None)", "restart_events()",
+                   "set_local_events(4, (lambda: 0).__code__, 0)")
+      for auth in (("sys", "sys.monitoring"), ("*",))),
+    P("sys_authorized", "import sys\nm = sys.monitoring\nf = m.free_tool_id\nf(4)",
+      imports=("sys", "sys.monitoring"), match="Forbidden access to function",
+      needs=("sys", "monitoring")),
     # --- builtins that are not there, or refused
     P("builtins", "eval('1')", match="is not defined"),
     P("builtins", "exec('x = 1')", match="is not defined"),

@@ -274,6 +274,7 @@ def test_reading_a_granted_directory(tmp_path):
 
 
 def test_writing_a_granted_directory(tmp_path):
+    pytest.importorskip("numpy")
     ex = executor(["numpy"], writable_dirs=[str(tmp_path)])
     path = tmp_path / "a.bin"
     ex(f"import numpy as np\nnp.arange(4, dtype=np.uint8).tofile({str(path)!r})\n"
