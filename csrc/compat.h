@@ -240,7 +240,10 @@ typedef struct {
 } CompatTypeCache;
 
 /* The type's version tag when it is valid (assigned first where the
- * version has the public call for it), else 0: no caching. */
+ * version has the public call for it), else 0: no caching.  Up to 3.12 a
+ * valid tag has Py_TPFLAGS_VALID_VERSION_TAG; 3.13 no longer sets that flag
+ * (checking it turned every type cache off there): from 3.12 a modified
+ * type's tag is set to 0, so a nonzero tag is a valid one. */
 static inline unsigned int
 compat_type_version(PyTypeObject *tp)
 {
@@ -249,10 +252,14 @@ compat_type_version(PyTypeObject *tp)
         (void)PyUnstable_Type_AssignVersionTag(tp);
     }
 #endif
+#if PY_VERSION_HEX >= 0x030D0000
+    return tp->tp_version_tag;
+#else
     if (!PyType_HasFeature(tp, Py_TPFLAGS_VALID_VERSION_TAG)) {
         return 0;
     }
     return tp->tp_version_tag;
+#endif
 }
 
 /* compat_get_method with a type cache (may be NULL). */
