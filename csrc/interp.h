@@ -921,12 +921,18 @@ int deadline_charge_binop(Interp *in, int op, PyObject *l, PyObject *r);
 static inline int
 deadline_may_be_heavy(int op, PyObject *l, PyObject *r)
 {
-#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+#if PY_VERSION_HEX >= 0x030C0000
+    /* the digit count above the sign and flag bits of lv_tag (the layout of
+       cpython/longintrepr.h from 3.12, as compat_long_num_bits reads it) */
+    uintptr_t a = ((PyLongObject *)l)->long_value.lv_tag >>
+                  _PyLong_NON_SIZE_BITS,
+              b = ((PyLongObject *)r)->long_value.lv_tag >>
+                  _PyLong_NON_SIZE_BITS;
+    return op == OP_Pow || a > 100 || b > 100;
+#else
+    /* the signed digit count */
     Py_ssize_t a = Py_SIZE(l), b = Py_SIZE(r);
     return op == OP_Pow || a > 100 || a < -100 || b > 100 || b < -100;
-#else
-    (void)op, (void)l, (void)r;
-    return 1;
 #endif
 }
 int deadline_check_modpow(Interp *in, PyObject *b, PyObject *e, PyObject *m);
