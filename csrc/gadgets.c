@@ -16,9 +16,11 @@
  *   only while one is set.  Arming costs no instrumentation: on 3.12+ each
  *   PyEval_SetProfile re-instruments every code object that runs afterwards
  *   (sys.monitoring's global version), which took a cached tiny step from
- *   about 2 to about 12 microseconds.  The host's own profiler, tracer and
- *   monitoring tools keep running during steps, and host Python frames run
- *   at full speed (pure calls, below, are not needed).
+ *   about 2 to about 12 microseconds.  Host Python frames run at full
+ *   speed (pure calls, below, are not needed).  A profiler of the host's is
+ *   still taken off the thread for the step, as in profile mode (with none,
+ *   nothing is touched); the host's tracer and monitoring tools keep
+ *   running, as they do in profile mode.
  * - Profile mode (3.10, 3.11; 3.12+ when no tool id is free): a C profile
  *   function is installed on the thread for the step, the host's put back
  *   after it; CPython calls it when any Python frame starts.  Interpreted
