@@ -532,16 +532,15 @@ function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
             }
         }
     }
-    if (in->gadgets_paused > 0 && in->running) {
-        /* entered from a pure host call (gadgets.c): the gadget profile
-           back on while interpreted code runs */
-        GadgetSave gs;
-        int paused;
-        gadgets_reenter(in, &gs, &paused);
+    if (in->running && interp_needs_rearm(in)) {
+        /* entered from a pure host call or a tool: the step's checks on
+           again while interpreted code runs (interp_rearm) */
+        InterpRearm r;
+        interp_rearm(in, &r);
         in->direct_call = 1; /* already gated */
         res = function_vectorcall(self, args, nargsf, kwnames);
         in->direct_call = 0;
-        gadgets_reenter_done(in, &gs, paused);
+        interp_rearm_done(in, &r);
         return res;
     }
     if (!in->running) {
@@ -555,6 +554,14 @@ function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
             hc.res = NULL;
         }
         return interp_leave(in, &save, hc.res);
+    }
+    if (from_host) {
+        /* a callback of host code during the step (a key function, a
+           finalizer): the calling host frame bounds provenance_in_import */
+        PyFrameObject *b = provenance_reenter();
+        res = function_run(fn, in, args, nargsf, kwnames);
+        provenance_reenter_done(b);
+        return res;
     }
     return function_run(fn, in, args, nargsf, kwnames);
 }

@@ -412,7 +412,10 @@ gadgets_resolve(void)
     }
     /* nothing new imported since the last time: nothing new to resolve
        (each step starts here: keep it cheap) */
-    PyObject *mods = PyImport_GetModuleDict();
+    /* sys.modules as sys has it: PyImport_GetModuleDict() is a fatal error
+       once the interpreter has dropped it (a finalizer of the code's running
+       at exit) */
+    PyObject *mods = PySys_GetObject("modules"); /* borrowed */
     if (mods != NULL && PyDict_Check(mods) &&
         PyDict_GET_SIZE(mods) == gad.nmodules) {
         return 0;

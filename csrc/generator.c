@@ -1324,14 +1324,13 @@ gen_resume_other(GenObject *gen, PyObject *arg, ResumeMsg msg,
         if (interp_check_thread(in) < 0) {
             return PYGEN_ERROR;
         }
-        if (in->gadgets_paused > 0) {
-            /* resumed from a pure host call (gadgets.c): the gadget
-               profile back on while the body runs */
-            GadgetSave gs;
-            int paused;
-            gadgets_reenter(in, &gs, &paused);
+        if (interp_needs_rearm(in)) {
+            /* resumed from a pure host call or a tool: the step's checks
+               on again while the body runs (interp_rearm) */
+            InterpRearm r;
+            interp_rearm(in, &r);
             PySendResult rc = gen_resume(gen, arg, msg, presult);
-            gadgets_reenter_done(in, &gs, paused);
+            interp_rearm_done(in, &r);
             return rc;
         }
         return gen_resume(gen, arg, msg, presult);
@@ -1393,7 +1392,7 @@ gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
     }
 
     Interp *in = gen->frame.in;
-    if (in->running && in->gadgets_paused == 0 &&
+    if (in->running && !interp_needs_rearm(in) &&
         in->run_thread == (unsigned long)pthread_self()) {
         /* resumed by the step's own code (the common case, kept lean) */
         return gen_resume(gen, arg, msg, presult);

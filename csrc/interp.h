@@ -372,6 +372,10 @@ typedef struct Interp {
     int gadgets_paused;  /* gadgets.c: > 0 while a pure call runs with the
                             gadget profile off (interpreted code entered
                             then turns it back on) */
+    int tool_calls;      /* proxy.c: > 0 while a tool called by the running
+                            step runs, with the step's checks suspended
+                            (interpreted code it enters re-arms them:
+                            interp_rearm) */
     int pure_ok;         /* gadgets.c: pure calls allowed this step: -1
                             not decided yet, 0 no (signal authorized), 1 */
     int in_hook;         /* the running window is a hook (interp_enter),
@@ -427,6 +431,19 @@ typedef struct {
     struct Interp *tripwire_prev; /* tripwire state to restore */
     MemSave mem; /* memory accounting of the enclosing window */
 } InterpSave;
+
+/* Saved state for interp_rearm. */
+typedef struct {
+    int tool_calls;               /* in->tool_calls before */
+    int paused;                   /* gadgets_reenter's count */
+    int rearmed;                  /* the tool-call checks were armed */
+    struct Interp *prev_prov;     /* provenance.c */
+    struct Interp *tripwire_prev; /* tripwire.c */
+    GadgetSave gadgets;           /* the tool-call re-arming */
+    GadgetSave gadgets_pure;      /* gadgets_reenter's */
+    MemSave mem;
+    PyFrameObject *boundary; /* provenance_reenter's */
+} InterpRearm;
 
 struct GenObject;
 
@@ -493,12 +510,13 @@ typedef struct {
 
 /* 1 when a call of `fn` (an interpreted function) by code that `in` runs
  * may go without the entry checks of a call from host code: `fn` belongs to
- * `in`, whose step runs, outside a pure host call (gadgets.c). */
+ * `in`, whose step runs, outside a pure host call (gadgets.c) or a tool
+ * call (proxy.c). */
 static inline int
 function_is_direct(Interp *in, FunctionObject *fn)
 {
     return &((InterpreterObject *)fn->interp)->in == in && in->running &&
-           in->gadgets_paused == 0;
+           in->gadgets_paused == 0 && in->tool_calls == 0;
 }
 
 /* ------------------------------------------------------------ internal API */
@@ -889,6 +907,20 @@ interp_check_thread(Interp *in)
 }
 /* Leave; passes `res` through (NULL on error). */
 PyObject *interp_leave(Interp *in, InterpSave *save, PyObject *res);
+/* Interpreted code of the running step (this thread) entered by host code
+ * that runs with some of the step's checks off: a pure call (gadgets.c:
+ * the gadget refusals paused) or a tool call (proxy.c: tripwire,
+ * provenance, gadget refusals and memory accounting suspended).  Every
+ * check is on again until interp_rearm_done; the host frame that entered
+ * is the provenance boundary meanwhile (provenance_reenter).  Needed when
+ * interp_needs_rearm(). */
+static inline int
+interp_needs_rearm(Interp *in)
+{
+    return in->gadgets_paused > 0 || in->tool_calls > 0;
+}
+void interp_rearm(Interp *in, InterpRearm *r);
+void interp_rearm_done(Interp *in, InterpRearm *r);
 
 PyObject *make_function(Frame *f, Node *def);
 int dict_merge_mapping(PyObject *d, PyObject *m);
@@ -912,6 +944,9 @@ void memlimit_end(Interp *in, MemSave *save);
 /* Stop / resume counting on this thread (e.g. around a host tool call). */
 void memlimit_suspend(MemSave *save);
 void memlimit_resume(MemSave *save);
+/* Count the allocations against `in` again, continuing its window (code
+ * of its step re-entered during a tool call); undone by memlimit_resume. */
+void memlimit_rejoin(Interp *in, MemSave *save);
 
 /* deadline.c: the deadline at its sources (budget iterators over
  * unbounded iterators, weights of big-int arithmetic). */
@@ -1071,6 +1106,13 @@ int provenance_is_code_type(PyTypeObject *tp);      /* 1 / 0, no error */
 Interp *provenance_arm(Interp *in); /* returns the previous one */
 /* Is a module body running above the step (an import)?  1 / 0. */
 int provenance_in_import(void);
+/* Interpreted code entered by the host frame running now (a callback, a
+ * finalizer): that frame is the boundary of provenance_in_import until
+ * provenance_reenter_done, so a module body below it (an import that was
+ * running when a finalizer struck) does not make the code's calls count as
+ * the import's.  Returns the previous boundary. */
+PyFrameObject *provenance_reenter(void);
+void provenance_reenter_done(PyFrameObject *prev);
 void provenance_disarm(Interp *prev);
 PyObject *provenance_id(PyObject *obj); /* new ref: id() of the code */
 /* The host-object part of the attribute choke point (policy.c): `_private`

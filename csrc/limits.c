@@ -414,11 +414,51 @@ interp_enter(Interp *in, InterpSave *save)
     in->in_hook = 1;
     in->pure_ok = -1; /* gadgets.c: decided again for this window */
     in->gadgets_paused = 0;
+    in->tool_calls = 0;
     save->prev_prov = provenance_arm(in);
     gadgets_arm(in, &save->gadgets);
     save->tripwire_prev = tripwire_arm(in); /* host code acting for it */
     memlimit_begin(in, &save->mem); /* security: memory budget (memlimit.c) */
     return 0;
+}
+
+void
+interp_rearm(Interp *in, InterpRearm *r)
+{
+    r->boundary = provenance_reenter();
+    r->tool_calls = in->tool_calls;
+    r->rearmed = in->tool_calls > 0;
+    if (r->rearmed) {
+        /* a tool's host code called back into the code (a __str__, a key
+           function, a finalizer run by the collector during the tool): the
+           code's checks, as during the step */
+        in->tool_calls = 0;
+        r->tripwire_prev = tripwire_arm(in);
+        r->prev_prov = provenance_arm(in);
+        memlimit_rejoin(in, &r->mem);
+        gadgets_arm(in, &r->gadgets);
+    }
+    /* and from a pure call: the gadget refusals on again */
+    r->paused = -1;
+    if (in->gadgets_paused > 0) {
+        gadgets_reenter(in, &r->gadgets_pure, &r->paused);
+    }
+}
+
+void
+interp_rearm_done(Interp *in, InterpRearm *r)
+{
+    if (r->paused >= 0) {
+        gadgets_reenter_done(in, &r->gadgets_pure, r->paused);
+    }
+    if (r->rearmed) {
+        gadgets_disarm(&r->gadgets);
+        memlimit_resume(&r->mem);
+        provenance_disarm(r->prev_prov);
+        tripwire_restore(r->tripwire_prev);
+    }
+    in->tool_calls = r->tool_calls;
+    provenance_reenter_done(r->boundary);
 }
 
 int

@@ -329,3 +329,10 @@ memlimit_resume(MemSave *save)
 {
     mem_active = save->prev;
 }
+
+void
+memlimit_rejoin(Interp *in, MemSave *save)
+{
+    save->prev = mem_active;
+    mem_active = available ? in : NULL;
+}

@@ -1001,6 +1001,7 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     in->current_program = (PyObject *)p;
     in->pure_ok = -1; /* gadgets.c: decided again for this step */
     in->gadgets_paused = 0;
+    in->tool_calls = 0;
     in->running = 1;
     in->run_thread = (unsigned long)pthread_self();
     in->abort = ABORT_NONE;

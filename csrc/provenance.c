@@ -524,6 +524,23 @@ provenance_arm(Interp *in)
     return prev;
 }
 
+PyFrameObject *
+provenance_reenter(void)
+{
+    PyFrameObject *prev = prov_boundary;
+    PyFrameObject *now = PyEval_GetFrame(); /* borrowed: it outlives us */
+    if (now != NULL) {
+        prov_boundary = now;
+    }
+    return prev;
+}
+
+void
+provenance_reenter_done(PyFrameObject *prev)
+{
+    prov_boundary = prev;
+}
+
 void
 provenance_disarm(Interp *prev)
 {

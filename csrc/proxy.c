@@ -45,12 +45,29 @@ proxy_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
     gadgets_suspend(&gs);
     MemSave ms;
     memlimit_suspend(&ms);
+    /* interpreted code the tool enters (a __str__ of the code's object, a
+       finalizer run by the collector meanwhile) re-arms all of it
+       (interp_rearm) */
+    if (in != NULL) {
+        in->tool_calls++;
+    }
     PyObject *res = PyObject_Vectorcall(target, args, nargsf, kwnames);
+    if (in != NULL) {
+        in->tool_calls--;
+    }
     memlimit_resume(&ms);
     gadgets_resume(&gs);
     provenance_disarm(prov);
     tripwire_restore(in);
     Py_DECREF(target);
+    if (in != NULL && in->abort != ABORT_NONE) {
+        /* the code refused inside the tool (its callback), and the tool
+           caught the error: the step ends all the same */
+        Py_XDECREF(res);
+        PyErr_Clear();
+        limits_reraise_abort(in);
+        return NULL;
+    }
     if (in != NULL && in->deadline > 0 && in->abort == ABORT_NONE &&
         limits_now() >= in->deadline) {
         /* the tool outlived the deadline: the step ends now */
