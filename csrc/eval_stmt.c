@@ -902,6 +902,10 @@ done:
     return 1;
 }
 
+/* Module-level strings at least this long are appended to in place by
+ * `s += t` (eval_augassign). */
+#define INPLACE_GLOBAL_MIN_LEN 256
+
 static Status
 eval_augassign(Frame *f, Node *s)
 {
@@ -949,6 +953,40 @@ eval_augassign(Frame *f, Node *s)
             goto done;
         }
         Py_CLEAR(f->fast[t->slot]);
+        PyUnicode_Append(&cur, rhs);
+        if (cur == NULL) {
+            goto done;
+        }
+        res = cur;
+        cur = NULL;
+    }
+    else if (t->kind == K_Name && s->op == OP_Add &&
+             (t->scope_kind == NAME_GLOBAL ||
+              (t->scope_kind == NAME_NAME && f->locals == f->globals)) &&
+             t->Name.checked_epoch == f->in->tools_epoch &&
+             PyDict_CheckExact(f->globals) && PyUnicode_CheckExact(cur) &&
+             PyUnicode_CheckExact(rhs) &&
+             Py_REFCNT(cur) == 2 + (f->last_value == cur) &&
+             PyUnicode_GET_LENGTH(cur) >= INPLACE_GLOBAL_MIN_LEN) {
+        /* s += t on a module-level string held only by the namespace: as
+           CPython 3.10's STORE_NAME path (3.11+ does it for locals only),
+           the namespace lets go of it for the append, so that it is
+           resized in place rather than copied (a document built line by
+           line: linear, not quadratic).  The name is bound again below;
+           an append that fails (memory) leaves it None, as a local is left
+           unbound.  Shorter strings are copied: cheaper than the extra
+           store. */
+        if (limits_check_binop(f->in, OP_Add, cur, rhs) < 0) {
+            goto done;
+        }
+        if (gcache_store(f, t, Py_None) < 0) {
+            goto done;
+        }
+        if (f->last_value == cur) {
+            /* the step's last value (the previous `s += t`): set again
+               below */
+            Py_SETREF(f->last_value, Py_NewRef(Py_None));
+        }
         PyUnicode_Append(&cur, rhs);
         if (cur == NULL) {
             goto done;
