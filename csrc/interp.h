@@ -909,15 +909,21 @@ interp_check_thread(Interp *in)
 PyObject *interp_leave(Interp *in, InterpSave *save, PyObject *res);
 /* Interpreted code of the running step (this thread) entered by host code
  * that runs with some of the step's checks off: a pure call (gadgets.c:
- * the gadget refusals paused) or a tool call (proxy.c: tripwire,
- * provenance, gadget refusals and memory accounting suspended).  Every
- * check is on again until interp_rearm_done; the host frame that entered
- * is the provenance boundary meanwhile (provenance_reenter).  Needed when
- * interp_needs_rearm(). */
+ * the gadget refusals paused), a tool call (proxy.c: tripwire,
+ * provenance, gadget refusals and memory accounting suspended) or an
+ * import (policy.c: the tripwire suspended while module bodies run; a
+ * finalizer of the code may run there).  Every check is on again until
+ * interp_rearm_done; the host frame that entered is the provenance
+ * boundary meanwhile (provenance_reenter).  Needed when
+ * interp_needs_rearm(): the tripwire is armed for the running step
+ * whenever the step's own code runs, so it tells host code that suspended
+ * the checks apart. */
+extern HOT_TLS struct Interp *tripwire_armed_tls; /* tripwire.c */
 static inline int
 interp_needs_rearm(Interp *in)
 {
-    return in->gadgets_paused > 0 || in->tool_calls > 0;
+    return in->gadgets_paused > 0 || in->tool_calls > 0 ||
+           tripwire_armed_tls != in;
 }
 void interp_rearm(Interp *in, InterpRearm *r);
 void interp_rearm_done(Interp *in, InterpRearm *r);

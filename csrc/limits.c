@@ -427,11 +427,12 @@ interp_rearm(Interp *in, InterpRearm *r)
 {
     r->boundary = provenance_reenter();
     r->tool_calls = in->tool_calls;
-    r->rearmed = in->tool_calls > 0;
+    r->rearmed = in->tool_calls > 0 || tripwire_armed_tls != in;
     if (r->rearmed) {
         /* a tool's host code called back into the code (a __str__, a key
-           function, a finalizer run by the collector during the tool): the
-           code's checks, as during the step */
+           function, a finalizer run by the collector during the tool), or
+           a finalizer of the code ran during an import: the code's checks,
+           as during the step */
         in->tool_calls = 0;
         r->tripwire_prev = tripwire_arm(in);
         r->prev_prov = provenance_arm(in);

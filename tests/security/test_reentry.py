@@ -165,3 +165,31 @@ def test_a_finalizer_of_the_code_at_interpreter_exit_does_not_abort_the_host():
     assert "step done" in r.stdout
     assert r.returncode == 0, r.stderr[-2000:]
     assert "Fatal Python error" not in r.stderr
+
+
+def test_a_finalizer_run_during_an_import_has_the_tripwire(tmp_path, monkeypatch):
+    # the tripwire is suspended while an import's module bodies run (they open files); a
+    # finalizer of the code that the collector runs there is the code, armed again
+    secret = tmp_path / "outside" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text("host data")
+    (tmp_path / "st_collecting_mod2.py").write_text("import gc\ngc.collect()\nVALUE = 2\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        ex = executor(["pathlib", "st_collecting_mod2"], readable_dirs=[str(tmp_path / "granted")])
+        code = textwrap.dedent(f"""\
+            import pathlib
+            leak = []
+            class D:
+                def __del__(self):
+                    leak.append(pathlib.Path({str(secret)!r}).read_text())
+            d = D()
+            d.me = d
+            d = None
+            import st_collecting_mod2
+            leak
+            """)
+        with pytest.raises(InterpreterError, match="missing grant: readable_dirs"):
+            ex(code)
+    finally:
+        sys.modules.pop("st_collecting_mod2", None)
