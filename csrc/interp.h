@@ -289,7 +289,11 @@ typedef struct {
     PyObject *dangerous[24]; /* unused (see policy): kept for module.c */
     int ndangerous;
     struct PolicyData *policy; /* policy.c: owned by the module's `_policy`
-                                  capsule (security tables, wrappers) */
+                                  capsule (security tables, wrappers);
+                                  NULL once that is freed */
+    int closing; /* the module is being torn down (interpreter exit): its
+                    state is going, so no interpreted code runs any more
+                    (interp_enter refuses) */
     destructor subtype_dealloc; /* nesting.c: deallocator of Python classes */
     PyCFunction eg_split, eg_subgroup; /* funcbridge.c: the C functions of
                                           BaseExceptionGroup's methods */

@@ -404,6 +404,15 @@ interp_enter(Interp *in, InterpSave *save)
     if (in->running) {
         return 0;
     }
+    if (in->st->closing || in->st->policy == NULL) {
+        /* a finalizer of the code's objects at interpreter exit, after the
+           module's state began to go (its policy tables are freed with its
+           namespace): nothing of the code runs then */
+        PyErr_SetString(PyExc_RuntimeError,
+                        "smolagents_native is shutting down: interpreted "
+                        "code does not run any more");
+        return -1;
+    }
     /* a hook called by host code after the step: a fresh budget window */
     in->ops_limit = in->ops_limit_cfg; /* budgets.c */
     in->timeout = in->timeout_seconds;

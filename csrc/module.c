@@ -1338,6 +1338,7 @@ static int
 core_clear(PyObject *m)
 {
     ModState *st = PyModule_GetState(m);
+    st->closing = 1; /* interp_enter refuses from now on */
     Py_CLEAR(st->ProgramType);
     Py_CLEAR(st->FunctionType);
     Py_CLEAR(st->GeneratorType);

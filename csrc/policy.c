@@ -97,6 +97,7 @@ typedef struct {
 } PEntry;
 
 typedef struct PolicyData {
+    ModState *st;          /* the module state whose `policy` this is */
     PyObject *refs;        /* list: owns every object referenced below */
     PEntry tab[PTAB_SIZE]; /* callable identity -> PolicyKind */
     /* addresses of dangerous objects: an open-addressed set of dmask + 1
@@ -2699,6 +2700,12 @@ policy_data_free(PyObject *capsule)
         PyErr_Clear();
         return;
     }
+    if (pd->st != NULL && pd->st->policy == pd) {
+        /* the module's namespace is being cleared (interpreter exit): no
+           interpreted code runs from now on (interp_enter) */
+        pd->st->policy = NULL;
+        pd->st->closing = 1;
+    }
     Py_XDECREF(pd->refs);
     PyMem_Free(pd->dangerous);
     PyMem_Free(pd);
@@ -2800,6 +2807,7 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
         return -1;
     }
     st->policy = pd;
+    pd->st = st;
     pd->refs = PyList_New(0);
     if (pd->refs == NULL) {
         return -1;
