@@ -520,7 +520,7 @@ function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
        the value gate like everything else that enters */
     int from_host = !in->direct_call;
     in->direct_call = 0;
-    if (from_host && interp_check_thread(in) < 0) {
+    if (from_host && (interp_closing(in) < 0 || interp_check_thread(in) < 0)) {
         return NULL;
     }
     if (from_host) {

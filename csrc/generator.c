@@ -1320,6 +1320,9 @@ gen_resume_other(GenObject *gen, PyObject *arg, ResumeMsg msg,
     InterpSave
         save; /* only save.started is read unless interp_enter fills it */
     save.started = 0;
+    if (interp_closing(in) < 0) {
+        return PYGEN_ERROR;
+    }
     if (in->running) {
         if (interp_check_thread(in) < 0) {
             return PYGEN_ERROR;

@@ -896,6 +896,16 @@ policy_attr_result(Interp *in, PyObject *v)
  * called after the step, e.g. an interpreted __str__), start a fresh budget
  * window with the configured limits.  0 / -1. */
 int interp_enter(Interp *in, InterpSave *save);
+/* 0, or -1 with RuntimeError once the module's state is being torn down
+ * (interpreter exit): host code entering interpreted code (a finalizer)
+ * asks first, before any check reads the freed policy tables. */
+int interp_closing_error(void);
+static inline int
+interp_closing(Interp *in)
+{
+    return in->st->closing || in->st->policy == NULL ? interp_closing_error()
+                                                     : 0;
+}
 /* Entering interpreted code while a step (or hook) of this interpreter
  * runs: only from the thread that runs it (its budgets and stack bounds
  * are that thread's).  0, or -1 with InterpreterError.  Inline: called on

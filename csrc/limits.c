@@ -398,19 +398,25 @@ limits_check_binop(Interp *in, int op, PyObject *l, PyObject *r)
 }
 
 int
+interp_closing_error(void)
+{
+    /* a finalizer of the code's objects at interpreter exit, after the
+       module's state began to go (its policy tables are freed with its
+       namespace): nothing of the code runs then */
+    PyErr_SetString(PyExc_RuntimeError,
+                    "smolagents_native is shutting down: interpreted code "
+                    "does not run any more");
+    return -1;
+}
+
+int
 interp_enter(Interp *in, InterpSave *save)
 {
     save->started = 0;
     if (in->running) {
         return 0;
     }
-    if (in->st->closing || in->st->policy == NULL) {
-        /* a finalizer of the code's objects at interpreter exit, after the
-           module's state began to go (its policy tables are freed with its
-           namespace): nothing of the code runs then */
-        PyErr_SetString(PyExc_RuntimeError,
-                        "smolagents_native is shutting down: interpreted "
-                        "code does not run any more");
+    if (interp_closing(in) < 0) {
         return -1;
     }
     /* a hook called by host code after the step: a fresh budget window */

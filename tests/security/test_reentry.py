@@ -158,6 +158,15 @@ def test_a_finalizer_of_the_code_at_interpreter_exit_does_not_abort_the_host():
         d = D()
         d.me = d
         d = None
+        def g():
+            try:
+                yield 1
+            finally:
+                held.append(2)
+        held = []
+        it = g()
+        next(it)
+        held.append(it)
         ''')
         print("step done")
         """)
