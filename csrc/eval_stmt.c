@@ -902,9 +902,53 @@ done:
     return 1;
 }
 
-/* Module-level strings at least this long are appended to in place by
- * `s += t` (eval_augassign). */
+/* `s += t` (eval_augassign) appends to the string in place, as CPython
+ * does, when the name's binding (and, at module level, the step's last
+ * value) is all that holds it: the binding lets go of it first
+ * (str_release_binding), so that PyUnicode_Append resizes it rather than
+ * copying it (a document built line by line: linear, not quadratic).  A
+ * local is left unbound, as in CPython, and a module-level name None (as
+ * CPython 3.10's STORE_NAME path, which deletes it; 3.11+ appends in place
+ * for locals only) when the append fails for memory; the name is bound
+ * again after it.  Module-level strings shorter than this are copied:
+ * cheaper than the extra store. */
 #define INPLACE_GLOBAL_MIN_LEN 256
+
+static int
+str_append_in_place_ok(Frame *f, Node *t, PyObject *cur, PyObject *rhs)
+{
+    if (t->kind != K_Name || !PyUnicode_CheckExact(cur) ||
+        !PyUnicode_CheckExact(rhs)) {
+        return 0;
+    }
+    if (t->scope_kind == NAME_FAST) {
+        return Py_REFCNT(cur) == 2;
+    }
+    return (t->scope_kind == NAME_GLOBAL ||
+            (t->scope_kind == NAME_NAME && f->locals == f->globals)) &&
+           t->Name.checked_epoch == f->in->tools_epoch &&
+           PyDict_CheckExact(f->globals) &&
+           Py_REFCNT(cur) == 2 + (f->last_value == cur) &&
+           PyUnicode_GET_LENGTH(cur) >= INPLACE_GLOBAL_MIN_LEN;
+}
+
+/* The binding (and the last value) let go of `cur`, for which
+ * str_append_in_place_ok holds.  0 / -1. */
+static int
+str_release_binding(Frame *f, Node *t, PyObject *cur)
+{
+    if (t->scope_kind == NAME_FAST) {
+        Py_CLEAR(f->fast[t->slot]);
+        return 0;
+    }
+    if (gcache_store(f, t, Py_None) < 0) {
+        return -1;
+    }
+    if (f->last_value == cur) {
+        Py_SETREF(f->last_value, Py_NewRef(Py_None)); /* set again after */
+    }
+    return 0;
+}
 
 static Status
 eval_augassign(Frame *f, Node *s)
@@ -944,48 +988,10 @@ eval_augassign(Frame *f, Node *s)
     if (rhs == NULL) {
         goto done;
     }
-    if (t->kind == K_Name && t->scope_kind == NAME_FAST && s->op == OP_Add &&
-        PyUnicode_CheckExact(cur) && PyUnicode_CheckExact(rhs) &&
-        Py_REFCNT(cur) == 2) {
-        /* s += t on a local string: drop the variable's reference so that
-           the string can be resized in place, as CPython does */
-        if (limits_check_binop(f->in, OP_Add, cur, rhs) < 0) {
+    if (s->op == OP_Add && str_append_in_place_ok(f, t, cur, rhs)) {
+        if (limits_check_binop(f->in, OP_Add, cur, rhs) < 0 ||
+            str_release_binding(f, t, cur) < 0) {
             goto done;
-        }
-        Py_CLEAR(f->fast[t->slot]);
-        PyUnicode_Append(&cur, rhs);
-        if (cur == NULL) {
-            goto done;
-        }
-        res = cur;
-        cur = NULL;
-    }
-    else if (t->kind == K_Name && s->op == OP_Add &&
-             (t->scope_kind == NAME_GLOBAL ||
-              (t->scope_kind == NAME_NAME && f->locals == f->globals)) &&
-             t->Name.checked_epoch == f->in->tools_epoch &&
-             PyDict_CheckExact(f->globals) && PyUnicode_CheckExact(cur) &&
-             PyUnicode_CheckExact(rhs) &&
-             Py_REFCNT(cur) == 2 + (f->last_value == cur) &&
-             PyUnicode_GET_LENGTH(cur) >= INPLACE_GLOBAL_MIN_LEN) {
-        /* s += t on a module-level string held only by the namespace: as
-           CPython 3.10's STORE_NAME path (3.11+ does it for locals only),
-           the namespace lets go of it for the append, so that it is
-           resized in place rather than copied (a document built line by
-           line: linear, not quadratic).  The name is bound again below;
-           an append that fails (memory) leaves it None, as a local is left
-           unbound.  Shorter strings are copied: cheaper than the extra
-           store. */
-        if (limits_check_binop(f->in, OP_Add, cur, rhs) < 0) {
-            goto done;
-        }
-        if (gcache_store(f, t, Py_None) < 0) {
-            goto done;
-        }
-        if (f->last_value == cur) {
-            /* the step's last value (the previous `s += t`): set again
-               below */
-            Py_SETREF(f->last_value, Py_NewRef(Py_None));
         }
         PyUnicode_Append(&cur, rhs);
         if (cur == NULL) {

@@ -897,14 +897,14 @@ policy_attr_result(Interp *in, PyObject *v)
  * window with the configured limits.  0 / -1. */
 int interp_enter(Interp *in, InterpSave *save);
 /* 0, or -1 with RuntimeError once the module's state is being torn down
- * (interpreter exit): host code entering interpreted code (a finalizer)
- * asks first, before any check reads the freed policy tables. */
+ * (interpreter exit): the entries of host code into interpreted code
+ * (function_vectorcall, gen_resume_other: a finalizer) ask first, before
+ * any check reads the freed policy tables or interp_enter runs. */
 int interp_closing_error(void);
 static inline int
 interp_closing(Interp *in)
 {
-    return in->st->closing || in->st->policy == NULL ? interp_closing_error()
-                                                     : 0;
+    return in->st->closing ? interp_closing_error() : 0;
 }
 /* Entering interpreted code while a step (or hook) of this interpreter
  * runs: only from the thread that runs it (its budgets and stack bounds

@@ -416,9 +416,6 @@ interp_enter(Interp *in, InterpSave *save)
     if (in->running) {
         return 0;
     }
-    if (interp_closing(in) < 0) {
-        return -1;
-    }
     /* a hook called by host code after the step: a fresh budget window */
     in->ops_limit = in->ops_limit_cfg; /* budgets.c */
     in->timeout = in->timeout_seconds;

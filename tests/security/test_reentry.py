@@ -50,6 +50,22 @@ def stringify_quietly(x):
         return "results"
 
 
+def garbage_with_finalizer(body):
+    """Source of an unreachable cycle whose finalizer runs `body` (one line) when the
+    collector frees it."""
+    return ("class D:\n    def __del__(self):\n        " + body + "\n"
+            "d = D()\nd.me = d\nd = None\n")
+
+
+@pytest.fixture
+def collecting_module(tmp_path, monkeypatch):
+    """The name of an importable module whose body runs the collector."""
+    (tmp_path / "st_collecting_mod.py").write_text("import gc\ngc.collect()\nVALUE = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield "st_collecting_mod"
+    sys.modules.pop("st_collecting_mod", None)
+
+
 def collect():
     """A tool that runs the collector (any tool that allocates may)."""
     import gc
@@ -95,41 +111,19 @@ def test_a_class_the_code_makes_in_a_tool_callback_is_the_codes():
 
 def test_a_finalizer_run_during_a_tool_call_has_the_gadget_refusals():
     ex = executor(["string"], {"collect": collect})
-    code = textwrap.dedent(f"""\
-        import string
-        class D:
-            def __del__(self):
-                {GADGET_CALL}
-        d = D()
-        d.me = d
-        d = None
-        collect()
-        """)
+    code = "import string\n" + garbage_with_finalizer(GADGET_CALL) + "collect()\n"
     with pytest.raises(InterpreterError, match=GADGET_MSG):
         ex(code)
 
 
-def test_a_finalizer_run_during_an_import_has_the_gadget_refusals(tmp_path, monkeypatch):
-    # a module whose body runs the collector: the code's finalizer runs below that module
-    # body, which must not make the gadget call count as the import's
-    (tmp_path / "st_collecting_mod.py").write_text("import gc\ngc.collect()\nVALUE = 1\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    try:
-        ex = executor(["string", "st_collecting_mod"])
-        code = textwrap.dedent(f"""\
-            import string
-            class D:
-                def __del__(self):
-                    {GADGET_CALL}
-            d = D()
-            d.me = d
-            d = None
-            import st_collecting_mod
-            """)
-        with pytest.raises(InterpreterError, match=GADGET_MSG):
-            ex(code)
-    finally:
-        sys.modules.pop("st_collecting_mod", None)
+def test_a_finalizer_run_during_an_import_has_the_gadget_refusals(collecting_module):
+    # the code's finalizer runs below that module body, which must not make the gadget call
+    # count as the import's
+    ex = executor(["string", collecting_module])
+    code = ("import string\n" + garbage_with_finalizer(GADGET_CALL)
+            + f"import {collecting_module}\n")
+    with pytest.raises(InterpreterError, match=GADGET_MSG):
+        ex(code)
 
 
 def test_imports_by_a_tool_callback_still_run_their_module_bodies(tmp_path, monkeypatch):
@@ -176,29 +170,15 @@ def test_a_finalizer_of_the_code_at_interpreter_exit_does_not_abort_the_host():
     assert "Fatal Python error" not in r.stderr
 
 
-def test_a_finalizer_run_during_an_import_has_the_tripwire(tmp_path, monkeypatch):
+def test_a_finalizer_run_during_an_import_has_the_tripwire(tmp_path, collecting_module):
     # the tripwire is suspended while an import's module bodies run (they open files); a
     # finalizer of the code that the collector runs there is the code, armed again
     secret = tmp_path / "outside" / "secret.txt"
     secret.parent.mkdir()
     secret.write_text("host data")
-    (tmp_path / "st_collecting_mod2.py").write_text("import gc\ngc.collect()\nVALUE = 2\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    try:
-        ex = executor(["pathlib", "st_collecting_mod2"], readable_dirs=[str(tmp_path / "granted")])
-        code = textwrap.dedent(f"""\
-            import pathlib
-            leak = []
-            class D:
-                def __del__(self):
-                    leak.append(pathlib.Path({str(secret)!r}).read_text())
-            d = D()
-            d.me = d
-            d = None
-            import st_collecting_mod2
-            leak
-            """)
-        with pytest.raises(InterpreterError, match="missing grant: readable_dirs"):
-            ex(code)
-    finally:
-        sys.modules.pop("st_collecting_mod2", None)
+    ex = executor(["pathlib", collecting_module], readable_dirs=[str(tmp_path / "granted")])
+    code = ("import pathlib\nleak = []\n"
+            + garbage_with_finalizer(f"leak.append(pathlib.Path({str(secret)!r}).read_text())")
+            + f"import {collecting_module}\nleak\n")
+    with pytest.raises(InterpreterError, match="missing grant: readable_dirs"):
+        ex(code)
