@@ -286,6 +286,8 @@ typedef struct {
     PyObject *str_send, *str_throw, *str_close;
     PyObject *str_write, *str_keys, *str_get, *str_dot;
     PyObject *str_dot0_suffix, *str_space, *str_newline;
+    PyObject *str_print_outputs, *str_operations_count, *str_counter,
+        *str_value;          /* step() */
     PyObject *dangerous[24]; /* unused (see policy): kept for module.c */
     int ndangerous;
     struct PolicyData *policy; /* policy.c: owned by the module's `_policy`

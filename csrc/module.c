@@ -865,6 +865,10 @@ run_module_body(void *arg)
     rc->ok = 1;
 }
 
+static PyObject *interpreter_run_budgets(InterpreterObject *self,
+                                         PyObject *code, PyObject *state,
+                                         Budgets *bp);
+
 static PyObject *
 interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
 {
@@ -911,6 +915,16 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
             return NULL;
         }
     }
+    return interpreter_run_budgets(self, code, state, &budgets);
+}
+
+/* run() after its arguments were checked: lower `code` (through the
+ * cache) and run it with `state` as globals under `budgets`. */
+static PyObject *
+interpreter_run_budgets(InterpreterObject *self, PyObject *code,
+                        PyObject *state, Budgets *bp)
+{
+    Interp *in = &self->in;
     if (in->running) {
         PyErr_SetString(PyExc_RuntimeError,
                         "this interpreter is already running a step");
@@ -921,7 +935,7 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
                         "Interpreter.__init__ was not called");
         return NULL;
     }
-    budgets_apply(in, &budgets);
+    budgets_apply(in, bp);
     PyObject *chunks = PyList_New(0);
     if (chunks == NULL) {
         return NULL;
@@ -1155,6 +1169,189 @@ interpreter_get_mem(InterpreterObject *self, void *c)
     return PyLong_FromLongLong(self->in.mem_last);
 }
 
+/* What a step leaves in its state whether it succeeds or fails, as the
+ * shim's executors report it (smolagents' names): "_print_outputs", the
+ * step's prints, cut by `truncate(logs, max_length=limit)` when longer than
+ * `limit` (None: never), in a new instance of the class `container` whose
+ * attribute `value` is the text (made by its __new__, without its
+ * __init__: the shim's PrintContainer keeps nothing else); and
+ * "_operations_count", {"counter": operations charged}.  0, or -1 with an
+ * exception. */
+static int
+step_record(InterpreterObject *self, PyObject *state, PyObject *limit,
+            PyObject *container, PyObject *truncate)
+{
+    PyObject *logs = interpreter_get_prints(self, NULL);
+    if (logs == NULL) {
+        return -1;
+    }
+    if (limit != Py_None) {
+        /* an int past long long: longer than anything when positive */
+        int overflow;
+        long long max = PyLong_AsLongLongAndOverflow(limit, &overflow);
+        if (max == -1 && PyErr_Occurred()) {
+            Py_DECREF(logs);
+            return -1;
+        }
+        if (overflow < 0 ||
+            (overflow == 0 && (long long)PyUnicode_GET_LENGTH(logs) > max)) {
+            PyObject *args[2] = {logs, limit};
+            PyObject *kw = Py_BuildValue("(s)", "max_length");
+            PyObject *cut =
+                kw ? PyObject_Vectorcall(truncate, args, 1, kw) : NULL;
+            Py_XDECREF(kw);
+            Py_SETREF(logs, cut);
+            if (logs == NULL) {
+                return -1;
+            }
+        }
+    }
+    /* container.__new__(container), then .value = logs: what the shim's
+       PrintContainer(logs) does, without running its __init__ in Python */
+    ModState *st = self->in.st;
+    PyTypeObject *tp = (PyTypeObject *)container;
+    PyObject *printed = NULL;
+    PyObject *none = PyTuple_New(0);
+    if (none != NULL) {
+        printed = tp->tp_new(tp, none, NULL);
+        Py_DECREF(none);
+    }
+    if (printed != NULL &&
+        PyObject_SetAttr(printed, st->str_value, logs) < 0) {
+        Py_CLEAR(printed);
+    }
+    Py_DECREF(logs);
+    if (printed == NULL) {
+        return -1;
+    }
+    int rc = PyDict_SetItem(state, st->str_print_outputs, printed);
+    Py_DECREF(printed);
+    if (rc < 0) {
+        return -1;
+    }
+    PyObject *ops = interpreter_get_ops(self, NULL);
+    PyObject *count = ops ? PyDict_New() : NULL;
+    if (count == NULL || PyDict_SetItem(count, st->str_counter, ops) < 0) {
+        Py_XDECREF(ops);
+        Py_XDECREF(count);
+        return -1;
+    }
+    Py_DECREF(ops);
+    rc = PyDict_SetItem(state, st->str_operations_count, count);
+    Py_DECREF(count);
+    return rc;
+}
+
+/* The step's timeout error as the executors report it: a new
+ * timeout_error, "Code execution exceeded the maximum execution time of
+ * {timeout} seconds" (smolagents' message, with the timeout as the caller
+ * gave it), raised `from None` over the core's own. */
+static void
+step_timeout_message(Interp *in, PyObject *timeout)
+{
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    PyErr_NormalizeException(&t, &v, &tb);
+    if (tb != NULL) {
+        PyException_SetTraceback(v, tb);
+    }
+    PyObject *msg = PyUnicode_FromFormat(
+        "Code execution exceeded the maximum execution time of %S seconds",
+        timeout);
+    PyObject *e = msg ? PyObject_CallOneArg(in->timeout_error, msg) : NULL;
+    Py_XDECREF(msg);
+    if (e == NULL) {
+        /* out of memory: the core's own error stands */
+        PyErr_Clear();
+        PyErr_Restore(t, v, tb);
+        return;
+    }
+    PyException_SetContext(e, v);  /* steals v */
+    PyException_SetCause(e, NULL); /* `from None` */
+    Py_XDECREF(tb);
+    Py_DECREF(t);
+    PyErr_SetObject((PyObject *)Py_TYPE(e), e);
+    Py_DECREF(e);
+}
+
+/* step(code, state, budgets, max_print_outputs_length, container,
+ * truncate, timeout) -> (output, is_final_answer): run(code, state,
+ * budgets); a timeout error worded with `timeout` (step_timeout_message);
+ * then, whether the step succeeded or failed, step_record: the executors'
+ * step in one call (executor.py).  An error of the record replaces the
+ * step's own, which becomes its __context__, as a `finally` clause would. */
+static PyObject *
+interpreter_step(InterpreterObject *self, PyObject *const *args,
+                 Py_ssize_t nargs)
+{
+    if (nargs != 7) {
+        PyErr_Format(PyExc_TypeError, "step() takes 7 arguments (%zd given)",
+                     nargs);
+        return NULL;
+    }
+    PyObject *code = args[0], *state = args[1], *limit = args[3];
+    Budgets budgets;
+    if (!PyUnicode_Check(code) || !PyDict_Check(state)) {
+        PyErr_Format(PyExc_TypeError,
+                     "step() argument %d must be %s, not %.100s",
+                     PyUnicode_Check(code) ? 2 : 1,
+                     PyUnicode_Check(code) ? "dict" : "str",
+                     Py_TYPE(PyUnicode_Check(code) ? state : code)->tp_name);
+        return NULL;
+    }
+    if (!budgets_from_object(self->in.st, args[2], &budgets)) {
+        PyErr_Format(PyExc_TypeError,
+                     "step()'s third argument must be a Budgets, not %.100s",
+                     Py_TYPE(args[2])->tp_name);
+        return NULL;
+    }
+    if (!PyType_Check(args[4])) {
+        PyErr_Format(PyExc_TypeError,
+                     "step()'s container must be a class, not %.100s",
+                     Py_TYPE(args[4])->tp_name);
+        return NULL;
+    }
+    if (limit != Py_None && !PyLong_Check(limit)) {
+        PyErr_Format(PyExc_TypeError,
+                     "step()'s max_print_outputs_length must be an int or "
+                     "None, not %.100s",
+                     Py_TYPE(limit)->tp_name);
+        return NULL;
+    }
+    PyObject *result = interpreter_run_budgets(self, code, state, &budgets);
+    PyObject *t = NULL, *v = NULL, *tb = NULL;
+    if (result == NULL) {
+        if (self->in.timeout_error != NULL &&
+            PyErr_ExceptionMatches(self->in.timeout_error)) {
+            step_timeout_message(&self->in, args[6]);
+        }
+        PyErr_Fetch(&t, &v, &tb);
+    }
+    if (step_record(self, state, limit, args[4], args[5]) < 0) {
+        Py_CLEAR(result);
+        if (t != NULL) {
+            /* the record's error, with the step's as its context */
+            PyObject *t2, *v2, *tb2;
+            PyErr_Fetch(&t2, &v2, &tb2);
+            PyErr_NormalizeException(&t, &v, &tb);
+            PyErr_NormalizeException(&t2, &v2, &tb2);
+            if (tb != NULL) {
+                PyException_SetTraceback(v, tb);
+            }
+            PyException_SetContext(v2, v); /* steals v */
+            v = NULL;
+            Py_CLEAR(t);
+            Py_CLEAR(tb);
+            PyErr_Restore(t2, v2, tb2);
+        }
+        return NULL;
+    }
+    if (t != NULL) {
+        PyErr_Restore(t, v, tb);
+    }
+    return result;
+}
+
 static PyGetSetDef interpreter_getset[] = {
     {"grants", (getter)interpreter_get_grants, (setter)interpreter_set_grants,
      "What host code acting for the code may do (tripwire.c): a dict with "
@@ -1185,6 +1382,15 @@ static PyMethodDef interpreter_methods[] = {
      "run(code, state[, budgets], *, max_operations, max_while_iterations, "
      "timeout, ...) -> (output, is_final_answer); budgets: a Budgets object, "
      "or the budget keywords (not both)"},
+    {"step", (PyCFunction)(void (*)(void))interpreter_step, METH_FASTCALL,
+     "step(code, state, budgets, max_print_outputs_length, container, "
+     "truncate, timeout) -> (output, is_final_answer): run(code, state, "
+     "budgets), a timeout error worded with `timeout` as smolagents does; "
+     "then, whether it succeeds or fails, state['_print_outputs'] = "
+     "container instance whose .value is the logs (made without __init__; "
+     "cut by truncate(logs, max_length=...) when "
+     "longer; None: never) and state['_operations_count'] = {'counter': "
+     "operations}"},
     {NULL},
 };
 
@@ -1255,7 +1461,11 @@ core_exec(PyObject *m)
         intern(&st->str_string_filename, "<unknown>") < 0 ||
         intern(&st->str_dot0_suffix, ".0") < 0 ||
         intern(&st->str_space, " ") < 0 ||
-        intern(&st->str_newline, "\n") < 0) {
+        intern(&st->str_newline, "\n") < 0 ||
+        intern(&st->str_print_outputs, "_print_outputs") < 0 ||
+        intern(&st->str_operations_count, "_operations_count") < 0 ||
+        intern(&st->str_counter, "counter") < 0 ||
+        intern(&st->str_value, "value") < 0) {
         return -1;
     }
     if (lower_init_state(m, st) < 0 || eval_expr_table_check() < 0 ||

@@ -1,5 +1,6 @@
 """Type stubs for the C extension `smolagents_native._core` (see docs/core-api.md)."""
 
+from collections.abc import Callable
 from typing import Any, overload
 
 NODE_KINDS: tuple[str, ...]
@@ -68,6 +69,20 @@ class Interpreter:
         max_nesting: int | None = 10_000,
         max_memory_bytes: int | None = 536_870_912,
         # <budgets:end>
+    ) -> tuple[Any, bool]: ...
+    # run(), a timeout worded with `timeout`, then state["_print_outputs"] (a `container`
+    # made without __init__, .value = the prints, cut by `truncate` past the limit) and
+    # state["_operations_count"], success or failure (docs/core-api.md)
+    def step(
+        self,
+        code: str,
+        state: dict[str, Any],
+        budgets: Budgets,
+        max_print_outputs_length: int | None,
+        container: type,
+        truncate: Callable[..., str],
+        timeout: object,
+        /,
     ) -> tuple[Any, bool]: ...
 
 # (name, default, unit, constant, what it bounds, message), from csrc/budgets.def

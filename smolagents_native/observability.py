@@ -455,6 +455,11 @@ _collect_var: ContextVar[list[ExecutionMetrics] | None] = ContextVar(
     "smolagents_native_collect", default=None
 )
 _executor_logger = get_logger("executor")
+_INFO = logging.INFO
+_LOGGER_CACHE_OK = (  # quiet() may read the logger's cache (a plain Logger's isEnabledFor)
+    type(_executor_logger).isEnabledFor is logging.Logger.isEnabledFor
+    and isinstance(getattr(_executor_logger, "_cache", None), dict)
+)
 
 
 def observed(
@@ -616,15 +621,25 @@ def quiet() -> bool:
     not inside `measure`: `observed(code, state, call)` would only call `call()`. The
     executors test this before every step (some 1,500 instructions when it holds), and
     skip `observed` when it holds."""
-    return (
+    if not (
         _tracer_provider is None
         and _meter_provider is None
         and _otel_trace is _UNSET
         and "opentelemetry.trace" not in sys.modules
         and "opentelemetry.metrics" not in sys.modules
         and _collect_var.get() is None
-        and not _executor_logger.isEnabledFor(logging.INFO)
-    )
+    ):
+        return False
+    # What Logger.isEnabledFor(INFO) answers, without its call when the logger is a plain
+    # Logger whose own cache (emptied by logging whenever a level changes) holds the answer:
+    # this is what isEnabledFor reads first.
+    if _LOGGER_CACHE_OK:
+        if _executor_logger.disabled:
+            return True
+        enabled = _executor_logger._cache.get(_INFO)
+        if enabled is not None:
+            return not enabled
+    return not _executor_logger.isEnabledFor(_INFO)
 
 
 def tracing_active() -> bool:
