@@ -28,7 +28,9 @@
  * 4. [the tripwire / tool-call state belongs here: a tool proxy suspends
  *    the audit-hook tripwire itself around the real tool call];
  * 5. calls (on the step's big stack when made on a generator's stack:
- *    bigstack.c);
+ *    bigstack.c); isinstance and len whose answers run no code are
+ *    answered without a call (hostcall_fast_builtin, which the evaluator
+ *    asks first for a plain callable);
  * 6. charges the deadline weight of a host call (limits_host_call_done);
  * 7. wraps an unbounded iterator it returns (deadline_wrap_result) and
  *    gates the result (gate_value, nesting_check).
@@ -164,6 +166,85 @@ hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
         res = bigstack_vectorcall(in, *pfunc, args, nargsf, kwnames);
     }
     return finish(in, res);
+}
+
+/* Objects whose `__class__` is their type and whose length is their
+ * type's C slot, with no code of anyone's run to find either: instances of
+ * these exact builtin types.  (Not every static type: a weakref proxy
+ * answers `__class__` with its referent's class.) */
+static inline int
+fast_builtin_inert(PyObject *v)
+{
+    PyTypeObject *t = Py_TYPE(v);
+    return t == &PyLong_Type || t == &PyUnicode_Type || t == &PyList_Type ||
+           t == &PyDict_Type || t == &PyTuple_Type || t == &PyFloat_Type ||
+           t == &PyBool_Type || v == Py_None || t == &PySet_Type ||
+           t == &PyFrozenSet_Type || t == &PyBytes_Type ||
+           t == &PyComplex_Type;
+}
+
+/* isinstance(v, cls) for a class whose metatype is exactly `type` (so
+ * type.__instancecheck__, CPython's object_isinstance): 1 or 0 when known
+ * without running code, -1 when not (v of another type and not a
+ * subclass: its __class__ must be asked). */
+static inline int
+fast_isinstance_one(PyObject *v, PyObject *cls)
+{
+    if (!PyType_CheckExact(cls)) {
+        return -1;
+    }
+    if (PyObject_TypeCheck(v, (PyTypeObject *)cls)) {
+        return 1;
+    }
+    return fast_builtin_inert(v) ? 0 : -1;
+}
+
+/* The specializations CPython 3.11 makes of these two calls
+ * (PRECALL_NO_KW_ISINSTANCE, PRECALL_NO_KW_LEN), for the cases in which
+ * the builtin itself would run no code: isinstance with a class, or a
+ * tuple of classes, of metatype `type` and an object that is an instance
+ * (or of an inert builtin type, fast_builtin_inert); len of an inert
+ * builtin container.  The results are a bool and an int, plain values;
+ * the deadline is charged as for any host call; nothing else of
+ * hostcall_vectorcall applies (plain callables, no iterator arguments). */
+int
+hostcall_fast_builtin(Interp *in, PyObject *func, PyObject *const *args,
+                      Py_ssize_t nargs, PyObject **res)
+{
+    ModState *st = in->st;
+    if (func == st->builtin_isinstance && nargs == 2) {
+        PyObject *cls = args[1];
+        int r = -1;
+        if (PyTuple_CheckExact(cls)) {
+            Py_ssize_t n = PyTuple_GET_SIZE(cls);
+            r = 0;
+            for (Py_ssize_t i = 0; i < n && r == 0; i++) {
+                r = fast_isinstance_one(args[0], PyTuple_GET_ITEM(cls, i));
+            }
+        }
+        else {
+            r = fast_isinstance_one(args[0], cls);
+        }
+        if (r < 0) {
+            return 0;
+        }
+        limits_host_call_done(in);
+        *res = Py_NewRef(r ? Py_True : Py_False);
+        return 1;
+    }
+    if (func == st->builtin_len && nargs == 1 && fast_builtin_inert(args[0]) &&
+        args[0] != Py_None) {
+        PyTypeObject *t = Py_TYPE(args[0]);
+        if (t == &PyLong_Type || t == &PyFloat_Type || t == &PyBool_Type ||
+            t == &PyComplex_Type) {
+            return 0; /* no length: the builtin raises the TypeError */
+        }
+        Py_ssize_t n = PyObject_Size(args[0]);
+        limits_host_call_done(in);
+        *res = n < 0 ? NULL : PyLong_FromSsize_t(n);
+        return 1;
+    }
+    return 0;
 }
 
 PyObject *

@@ -1499,6 +1499,12 @@ core_exec(PyObject *m)
         return -1;
     }
     st->safe_builtins = policy_build_safe_builtins(m, st);
+    if (st->safe_builtins != NULL) {
+        st->builtin_isinstance =
+            Py_XNewRef(PyDict_GetItemString(st->safe_builtins, "isinstance"));
+        st->builtin_len =
+            Py_XNewRef(PyDict_GetItemString(st->safe_builtins, "len"));
+    }
     if (st->safe_builtins == NULL) {
         return -1;
     }
@@ -1535,6 +1541,8 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->RunnerType);
     Py_VISIT(st->BudgetsType);
     Py_VISIT(st->safe_builtins);
+    Py_VISIT(st->builtin_isinstance);
+    Py_VISIT(st->builtin_len);
     Py_VISIT(st->matcher_code);
     Py_VISIT(st->install_dirs);
     Py_VISIT(st->kind_of_class);
@@ -1557,6 +1565,8 @@ core_clear(PyObject *m)
     Py_CLEAR(st->RunnerType);
     Py_CLEAR(st->BudgetsType);
     Py_CLEAR(st->safe_builtins);
+    Py_CLEAR(st->builtin_isinstance);
+    Py_CLEAR(st->builtin_len);
     Py_CLEAR(st->matcher_code);
     Py_CLEAR(st->install_dirs);
     Py_CLEAR(st->kind_of_class);
