@@ -398,7 +398,7 @@ done:
 }
 
 int
-store_target(Frame *f, Node *t, PyObject *value)
+store_target_slow(Frame *f, Node *t, PyObject *value)
 {
     if (t->kind == K_Name && t->Name.checked_epoch == f->in->tools_epoch) {
         /* a name whose binding the tool check passed (check_tool_binding) */
@@ -1975,6 +1975,81 @@ eval_namedexpr(Frame *f, Node *e)
     return v;
 }
 
+/* How many times an attribute site learns where its name sits in the
+ * instance dict (Attribute.aidx): a site whose instances keep their keys in
+ * other orders stops learning after that and takes the generic lookup. */
+#define AIDX_MAX_FILLS 4
+
+/* After PyObject_GenericGetAttr(obj, name) gave v at a site whose itype /
+ * itag are obj's type at its tag: when that type has no attribute `name`
+ * at all (no descriptor, no class attribute: the generic lookup is the
+ * instance dict's entry), remember where the dict holds it. */
+static NOINLINE void
+instance_attr_learn(Node *e, PyObject *obj, PyObject *v)
+{
+    e->Attribute.afills++;
+    PyObject *found = compat_type_lookup(Py_TYPE(obj), e->obj);
+    if (found != NULL || PyErr_Occurred()) {
+        Py_XDECREF(found);
+        PyErr_Clear();
+        return;
+    }
+    PyObject *d = PyObject_GenericGetDict(obj, NULL);
+    if (d == NULL) {
+        PyErr_Clear();
+        return;
+    }
+    Py_ssize_t pos = 0, at = 0;
+    PyObject *k, *val;
+    while (PyDict_Next(d, &pos, &k, &val)) {
+        if (k == e->obj && val == v) {
+            if (at < INT32_MAX) {
+                e->Attribute.aidx = (int32_t)at + 1;
+            }
+            break;
+        }
+        at = pos;
+    }
+    Py_DECREF(d);
+}
+
+/* `obj.name` at a site whose itype / itag are obj's type at its tag: what
+ * PyObject_GenericGetAttr gives, then the attribute result.  With aidx
+ * (the type has no attribute `name`, instance_attr_learn), the instance
+ * dict's entry at that position when its key is the name itself: what the
+ * generic lookup would find there, without the type lookup nor the hash
+ * probe (CPython 3.11's LOAD_ATTR_INSTANCE_VALUE, through public API:
+ * PyDict_Next from a position gives the live entry there or after it).
+ * New reference, or NULL with an exception. */
+static inline PyObject *
+instance_attr_load(Frame *f, Node *e, PyObject *obj)
+{
+    if (e->Attribute.aidx > 0) {
+        PyObject *d = PyObject_GenericGetDict(obj, NULL);
+        if (d != NULL) {
+            Py_ssize_t pos = e->Attribute.aidx - 1;
+            PyObject *k, *v;
+            if (PyDict_Next(d, &pos, &k, &v) && k == e->obj) {
+                Py_INCREF(v);
+                Py_DECREF(d); /* the object holds it */
+                return policy_attr_result(f->in, v);
+            }
+            Py_DECREF(d);
+        }
+        else {
+            PyErr_Clear();
+        }
+    }
+    PyObject *v = PyObject_GenericGetAttr(obj, e->obj);
+    if (v == NULL) {
+        return NULL;
+    }
+    if (e->Attribute.afills < AIDX_MAX_FILLS) {
+        instance_attr_learn(e, obj, v);
+    }
+    return policy_attr_result(f->in, v);
+}
+
 static NOINLINE PyObject *
 eval_attribute(Frame *f, Node *e)
 {
@@ -1987,13 +2062,13 @@ eval_attribute(Frame *f, Node *e)
         PyTypeObject *tp = Py_TYPE(obj);
         if (tp == e->Attribute.itype &&
             compat_type_version(tp) == e->Attribute.itag) {
-            v = PyObject_GenericGetAttr(obj, e->obj);
-            v = v != NULL ? policy_attr_result(f->in, v) : NULL;
+            v = instance_attr_load(f, e, obj);
         }
         else if (tp == &PyModule_Type) {
             v = module_attr_load(f, e, obj);
         }
         else {
+            e->Attribute.aidx = 0; /* learned for another type or tag */
             policy_getattr_remember(obj, e->obj, &e->Attribute.itype,
                                     &e->Attribute.itag);
             v = attr_check_plain(f, e, obj) < 0

@@ -1415,7 +1415,7 @@ st_expr(Frame *f, Node *s)
 }
 
 static NOINLINE Status
-st_assign(Frame *f, Node *s)
+st_assign_general(Frame *f, Node *s)
 {
     if (s->Assign.ntargets == 1 && s->Assign.value->kind == K_Tuple) {
         Status st;
@@ -1432,6 +1432,35 @@ st_assign(Frame *f, Node *s)
             Py_DECREF(v);
             return ST_ERROR;
         }
+    }
+    frame_set_last(f, v);
+    return ST_OK;
+}
+
+/* `t = value` with one target and a value that is not a tuple display:
+ * a function local (not the module's, whose last value the step reports)
+ * takes the value's reference, as STORE_FAST; the rest in
+ * st_assign_general. */
+static NOINLINE Status
+st_assign(Frame *f, Node *s)
+{
+    if (s->Assign.ntargets != 1 || s->Assign.value->kind == K_Tuple) {
+        return st_assign_general(f, s);
+    }
+    PyObject *v = eval_expr(f, s->Assign.value);
+    if (v == NULL) {
+        return ST_ERROR;
+    }
+    Node *t = s->Assign.targets[0];
+    if (t->kind == K_Name && t->scope_kind == NAME_FAST &&
+        t->Name.checked_epoch == f->in->tools_epoch &&
+        f->scope->type != SC_MODULE) {
+        Py_XSETREF(f->fast[t->slot], v);
+        return ST_OK;
+    }
+    if (store_target(f, t, v) < 0) {
+        Py_DECREF(v);
+        return ST_ERROR;
     }
     frame_set_last(f, v);
     return ST_OK;

@@ -567,7 +567,7 @@ PyObject *function_call_simple(Frame *f, FunctionObject *fn,
  * handler in expr_table / stmt_table.  0, or -1 with SystemError. */
 int eval_expr_table_check(void);
 int eval_stmt_table_check(void);
-int store_target(Frame *f, Node *t, PyObject *value);
+int store_target_slow(Frame *f, Node *t, PyObject *value);
 int delete_target(Frame *f, Node *t);
 int store_name(Frame *f, Node *t, PyObject *value);
 PyObject *load_name(Frame *f, Node *e);
@@ -1216,6 +1216,22 @@ ModState *get_modstate_from_type(PyTypeObject *tp);
 
 /* Evaluate an operand, inlining the two commonest leaves (a constant, a
  * bound local).  Same result and cost accounting as eval_expr(). */
+
+/* Bind `value` (borrowed) to an assignment target.  0 / -1.  A function
+ * local whose binding the tool check passed (check_tool_binding) is stored
+ * here, inline, as STORE_FAST; everything else in store_target_slow. */
+static inline int
+store_target(Frame *f, Node *t, PyObject *value)
+{
+    if (t->kind == K_Name && t->scope_kind == NAME_FAST &&
+        t->Name.checked_epoch == f->in->tools_epoch) {
+        Py_INCREF(value);
+        Py_XSETREF(f->fast[t->slot], value);
+        return 0;
+    }
+    return store_target_slow(f, t, value);
+}
+
 static inline PyObject *
 eval_operand(Frame *f, Node *e)
 {

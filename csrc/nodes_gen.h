@@ -253,10 +253,12 @@ typedef struct {
     uint64_t mod_epoch;
     uint8_t mod_fills;
     uint8_t mval_fills;
+    uint8_t afills;
     uint32_t itag;
     PyTypeObject *itype;
     PyObject *mval;
     uint64_t mval_version;
+    int32_t aidx;
 } NodeAttribute;
 
 /* Subscript */
