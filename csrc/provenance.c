@@ -362,6 +362,23 @@ provenance_get_method(PyObject *obj, PyObject *name, PyObject **res,
             cache->value = func; /* borrowed, see CompatTypeCache */
         }
     }
+    /* An interpreted function is a non-data descriptor: the generic lookup
+       gives the instance dict's entry for the name when there is one, else
+       the function bound to obj.  No entry: the function, unbound (what
+       function_get_method's lookup would find, without the type lookup it
+       repeats).  An object without a dict, or with the name in it, takes
+       that lookup. */
+    PyObject *d = PyObject_GenericGetDict(obj, NULL);
+    if (d != NULL) {
+        PyObject *shadow = PyDict_GetItemWithError(d, name);
+        Py_DECREF(d); /* the object holds it */
+        if (shadow == NULL && !PyErr_Occurred()) {
+            *res = func; /* the reference moves to the caller */
+            *unbound = 1;
+            return 1;
+        }
+    }
+    PyErr_Clear();
     *res = function_get_method(obj, name, func, orig, unbound);
     Py_DECREF(func);
     return 1;
