@@ -66,16 +66,29 @@ restore_exception(PyObject *exc)
     Py_INCREF(Py_TYPE(exc));
 }
 
-Status
-eval_body(Frame *f, Node **body, Py_ssize_t n)
+static NOINLINE Status eval_stmt_tick(Frame *f, Node *s);
+
+/* The statements of a body, each charged then dispatched through
+ * stmt_table here (eval_stmt's work, without a call to it per statement);
+ * inline in the loops, whose bodies run once per iteration. */
+static inline Status
+body_run(Frame *f, Node **body, Py_ssize_t n)
 {
     for (Py_ssize_t i = 0; i < n; i++) {
-        Status s = eval_stmt(f, body[i]);
-        if (s != ST_OK) {
-            return s;
+        Node *s = body[i];
+        Status st = charge_due(f->in) ? eval_stmt_tick(f, s)
+                                      : stmt_table[s->kind](f, s);
+        if (st != ST_OK) {
+            return st;
         }
     }
     return ST_OK;
+}
+
+Status
+eval_body(Frame *f, Node **body, Py_ssize_t n)
+{
+    return body_run(f, body, n);
 }
 
 /* ------------------------------------------------------------------ loops */
@@ -120,7 +133,7 @@ eval_for(Frame *f, Node *s)
             break;
         }
         Py_DECREF(item);
-        st = eval_body(f, s->For.body, s->For.nbody);
+        st = body_run(f, s->For.body, s->For.nbody);
         if (st == ST_BREAK) {
             st = ST_OK;
             break;
@@ -155,7 +168,7 @@ eval_while(Frame *f, Node *s)
                          f->in->max_while_iterations);
             return ST_ERROR;
         }
-        Status st = eval_body(f, s->While.body, s->While.nbody);
+        Status st = body_run(f, s->While.body, s->While.nbody);
         if (st == ST_BREAK) {
             return ST_OK;
         }
