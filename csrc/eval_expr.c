@@ -1598,6 +1598,18 @@ load_method(Frame *f, Node *call, PyObject **self_arg)
         *self_arg = obj;
         return Py_NewRef(tc->value);
     }
+    /* A method of the code's class found here before (mcode): the type at
+       this tag reads attributes generically and gives this interpreted
+       function for the name (provenance_get_method remembered it), and
+       the attribute check depends on the type alone; what is left to ask
+       is the instance's dict. */
+    if (attr->Attribute.mcode && tc->tp == tp && tc->tag != 0 &&
+        compat_type_version(tp) == tc->tag && (attr->flags & NF_PLAIN_NAME) &&
+        !policy_attr_plain_asks_object(obj) &&
+        provenance_method_unshadowed(obj, attr->obj)) {
+        *self_arg = obj;
+        return Py_NewRef(tc->value);
+    }
     if ((attr->flags & NF_PLAIN_NAME) && tp == &PyModule_Type) {
         /* a module's function: the attribute load, bound as it is */
         PyObject *v = module_attr_load(f, attr, obj);
@@ -1612,8 +1624,12 @@ load_method(Frame *f, Node *call, PyObject **self_arg)
     }
     int unbound;
     PyObject *meth;
-    if (!provenance_get_method(obj, attr->obj, &meth, &unbound,
-                               &attr->Attribute.tcache)) {
+    if (provenance_get_method(obj, attr->obj, &meth, &unbound,
+                              &attr->Attribute.tcache)) {
+        attr->Attribute.mcode = 1;
+    }
+    else {
+        attr->Attribute.mcode = 0;
         meth = compat_get_method_cached(obj, attr->obj, &unbound,
                                         &attr->Attribute.tcache);
     }

@@ -1158,6 +1158,10 @@ int provenance_super_init_subclass(PyObject *obj, PyObject *name);
  * remembers the type lookup per type version tag. */
 int provenance_get_method(PyObject *obj, PyObject *name, PyObject **res,
                           int *unbound, CompatTypeCache *cache);
+/* 1 when obj has an instance dict without an entry for `name` (a method the
+ * type gives as a non-data descriptor is then what the generic lookup
+ * finds), 0 otherwise: no dict, an entry, or an error (cleared). */
+int provenance_method_unshadowed(PyObject *obj, PyObject *name);
 /* 1 when reading attribute `name` of an instance of `tp` is exactly
  * PyObject_GenericGetAttr(obj, name): tp's tp_getattro is the generic one,
  * or the code's-class guard over the generic one and `name` is not a

@@ -254,6 +254,7 @@ typedef struct {
     uint8_t mod_fills;
     uint8_t mval_fills;
     uint8_t afills;
+    uint8_t mcode;
     uint32_t itag;
     PyTypeObject *itype;
     PyObject *mval;

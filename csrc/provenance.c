@@ -320,6 +320,23 @@ provenance_getattr_is_generic(PyTypeObject *tp, PyObject *name)
 }
 
 int
+provenance_method_unshadowed(PyObject *obj, PyObject *name)
+{
+    PyObject *d = PyObject_GenericGetDict(obj, NULL);
+    if (d == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *shadow = PyDict_GetItemWithError(d, name);
+    Py_DECREF(d); /* the object holds it */
+    if (shadow == NULL && !PyErr_Occurred()) {
+        return 1;
+    }
+    PyErr_Clear();
+    return 0;
+}
+
+int
 provenance_get_method(PyObject *obj, PyObject *name, PyObject **res,
                       int *unbound, CompatTypeCache *cache)
 {
@@ -368,17 +385,11 @@ provenance_get_method(PyObject *obj, PyObject *name, PyObject **res,
        function_get_method's lookup would find, without the type lookup it
        repeats).  An object without a dict, or with the name in it, takes
        that lookup. */
-    PyObject *d = PyObject_GenericGetDict(obj, NULL);
-    if (d != NULL) {
-        PyObject *shadow = PyDict_GetItemWithError(d, name);
-        Py_DECREF(d); /* the object holds it */
-        if (shadow == NULL && !PyErr_Occurred()) {
-            *res = func; /* the reference moves to the caller */
-            *unbound = 1;
-            return 1;
-        }
+    if (provenance_method_unshadowed(obj, name)) {
+        *res = func; /* the reference moves to the caller */
+        *unbound = 1;
+        return 1;
     }
-    PyErr_Clear();
     *res = function_get_method(obj, name, func, orig, unbound);
     Py_DECREF(func);
     return 1;
