@@ -1779,9 +1779,10 @@ call_function(Frame *f, Node *e)
             res = function_call_direct(f->in, func, stack + 1, nargsf,
                                        nkw ? e->obj : NULL);
         }
-        else if (ok && (hcflags & HC_PLAIN) && nkw == 0 && base == 1 &&
-                 hostcall_fast_builtin(f->in, func, stack + 1, nargs, &res)) {
-            /* isinstance / len answered without a call (hostcall.c) */
+        else if (ok && (hcflags & HC_PLAIN) && nkw == 0 &&
+                 hostcall_fast_builtin(f->in, func, stack + 1,
+                                       nargs + base - 1, &res)) {
+            /* isinstance / len / list.append without a call (hostcall.c) */
         }
         else if (ok) {
             /* security (hostcall.c): the one host-call entry point; may

@@ -28,9 +28,9 @@
  * 4. [the tripwire / tool-call state belongs here: a tool proxy suspends
  *    the audit-hook tripwire itself around the real tool call];
  * 5. calls (on the step's big stack when made on a generator's stack:
- *    bigstack.c); isinstance and len whose answers run no code are
- *    answered without a call (hostcall_fast_builtin, which the evaluator
- *    asks first for a plain callable);
+ *    bigstack.c); isinstance, len and list.append, when they run no
+ *    code, are made without the call machinery (hostcall_fast_builtin,
+ *    which the evaluator asks first for a plain callable);
  * 6. charges the deadline weight of a host call (limits_host_call_done);
  * 7. wraps an unbounded iterator it returns (deadline_wrap_result) and
  *    gates the result (gate_value, nesting_check).
@@ -199,12 +199,14 @@ fast_isinstance_one(PyObject *v, PyObject *cls)
     return fast_builtin_inert(v) ? 0 : -1;
 }
 
-/* The specializations CPython 3.11 makes of these two calls
- * (PRECALL_NO_KW_ISINSTANCE, PRECALL_NO_KW_LEN), for the cases in which
- * the builtin itself would run no code: isinstance with a class, or a
- * tuple of classes, of metatype `type` and an object that is an instance
- * (or of an inert builtin type, fast_builtin_inert); len of an inert
- * builtin container.  The results are a bool and an int, plain values;
+/* The specializations CPython 3.11 makes of these calls
+ * (PRECALL_NO_KW_ISINSTANCE, PRECALL_NO_KW_LEN, PRECALL_NO_KW_LIST_APPEND),
+ * for the cases in which the builtin itself would run no code: isinstance
+ * with a class, or a tuple of classes, of metatype `type` and an object
+ * that is an instance (or of an inert builtin type, fast_builtin_inert);
+ * len of an inert builtin container; list.append on an exact list (args[0],
+ * the object of the method call).  The results are a bool, an int and
+ * None, plain values;
  * the deadline is charged as for any host call; nothing else of
  * hostcall_vectorcall applies (plain callables, no iterator arguments). */
 int
@@ -212,6 +214,13 @@ hostcall_fast_builtin(Interp *in, PyObject *func, PyObject *const *args,
                       Py_ssize_t nargs, PyObject **res)
 {
     ModState *st = in->st;
+    if (func == st->list_append && nargs == 2 && PyList_CheckExact(args[0])) {
+        /* list.append (PRECALL_NO_KW_LIST_APPEND): the growth is the
+           allocator's to account for (memlimit.c) */
+        limits_host_call_done(in);
+        *res = PyList_Append(args[0], args[1]) < 0 ? NULL : Py_NewRef(Py_None);
+        return 1;
+    }
     if (func == st->builtin_isinstance && nargs == 2) {
         PyObject *cls = args[1];
         int r = -1;

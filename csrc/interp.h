@@ -264,7 +264,8 @@ typedef struct {
     PyTypeObject *RunnerType; /* tripwire.c: the entry frame's runner */
     PyTypeObject *BudgetsType;  /* budgets.c: parsed budgets */
     PyObject *safe_builtins;    /* dict built once */
-    PyObject *builtin_isinstance, *builtin_len; /* hostcall_fast_builtin */
+    PyObject *builtin_isinstance, *builtin_len,
+        *list_append;           /* hostcall_fast_builtin */
     PyObject *str_dunder_class; /* "__class__" */
     PyObject *str_dot0;         /* ".0" */
     PyObject *str_super;
@@ -1042,10 +1043,10 @@ deadline_any_iterator(PyObject *const *args, Py_ssize_t n)
 }
 PyObject *hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
                               size_t nargsf, PyObject *kwnames, int flags);
-/* func(*args) for the builtin isinstance or len when the answer runs no
- * code: 1 with *res set (a new reference, or NULL with an exception), 0
- * when the call must go through hostcall_vectorcall.  `func` passed the
- * call gate. */
+/* func(*args) for the builtin isinstance or len, or list.append (args[0]
+ * the list), when the answer runs no code: 1 with *res set (a new
+ * reference, or NULL with an exception), 0 when the call must go through
+ * hostcall_vectorcall.  `func` passed the call gate as a plain callable. */
 int hostcall_fast_builtin(Interp *in, PyObject *func, PyObject *const *args,
                           Py_ssize_t nargs, PyObject **res);
 /* f(*args, **kw): `args` a fresh tuple, `kw` a fresh dict or NULL. */

@@ -1504,6 +1504,11 @@ core_exec(PyObject *m)
             Py_XNewRef(PyDict_GetItemString(st->safe_builtins, "isinstance"));
         st->builtin_len =
             Py_XNewRef(PyDict_GetItemString(st->safe_builtins, "len"));
+        st->list_append =
+            PyObject_GetAttrString((PyObject *)&PyList_Type, "append");
+        if (st->list_append == NULL) {
+            return -1;
+        }
     }
     if (st->safe_builtins == NULL) {
         return -1;
@@ -1543,6 +1548,7 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->safe_builtins);
     Py_VISIT(st->builtin_isinstance);
     Py_VISIT(st->builtin_len);
+    Py_VISIT(st->list_append);
     Py_VISIT(st->matcher_code);
     Py_VISIT(st->install_dirs);
     Py_VISIT(st->kind_of_class);
@@ -1567,6 +1573,7 @@ core_clear(PyObject *m)
     Py_CLEAR(st->safe_builtins);
     Py_CLEAR(st->builtin_isinstance);
     Py_CLEAR(st->builtin_len);
+    Py_CLEAR(st->list_append);
     Py_CLEAR(st->matcher_code);
     Py_CLEAR(st->install_dirs);
     Py_CLEAR(st->kind_of_class);

@@ -88,3 +88,42 @@ try:
     print(isinstance(obj=1, class_or_tuple=int))
 except TypeError as e:
     print("TypeError", e)
+
+
+# list.append at warm call sites: exact lists, a subclass overriding append, the descriptor
+# called explicitly, an object of another class with an append method, and errors.
+class LoudList(list):
+    def append(self, x):
+        print("LoudList.append", x)
+        super().append(x * 10)
+
+
+class Bag:
+    def __init__(self):
+        self.items = []
+
+    def append(self, x):
+        self.items.append(x)
+
+
+targets = [[], LoudList(), [], Bag()]
+for i in range(6):
+    for t in targets:
+        t.append(i)
+print(targets[0], targets[1], targets[2] == targets[0], targets[3].items)
+plain = []
+for i in range(3):
+    list.append(plain, i)
+print(plain)
+try:
+    list.append((), 1)
+except TypeError as e:
+    print("TypeError", e)
+try:
+    plain.append()
+except TypeError as e:
+    print("TypeError", e)
+try:
+    plain.append(1, 2)
+except TypeError as e:
+    print("TypeError", e)
