@@ -2038,23 +2038,35 @@ instance_attr_learn(Node *e, PyObject *obj, PyObject *v)
  * probe (CPython 3.11's LOAD_ATTR_INSTANCE_VALUE, through public API:
  * PyDict_Next from a position gives the live entry there or after it).
  * New reference, or NULL with an exception. */
+/* The value at position aidx - 1 of obj's instance dict when its key is
+ * the node's name object itself: a new reference, or NULL (no error). */
+static inline PyObject *
+instance_dict_at(Node *e, PyObject *obj)
+{
+    PyObject *d = PyObject_GenericGetDict(obj, NULL);
+    if (d == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    Py_ssize_t pos = e->Attribute.aidx - 1;
+    PyObject *k, *v;
+    if (PyDict_Next(d, &pos, &k, &v) && k == e->obj) {
+        Py_INCREF(v);
+    }
+    else {
+        v = NULL;
+    }
+    Py_DECREF(d); /* the object holds it */
+    return v;
+}
+
 static inline PyObject *
 instance_attr_load(Frame *f, Node *e, PyObject *obj)
 {
     if (e->Attribute.aidx > 0) {
-        PyObject *d = PyObject_GenericGetDict(obj, NULL);
-        if (d != NULL) {
-            Py_ssize_t pos = e->Attribute.aidx - 1;
-            PyObject *k, *v;
-            if (PyDict_Next(d, &pos, &k, &v) && k == e->obj) {
-                Py_INCREF(v);
-                Py_DECREF(d); /* the object holds it */
-                return policy_attr_result(f->in, v);
-            }
-            Py_DECREF(d);
-        }
-        else {
-            PyErr_Clear();
+        PyObject *v = instance_dict_at(e, obj);
+        if (v != NULL) {
+            return policy_attr_result(f->in, v);
         }
     }
     PyObject *v = PyObject_GenericGetAttr(obj, e->obj);
@@ -2065,6 +2077,36 @@ instance_attr_load(Frame *f, Node *e, PyObject *obj)
         instance_attr_learn(e, obj, v);
     }
     return policy_attr_result(f->in, v);
+}
+
+PyObject *
+attr_load_for_update(Frame *f, Node *t, PyObject *obj)
+{
+    PyTypeObject *tp = Py_TYPE(obj);
+    int warm = tp == t->Attribute.itype &&
+               compat_type_version(tp) == t->Attribute.itag;
+    if (!warm) {
+        t->Attribute.aidx = 0; /* learned for another type or tag */
+    }
+    else if (t->Attribute.aidx > 0) {
+        PyObject *v = instance_dict_at(t, obj);
+        if (v != NULL) {
+            return policy_attr_result(f->in, v);
+        }
+    }
+    if (policy_check_attr_plain(f->in, obj, t->obj) < 0) {
+        return NULL;
+    }
+    PyObject *raw = PyObject_GetAttr(obj, t->obj);
+    if (raw == NULL) {
+        return NULL;
+    }
+    if (warm && t->Attribute.afills < AIDX_MAX_FILLS && Py_TYPE(obj) == tp &&
+        provenance_getattr_is_generic(tp, t->obj) &&
+        compat_type_version(tp) == t->Attribute.itag) {
+        instance_attr_learn(t, obj, raw);
+    }
+    return policy_attr_result(f->in, raw);
 }
 
 static NOINLINE PyObject *

@@ -977,7 +977,7 @@ eval_augassign(Frame *f, Node *s)
         obj = eval_expr(f, t->Attribute.value);
         if (obj) {
             cur = t->flags & NF_PLAIN_NAME
-                      ? policy_getattr_plain(f->in, obj, t->obj)
+                      ? attr_load_for_update(f, t, obj)
                       : policy_getattr(f->in, obj, t->obj);
         }
         break;

@@ -569,6 +569,13 @@ PyObject *function_call_simple(Frame *f, FunctionObject *fn,
 int eval_expr_table_check(void);
 int eval_stmt_table_check(void);
 int store_target_slow(Frame *f, Node *t, PyObject *value);
+/* The load of `obj.name` in an augmented assignment to the plain-name
+ * attribute target t (policy_getattr_plain's checks and result): t's
+ * itype / itag are its store's (policy_setattr_plain_cached); while they
+ * hold, the load reads the instance dict at the position it learned, as
+ * eval_attribute's loads do (docs/security.md, section 11).  New reference
+ * or NULL. */
+PyObject *attr_load_for_update(Frame *f, Node *t, PyObject *obj);
 int delete_target(Frame *f, Node *t);
 int store_name(Frame *f, Node *t, PyObject *value);
 PyObject *load_name(Frame *f, Node *e);

@@ -101,3 +101,61 @@ try:
             del m.a
 except AttributeError as e:
     print("AttributeError", e)
+
+
+# Augmented assignments to attributes at one site (the load reads the dict at the learned
+# position): a class attribute read first then shadowed, a property added mid-loop, a
+# deleted attribute, objects of two classes, and __getattr__.
+class Counter:
+    count = 100
+
+    def __init__(self):
+        self.v = 0
+
+
+c = Counter()
+log = []
+for i in range(6):
+    c.count += 1
+    c.v += i
+    log.append((c.count, c.v))
+    if i == 2:
+        del c.count
+print(log, Counter.count)
+
+
+class Other:
+    def __init__(self):
+        self.v = "s"
+
+
+items = [Counter(), Other(), Counter(), Other()]
+for i in range(3):
+    for it in items:
+        it.v += it.v
+print([it.v for it in items])
+d = Counter()
+trace = []
+for i in range(6):
+    try:
+        d.v += 1
+        trace.append(d.v)
+    except AttributeError as e:
+        trace.append("AttributeError")
+    if i == 1:
+        Counter.v = property(lambda self: 42, lambda self, val: trace.append(("set", val)))
+    if i == 3:
+        del Counter.v
+        del d.v
+print(trace)
+
+
+class Lazy:
+    def __getattr__(self, name):
+        return 1000
+
+
+z = Lazy()
+for i in range(3):
+    z.total += i
+print(z.total)
