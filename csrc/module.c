@@ -1305,10 +1305,12 @@ interpreter_step(InterpreterObject *self, PyObject *const *args,
                      Py_TYPE(args[2])->tp_name);
         return NULL;
     }
-    if (!PyType_Check(args[4])) {
+    if (!PyType_Check(args[4]) || ((PyTypeObject *)args[4])->tp_new == NULL) {
         PyErr_Format(PyExc_TypeError,
-                     "step()'s container must be a class, not %.100s",
-                     Py_TYPE(args[4])->tp_name);
+                     "step()'s container must be a class that can make "
+                     "instances, not %.100s",
+                     PyType_Check(args[4]) ? ((PyTypeObject *)args[4])->tp_name
+                                           : Py_TYPE(args[4])->tp_name);
         return NULL;
     }
     if (limit != Py_None && !PyLong_Check(limit)) {

@@ -121,6 +121,9 @@ def test_bad_arguments_are_refused_before_anything_runs(interp):
         interp.step("x = 1", state, {}, None, PrintContainer, truncate_content, None)
     with pytest.raises(TypeError, match="container must be a class"):
         interp.step("x = 1", state, b, None, PrintContainer(), truncate_content, None)
+    # a class without instances of its own making (no tp_new): refused, not called
+    with pytest.raises(TypeError, match="container must be a class that can make"):
+        interp.step("x = 1", state, b, None, type(iter([])), truncate_content, None)
     with pytest.raises(TypeError, match="max_print_outputs_length must be an int"):
         interp.step("x = 1", state, b, "10", PrintContainer, truncate_content, None)
     assert state == {}

@@ -159,3 +159,26 @@ z = Lazy()
 for i in range(3):
     z.total += i
 print(z.total)
+
+
+# The right operand of `o.n += f()` turns n into a property of the class (found by a red-team
+# pass: the store re-keyed the site to the class's new tag, the load kept the old position).
+class Q:
+    pass
+
+
+q = Q()
+q.n = 0
+stored = []
+
+
+def make_property(i):
+    if i == 3:
+        Q.n = property(lambda self: 1000, lambda self, v: stored.append(v))
+        Q.n
+    return 1
+
+
+for i in range(6):
+    q.n += make_property(i)
+print(stored)
