@@ -2005,6 +2005,9 @@ static NOINLINE void
 instance_attr_learn(Node *e, PyObject *obj, PyObject *v)
 {
     e->Attribute.afills++;
+    if (Py_TYPE(obj)->tp_dictoffset == 0) {
+        return; /* no instance dict */
+    }
     PyObject *found = compat_type_lookup(Py_TYPE(obj), e->obj);
     if (found != NULL || PyErr_Occurred()) {
         Py_XDECREF(found);
@@ -2030,19 +2033,14 @@ instance_attr_learn(Node *e, PyObject *obj, PyObject *v)
     Py_DECREF(d);
 }
 
-/* `obj.name` at a site whose itype / itag are obj's type at its tag: what
- * PyObject_GenericGetAttr gives, then the attribute result.  With aidx
- * (the type has no attribute `name`, instance_attr_learn), the instance
- * dict's entry at that position when its key is the name itself: what the
- * generic lookup would find there, without the type lookup nor the hash
- * probe (CPython 3.11's LOAD_ATTR_INSTANCE_VALUE, through public API:
- * PyDict_Next from a position gives the live entry there or after it).
- * New reference, or NULL with an exception. */
 /* The value at position aidx - 1 of obj's instance dict when its key is
  * the node's name object itself: a new reference, or NULL (no error). */
 static inline PyObject *
 instance_dict_at(Node *e, PyObject *obj)
 {
+    if (Py_TYPE(obj)->tp_dictoffset == 0) {
+        return NULL; /* no instance dict */
+    }
     PyObject *d = PyObject_GenericGetDict(obj, NULL);
     if (d == NULL) {
         PyErr_Clear();
@@ -2060,6 +2058,16 @@ instance_dict_at(Node *e, PyObject *obj)
     return v;
 }
 
+/* `obj.name` at a site whose itype / itag are obj's type at its tag: what
+ * PyObject_GenericGetAttr gives, then the attribute result.  With aidx
+ * (the type has no attribute `name`, instance_attr_learn), the instance
+ * dict's entry at that position when its key is the name itself: what the
+ * generic lookup would find there, without the type lookup nor the hash
+ * probe (CPython 3.11's LOAD_ATTR_INSTANCE_VALUE, through public API:
+ * PyDict_Next from a position gives the live entry there or after it).
+ * Learned only while the object's type and its tag are still the site's
+ * after the lookup (a getter may have changed either).  New reference, or
+ * NULL with an exception. */
 static inline PyObject *
 instance_attr_load(Frame *f, Node *e, PyObject *obj)
 {
@@ -2073,7 +2081,9 @@ instance_attr_load(Frame *f, Node *e, PyObject *obj)
     if (v == NULL) {
         return NULL;
     }
-    if (e->Attribute.afills < AIDX_MAX_FILLS) {
+    if (e->Attribute.afills < AIDX_MAX_FILLS &&
+        Py_TYPE(obj) == e->Attribute.itype &&
+        compat_type_version(Py_TYPE(obj)) == e->Attribute.itag) {
         instance_attr_learn(e, obj, v);
     }
     return policy_attr_result(f->in, v);

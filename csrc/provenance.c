@@ -322,6 +322,9 @@ provenance_getattr_is_generic(PyTypeObject *tp, PyObject *name)
 int
 provenance_method_unshadowed(PyObject *obj, PyObject *name)
 {
+    if (Py_TYPE(obj)->tp_dictoffset == 0) {
+        return 0; /* no instance dict (__slots__): no error to make */
+    }
     PyObject *d = PyObject_GenericGetDict(obj, NULL);
     if (d == NULL) {
         PyErr_Clear();
