@@ -1779,11 +1779,6 @@ call_function(Frame *f, Node *e)
             res = function_call_direct(f->in, func, stack + 1, nargsf,
                                        nkw ? e->obj : NULL);
         }
-        else if (ok && (hcflags & HC_PLAIN) && nkw == 0 &&
-                 hostcall_fast_builtin(f->in, func, stack + 1,
-                                       nargs + base - 1, &res)) {
-            /* isinstance / len / list.append without a call (hostcall.c) */
-        }
         else if (ok) {
             /* security (hostcall.c): the one host-call entry point; may
                replace func and stack[1 ..].  Unbound method calls only
@@ -2025,6 +2020,7 @@ instance_attr_learn(Node *e, PyObject *obj, PyObject *v)
         if (k == e->obj && val == v) {
             if (at < INT32_MAX) {
                 e->Attribute.aidx = (int32_t)at + 1;
+                e->Attribute.atag = e->Attribute.itag;
             }
             break;
         }
@@ -2033,13 +2029,15 @@ instance_attr_learn(Node *e, PyObject *obj, PyObject *v)
     Py_DECREF(d);
 }
 
-/* The value at position aidx - 1 of obj's instance dict when its key is
- * the node's name object itself: a new reference, or NULL (no error). */
+/* The value at the position the site learned for its itag (aidx - 1) in
+ * obj's instance dict when its key is the node's name object itself: a new
+ * reference, or NULL (no error). */
 static inline PyObject *
 instance_dict_at(Node *e, PyObject *obj)
 {
-    if (Py_TYPE(obj)->tp_dictoffset == 0) {
-        return NULL; /* no instance dict */
+    if (e->Attribute.aidx == 0 || e->Attribute.atag != e->Attribute.itag ||
+        Py_TYPE(obj)->tp_dictoffset == 0) {
+        return NULL; /* not learned for this type and tag; no dict */
     }
     PyObject *d = PyObject_GenericGetDict(obj, NULL);
     if (d == NULL) {
@@ -2071,13 +2069,11 @@ instance_dict_at(Node *e, PyObject *obj)
 static inline PyObject *
 instance_attr_load(Frame *f, Node *e, PyObject *obj)
 {
-    if (e->Attribute.aidx > 0) {
-        PyObject *v = instance_dict_at(e, obj);
-        if (v != NULL) {
-            return policy_attr_result(f->in, v);
-        }
+    PyObject *v = instance_dict_at(e, obj);
+    if (v != NULL) {
+        return policy_attr_result(f->in, v);
     }
-    PyObject *v = PyObject_GenericGetAttr(obj, e->obj);
+    v = PyObject_GenericGetAttr(obj, e->obj);
     if (v == NULL) {
         return NULL;
     }
@@ -2095,10 +2091,7 @@ attr_load_for_update(Frame *f, Node *t, PyObject *obj)
     PyTypeObject *tp = Py_TYPE(obj);
     int warm = tp == t->Attribute.itype &&
                compat_type_version(tp) == t->Attribute.itag;
-    if (!warm) {
-        t->Attribute.aidx = 0; /* learned for another type or tag */
-    }
-    else if (t->Attribute.aidx > 0) {
+    if (warm) {
         PyObject *v = instance_dict_at(t, obj);
         if (v != NULL) {
             return policy_attr_result(f->in, v);
@@ -2137,7 +2130,6 @@ eval_attribute(Frame *f, Node *e)
             v = module_attr_load(f, e, obj);
         }
         else {
-            e->Attribute.aidx = 0; /* learned for another type or tag */
             policy_getattr_remember(obj, e->obj, &e->Attribute.itype,
                                     &e->Attribute.itag);
             v = attr_check_plain(f, e, obj) < 0

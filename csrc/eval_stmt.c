@@ -1025,25 +1025,18 @@ eval_augassign(Frame *f, Node *s)
             goto done;
         }
         break;
-    case K_Attribute: {
-        PyTypeObject *itype = t->Attribute.itype;
-        uint32_t itag = t->Attribute.itag;
-        int r = t->flags & NF_PLAIN_NAME
-                    ? policy_setattr_plain_cached(f->in, obj, t->obj, res,
-                                                  &t->Attribute.itype,
-                                                  &t->Attribute.itag)
-                    : policy_setattr(f->in, obj, t->obj, res);
-        if (t->Attribute.itype != itype || t->Attribute.itag != itag) {
-            /* the store remembered another type or tag (the right operand
-               changed the class, or the object's class): the load's dict
-               position was learned for the old one (attr_load_for_update) */
-            t->Attribute.aidx = 0;
-        }
-        if (r < 0) {
+    case K_Attribute:
+        /* the store may remember another type or tag (the right operand
+           changed the class): the load's dict position is kept for the tag
+           it was learned at (Attribute.atag) */
+        if ((t->flags & NF_PLAIN_NAME
+                 ? policy_setattr_plain_cached(f->in, obj, t->obj, res,
+                                               &t->Attribute.itype,
+                                               &t->Attribute.itag)
+                 : policy_setattr(f->in, obj, t->obj, res)) < 0) {
             goto done;
         }
         break;
-    }
     case K_Subscript:
         if (PyObject_SetItem(obj, key, res) < 0) {
             goto done;

@@ -28,9 +28,9 @@
  * 4. [the tripwire / tool-call state belongs here: a tool proxy suspends
  *    the audit-hook tripwire itself around the real tool call];
  * 5. calls (on the step's big stack when made on a generator's stack:
- *    bigstack.c); isinstance, len and list.append, when they run no
- *    code, are made without the call machinery (hostcall_fast_builtin,
- *    which the evaluator asks first for a plain callable);
+ *    bigstack.c); isinstance, len and list.append, when the gate passed
+ *    them as plain and they run no code, are made without the call
+ *    machinery, before step 2 (hostcall_fast_builtin);
  * 6. charges the deadline weight of a host call (limits_host_call_done);
  * 7. wraps an unbounded iterator it returns (deadline_wrap_result) and
  *    gates the result (gate_value, nesting_check).
@@ -121,53 +121,6 @@ hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func)
     return HC_CHECKED;
 }
 
-PyObject *
-hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
-                    size_t nargsf, PyObject *kwnames, int flags)
-{
-    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    if (!(flags & HC_CHECKED) && policy_check_call(in, *pfunc) < 0) {
-        return NULL;
-    }
-    /* an unbound method call (args[0] is the object, *pfunc a method
-       descriptor): policy_prepare_call takes args[0] as the object */
-    Py_ssize_t first = (flags & HC_METHOD) ? 1 : 0;
-    if (!(flags & HC_PLAIN) &&
-        policy_prepare_call(in, pfunc, args, nargs, kwnames) < 0) {
-        return NULL;
-    }
-    /* interpreted functions where CPython's C code demands real ones
-       (only ExceptionGroup's split / subgroup, both C methods) */
-    if (!(flags & HC_PLAIN) &&
-        (Py_IS_TYPE(*pfunc, &PyCFunction_Type) ||
-         Py_IS_TYPE(*pfunc, &PyMethodDescr_Type)) &&
-        funcbridge_adapt_call(in, *pfunc, args, nargs) < 0) {
-        return NULL;
-    }
-    if (deadline_any_iterator(args + first, nargs + nkw - first) &&
-        deadline_wrap_args(in, *pfunc, args + first, nargs + nkw - first) <
-            0) {
-        return NULL;
-    }
-    /* a call made on a generator's stack runs on the step's big stack;
-       a reviewed pure function with inert arguments runs without the
-       gadget profile (gadgets.c, pure.def) */
-    PyObject *res;
-    if ((Py_IS_TYPE(*pfunc, &PyFunction_Type) ||
-         Py_IS_TYPE(*pfunc, &PyMethod_Type)) &&
-        gadgets_pure_call(in, *pfunc, args + first, nargs + nkw - first)) {
-        GadgetPause gp;
-        gadgets_pause(in, &gp);
-        res = bigstack_vectorcall(in, *pfunc, args, nargsf, kwnames);
-        gadgets_unpause(in, &gp);
-    }
-    else {
-        res = bigstack_vectorcall(in, *pfunc, args, nargsf, kwnames);
-    }
-    return finish(in, res);
-}
-
 /* Objects whose `__class__` is their type and whose length is their
  * type's C slot, with no code of anyone's run to find either: instances of
  * these exact builtin types.  (Not every static type: a weakref proxy
@@ -208,8 +161,10 @@ fast_isinstance_one(PyObject *v, PyObject *cls)
  * the object of the method call).  The results are a bool, an int and
  * None, plain values;
  * the deadline is charged as for any host call; nothing else of
- * hostcall_vectorcall applies (plain callables, no iterator arguments). */
-int
+ * hostcall_vectorcall applies (plain callables, no iterator arguments).
+ * 1 with *res set (a new reference, or NULL with an exception), 0 when
+ * the call takes the full path. */
+static int
 hostcall_fast_builtin(Interp *in, PyObject *func, PyObject *const *args,
                       Py_ssize_t nargs, PyObject **res)
 {
@@ -254,6 +209,58 @@ hostcall_fast_builtin(Interp *in, PyObject *func, PyObject *const *args,
         return 1;
     }
     return 0;
+}
+
+PyObject *
+hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
+                    size_t nargsf, PyObject *kwnames, int flags)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (!(flags & HC_CHECKED) && policy_check_call(in, *pfunc) < 0) {
+        return NULL;
+    }
+    /* isinstance, len, list.append that run no code: answered here */
+    PyObject *res;
+    if ((flags & HC_PLAIN) && kwnames == NULL &&
+        hostcall_fast_builtin(in, *pfunc, args, nargs, &res)) {
+        return res;
+    }
+    /* an unbound method call (args[0] is the object, *pfunc a method
+       descriptor): policy_prepare_call takes args[0] as the object */
+    Py_ssize_t first = (flags & HC_METHOD) ? 1 : 0;
+    if (!(flags & HC_PLAIN) &&
+        policy_prepare_call(in, pfunc, args, nargs, kwnames) < 0) {
+        return NULL;
+    }
+    /* interpreted functions where CPython's C code demands real ones
+       (only ExceptionGroup's split / subgroup, both C methods) */
+    if (!(flags & HC_PLAIN) &&
+        (Py_IS_TYPE(*pfunc, &PyCFunction_Type) ||
+         Py_IS_TYPE(*pfunc, &PyMethodDescr_Type)) &&
+        funcbridge_adapt_call(in, *pfunc, args, nargs) < 0) {
+        return NULL;
+    }
+    if (deadline_any_iterator(args + first, nargs + nkw - first) &&
+        deadline_wrap_args(in, *pfunc, args + first, nargs + nkw - first) <
+            0) {
+        return NULL;
+    }
+    /* a call made on a generator's stack runs on the step's big stack;
+       a reviewed pure function with inert arguments runs without the
+       gadget profile (gadgets.c, pure.def) */
+    if ((Py_IS_TYPE(*pfunc, &PyFunction_Type) ||
+         Py_IS_TYPE(*pfunc, &PyMethod_Type)) &&
+        gadgets_pure_call(in, *pfunc, args + first, nargs + nkw - first)) {
+        GadgetPause gp;
+        gadgets_pause(in, &gp);
+        res = bigstack_vectorcall(in, *pfunc, args, nargsf, kwnames);
+        gadgets_unpause(in, &gp);
+    }
+    else {
+        res = bigstack_vectorcall(in, *pfunc, args, nargsf, kwnames);
+    }
+    return finish(in, res);
 }
 
 PyObject *

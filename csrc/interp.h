@@ -1053,12 +1053,6 @@ deadline_any_iterator(PyObject *const *args, Py_ssize_t n)
 }
 PyObject *hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
                               size_t nargsf, PyObject *kwnames, int flags);
-/* func(*args) for the builtin isinstance or len, or list.append (args[0]
- * the list), when the answer runs no code: 1 with *res set (a new
- * reference, or NULL with an exception), 0 when the call must go through
- * hostcall_vectorcall.  `func` passed the call gate as a plain callable. */
-int hostcall_fast_builtin(Interp *in, PyObject *func, PyObject *const *args,
-                          Py_ssize_t nargs, PyObject **res);
 /* f(*args, **kw): `args` a fresh tuple, `kw` a fresh dict or NULL. */
 PyObject *hostcall_call(Interp *in, PyObject **pfunc, PyObject *args,
                         PyObject *kw, int flags);

@@ -260,6 +260,7 @@ typedef struct {
     PyObject *mval;
     uint64_t mval_version;
     int32_t aidx;
+    uint32_t atag;
 } NodeAttribute;
 
 /* Subscript */
