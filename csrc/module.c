@@ -2,6 +2,10 @@
  * Interpreter type, the Python-visible entry point (docs/core-api.md).
  */
 #include "interp.h"
+
+#ifndef SMOLAGENTS_NATIVE_BUILD
+#define SMOLAGENTS_NATIVE_BUILD "unknown (not built by setup.py)"
+#endif
 #include "tripwire.h"
 #include "sandbox.h"
 
@@ -1520,6 +1524,10 @@ core_exec(PyObject *m)
         sandbox_add_functions(m) < 0 || shim_add_functions(m) < 0 ||
         provenance_init() < 0 ||
         gadgets_init() < 0) {
+        return -1;
+    }
+    /* how setup.py optimized this build (compiler, flags, profile) */
+    if (PyModule_AddStringConstant(m, "BUILD", SMOLAGENTS_NATIVE_BUILD) < 0) {
         return -1;
     }
     /* how gadget frames are seen (gadgets.c): "monitoring" (the table's

@@ -6,6 +6,7 @@ from typing import Any, overload
 NODE_KINDS: tuple[str, ...]
 REFUSED_NODES: tuple[str, ...]
 MEMORY_BUDGET: int  # 1 when the allocator hooks enforce max_memory_bytes (csrc/memlimit.c)
+BUILD: str  # how setup.py optimized this build: compiler, flags, profile-guided or not
 
 class Budgets:
     """run()'s budget keywords, parsed once (csrc/budgets.c): pass it as `run`'s third

@@ -222,3 +222,36 @@ def test_a_broken_build_is_reported_as_such(tmp_path):
     assert proc.returncode != 0
     assert "exists but cannot be loaded by this Python" in proc.stderr, proc.stderr
     assert "Rebuild it" in proc.stderr
+
+
+# --- the optimized build (setup.py) -----------------------------------------------------------
+
+
+def test_the_profile_training_run_runs_the_whole_corpus():
+    """scripts/pgo_train.py, which setup.py runs on the instrumented build, runs every program
+    of the corpus without a harness failure: a training run that broke would leave every
+    build without its profile (setup.py then falls back, and says so only in the build log)."""
+    programs = sorted((ROOT / "tests" / "programs").glob("*.py"))
+    proc = subprocess.run(
+        [sys.executable, "-I", str(ROOT / "scripts" / "pgo_train.py"), str(ROOT),
+         str(ROOT / "tests" / "programs"), "1"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert f"pgo_train: {len(programs)} of {len(programs)} program runs" in proc.stderr
+
+
+def test_a_release_build_with_gcc_is_profile_guided():
+    """The extension in use says how it was built; a GCC release build that lost its profile
+    (a broken training run, a refused profile) is a slower build, found here rather than by
+    the benchmark."""
+    from smolagents_native import _core
+
+    build = _core.BUILD
+    if os.environ.get("SMOLAGENTS_NATIVE_SANITIZE", "") not in ("", "0"):
+        pytest.skip(f"a sanitizer build ({build})")
+    if not build.startswith("gcc ") or "-O3" not in build:
+        pytest.skip(f"not a GCC release build ({build})")
+    if "SMOLAGENTS_NATIVE_PGO=0" in build:
+        pytest.skip(f"built without the profile on request ({build})")
+    assert "-flto" in build and "profile-guided" in build, build

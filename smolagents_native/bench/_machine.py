@@ -91,6 +91,15 @@ def load_average() -> list[float] | None:
         return None
 
 
+def native_build() -> str | None:
+    """How the extension was optimized (setup.py: compiler, flags, profile-guided or not)."""
+    try:
+        from smolagents_native import _core
+    except ImportError:
+        return None
+    return getattr(_core, "BUILD", None)
+
+
 def header() -> dict:
     return {
         "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -107,5 +116,6 @@ def header() -> dict:
         },
         "smolagents_version": smolagents_version(),
         "smolagents_native_version": native_version(),
+        "smolagents_native_build": native_build(),
         "git_commit": git_commit(),
     }

@@ -124,7 +124,8 @@ def header_lines(results: dict) -> list[str]:
         f"Machine:  {h['machine']['cpu']}, {core_text}{load}",
         f"Python:   {h['python']['implementation']} {h['python']['version']}",
         f"Versions: smolagents {h['smolagents_version'] or 'not installed'}; smolagents_native "
-        f"{h['smolagents_native_version'] or '?'} at commit {h['git_commit'] or 'unknown'}",
+        f"{h['smolagents_native_version'] or '?'} at commit {h['git_commit'] or 'unknown'}"
+        + (f", built {h['smolagents_native_build']}" if h.get("smolagents_native_build") else ""),
         f"Runs:     {o['warmup']} warm-up + {o['repeat']} measured per engine"
         f"{' (quick mode)' if o['quick'] else ''}; smolagents cap {o['smolagents_cap']:g}s/run; "
         f"budget {o['budget']:g}s; step batches of {o['step_calls']} calls",
