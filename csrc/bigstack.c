@@ -180,7 +180,7 @@ thread_stack_get(void)
     size_t total = 0;
     char *low = NULL, *map = NULL;
     for (;;) {
-        map = stack_map(BIG_GUARD_SIZE, size, &total, &low, "the step's");
+        map = stack_map(BIG_GUARD_SIZE, size, &total, &low, "the step's", 0);
         if (map != NULL || size / 2 < BIG_STACK_MIN) {
             break;
         }

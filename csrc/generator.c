@@ -253,7 +253,8 @@ stack_acquire(ModState *st)
         size = size < GEN_STACK_MIN ? GEN_STACK_MIN : size;
     }
     for (;;) {
-        map = stack_map(GEN_GUARD_SIZE, size, &total, &low, "a generator's");
+        map =
+            stack_map(GEN_GUARD_SIZE, size, &total, &low, "a generator's", 1);
         if (map != NULL || size / 2 < GEN_STACK_MIN) {
             break;
         }

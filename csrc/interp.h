@@ -770,9 +770,10 @@ void limits_new_window_epoch(Interp *in);
  * (kept by generator.c at every switch), NULL on the thread's own stack.
  * Inline: read and written at every generator switch. */
 /* stack.c: map a C stack above a guard area (generator and step stacks);
- * `what` names the stack in the MemoryError. */
+ * `what` names the stack in the MemoryError; `keep_reserve`: refuse to take
+ * the last sixteenth of a finite RLIMIT_AS (generator stacks). */
 char *stack_map(size_t guard, size_t size, size_t *total, char **low,
-                const char *what);
+                const char *what, int keep_reserve);
 
 extern HOT_TLS char *stack_current_limit_tls;
 static inline char *
