@@ -206,7 +206,9 @@ class PgoBuildExt(build_ext):
             tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
             return f"the training run failed (exit {proc.returncode}: {' | '.join(tail)})"
         profile = os.path.join(tmp, "profile")
-        if not any(n.endswith(".gcda") for n in os.listdir(profile)):
+        # GCC names the files after the objects: flattened ("#"-separated) for a relative
+        # object path, a directory tree under the profile directory for an absolute one
+        if not any(n.endswith(".gcda") for _, _, names in os.walk(profile) for n in names):
             return "the training run wrote no profile (was another build imported?)"
         print(f"smolagents_native: {proc.stderr.strip().splitlines()[-1]}")
         return None
