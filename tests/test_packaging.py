@@ -252,6 +252,6 @@ def test_a_release_build_with_gcc_is_profile_guided():
         pytest.skip(f"a sanitizer build ({build})")
     if not build.startswith("gcc ") or "-O3" not in build:
         pytest.skip(f"not a GCC release build ({build})")
-    if "SMOLAGENTS_NATIVE_PGO=0" in build:
-        pytest.skip(f"built without the profile on request ({build})")
+    if "SMOLAGENTS_NATIVE_PGO=0" in build or "10 or later is needed" in build:
+        pytest.skip(f"built without the profile on request or by an old GCC ({build})")
     assert "-flto" in build and "profile-guided" in build, build
