@@ -136,19 +136,13 @@ class PgoBuildExt(build_ext):
             gen = ["-fprofile-generate", f"-fprofile-dir={profile}", "-fprofile-update=atomic"]
             use = ["-fprofile-use", f"-fprofile-dir={profile}", "-fprofile-partial-training",
                    "-Wno-missing-profile"]
-            try:
-                self._build_with(ext, base_c + gen, base_l + gen, PGO_DESC)
-                trained = self._train(ext, tmp)
-            finally:
-                ext.extra_compile_args, ext.extra_link_args = base_c, base_l
-            if trained is not None:
-                print(f"smolagents_native: building without profile-guided optimization: {trained}")
-                return self._build_with(ext, base_c, base_l, f"without profile ({trained})")
+            self._build_with(ext, base_c + gen, base_l + gen, PGO_DESC)
+            why = self._train(ext, tmp, profile)
+            if why is not None:
+                print(f"smolagents_native: building without profile-guided optimization: {why}")
+                return self._build_with(ext, base_c, base_l, f"without profile ({why})")
             print("smolagents_native: profile-guided build: compiling with the profile")
-            try:
-                self._build_with(ext, base_c + use, base_l + use, PGO_DESC)
-            finally:
-                ext.extra_compile_args, ext.extra_link_args = base_c, base_l
+            self._build_with(ext, base_c + use, base_l + use, PGO_DESC)
 
     def _pgo_unavailable(self):
         if not RELEASE:
@@ -171,6 +165,7 @@ class PgoBuildExt(build_ext):
             what = f"{COMPILER}, {'sanitizers' if _flag('SMOLAGENTS_NATIVE_SANITIZE') else 'fuzzing'}"
         macro = ("SMOLAGENTS_NATIVE_BUILD", '"' + f"{what}, {profile}".replace('"', "'") + '"')
         ext.define_macros = [m for m in ext.define_macros if m[0] != macro[0]] + [macro]
+        base = ext.extra_compile_args, ext.extra_link_args
         ext.extra_compile_args, ext.extra_link_args = cflags, lflags
         force, self.force = self.force, True  # same objects, new flags: recompile all
         cforce = getattr(self.compiler, "force", None)
@@ -179,11 +174,12 @@ class PgoBuildExt(build_ext):
         try:
             super().build_extension(ext)
         finally:
+            ext.extra_compile_args, ext.extra_link_args = base
             self.force = force
             if cforce is not None:
                 self.compiler.force = cforce
 
-    def _train(self, ext, tmp):
+    def _train(self, ext, tmp, profile):
         """Run the corpus on the instrumented build; None, or why the profile is not used."""
         root = os.path.join(tmp, "pkg")
         shutil.copytree(
@@ -205,7 +201,6 @@ class PgoBuildExt(build_ext):
         if proc.returncode != 0:
             tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
             return f"the training run failed (exit {proc.returncode}: {' | '.join(tail)})"
-        profile = os.path.join(tmp, "profile")
         # GCC names the files after the objects: flattened ("#"-separated) for a relative
         # object path, a directory tree under the profile directory for an absolute one
         if not any(n.endswith(".gcda") for _, _, names in os.walk(profile) for n in names):
