@@ -196,8 +196,10 @@ compat_calculate_metaclass(PyTypeObject *meta, PyObject *bases)
 size_t
 compat_long_num_bits(PyObject *v)
 {
-    /* up to 4 digits: from the digit count and the top digit, with no call
-       and no allocation (the layouts of cpython/longintrepr.h) */
+    /* from the digit count and the top digit, with no call and no
+       allocation, at any size (the layouts of cpython/longintrepr.h; a
+       normalized int's top digit is never 0).  Hot: the int-size limits ask
+       this of every big int an operation makes. */
     PyLongObject *lo = (PyLongObject *)v;
 #if PY_VERSION_HEX >= 0x030C0000
     Py_ssize_t nd = (Py_ssize_t)(lo->long_value.lv_tag >> _PyLong_NON_SIZE_BITS);
@@ -209,7 +211,7 @@ compat_long_num_bits(PyObject *v)
     if (nd == 0) {
         return 0;
     }
-    if (nd <= 4 && dg[nd - 1] != 0) {
+    if (dg[nd - 1] != 0) {
         return (size_t)(nd - 1) * PyLong_SHIFT +
                (size_t)(64 - __builtin_clzll((unsigned long long)dg[nd - 1]));
     }
@@ -223,7 +225,7 @@ compat_long_num_bits(PyObject *v)
             x < 0 ? 0ULL - (unsigned long long)x : (unsigned long long)x;
         return m == 0 ? 0 : (size_t)(64 - __builtin_clzll(m));
     }
-    /* beyond 64 bits: int.bit_length() */
+    /* not normalized (never for an int CPython made): int.bit_length() */
     PyObject *r = PyObject_CallMethod(v, "bit_length", NULL);
     if (r == NULL) {
         return (size_t)-1;

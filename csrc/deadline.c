@@ -43,10 +43,10 @@
 /* CPython's Karatsuba cutoff (digits) */
 #define KARATSUBA_DIGITS 70.0
 
-/* Bits of the int `v`, or -1 with an exception set.  The error is not
- * cleared: reading the size of a big int allocates (int.bit_length() before
- * 3.13), and a refusal by the memory budget there must end the step as that
- * refusal, not as a guess about the operation's time. */
+/* Bits of the int `v`, or -1 with an exception set (only for an int that
+ * is not normalized, which compat_long_num_bits reads with
+ * int.bit_length(): that call may allocate, and a refusal by the memory
+ * budget there must end the step as that refusal, so it is not cleared). */
 static double
 bits_of(PyObject *v)
 {

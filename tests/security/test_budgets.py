@@ -158,12 +158,16 @@ def test_int_size_budget(budgets):
     assert_budget(ex, "x = pow(3, 20000)", "too large")
 
 
-@pytest.mark.parametrize("bits", [1, 2, 29, 30, 31, 59, 60, 61, 89, 90, 91, 119, 120, 121, 200])
+@pytest.mark.parametrize(
+    "bits",
+    [1, 2, 29, 30, 31, 59, 60, 61, 89, 90, 91, 119, 120, 121, 200]
+    + [149, 150, 151, 3_000, 3_001, 4_199, 4_200, 4_201, 9_989, 9_990, 9_991, 9_999],
+)
 @pytest.mark.parametrize("sign", [1, -1])
 def test_int_size_budget_counts_bits_exactly(budgets, bits, sign):
-    """The size check reads an int's bit length without a call for ints of up to four digits
+    """The size check reads an int's bit length from its digits, without a call, at any size
     (compat_long_num_bits): `x << n` is allowed exactly up to MAX_INT_BITS, at every digit
-    boundary, for negative ints too."""
+    boundary (30-bit digits), for negative ints too."""
     budgets(MAX_INT_BITS=10_000)
     ex = new_executor()
     x = sign * ((1 << bits) - 1) if bits > 1 else sign
@@ -176,6 +180,18 @@ def test_int_size_budget_counts_bits_exactly(budgets, bits, sign):
     ok = ex(f"y = ({x}) * (1 << {9_999 - bits})\ny.bit_length()").output
     assert ok == 9_999
     assert_budget(ex, f"y = ({x}) * (1 << {10_000 - bits})", "too large")
+
+
+def test_int_size_budget_ignores_an_overridden_bit_length(budgets):
+    """An int subclass's own `bit_length` is not what the size check asks: the digits are read
+    (before, ints above 64 bits were measured by calling `bit_length`, the sandboxed code's
+    method when it overrides it)."""
+    budgets(MAX_INT_BITS=10_000)
+    ex = new_executor()
+    cls = "class I(int):\n    def bit_length(self):\n        return 1\n"
+    assert_budget(ex, cls + "x = I(1 << 5_000) << 6_000", "too large")
+    assert_budget(ex, cls + "x = I(1 << 5_000) * I(1 << 5_000)", "too large")
+    assert ex(cls + "x = I(1 << 5_000) << 4_000\nint.bit_length(x)").output == 9_001
 
 
 def test_result_size_budget(budgets):
