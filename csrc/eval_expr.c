@@ -1116,25 +1116,84 @@ eval_formatted(Frame *f, Node *e)
     return r;
 }
 
+/* The parts of an f-string, joined as BUILD_STRING joins them
+ * (_PyUnicode_JoinArray, without a list in between): a new exact str.  The
+ * parts are str (constants and formatted values); anything else is the
+ * TypeError str.join gives.  (One part is the f-string's value as it is:
+ * CPython's compiler emits no BUILD_STRING for it, see eval_joined.) */
+#define JOIN_SMALL 16
+
+static PyObject *
+join_strings(PyObject *const *parts, Py_ssize_t n)
+{
+    Py_ssize_t len = 0;
+    Py_UCS4 maxchar = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = parts[i];
+        if (!PyUnicode_Check(v)) {
+            PyErr_Format(PyExc_TypeError,
+                         "sequence item %zd: expected str instance, %.80s "
+                         "found",
+                         i, Py_TYPE(v)->tp_name);
+            return NULL;
+        }
+        if (PyUnicode_READY(v) < 0) {
+            return NULL;
+        }
+        Py_ssize_t l = PyUnicode_GET_LENGTH(v);
+        if (l > PY_SSIZE_T_MAX - len) {
+            PyErr_SetString(PyExc_OverflowError,
+                            "join() result is too long for a Python string");
+            return NULL;
+        }
+        len += l;
+        Py_UCS4 m = PyUnicode_MAX_CHAR_VALUE(v);
+        maxchar = m > maxchar ? m : maxchar;
+    }
+    PyObject *r = PyUnicode_New(len, maxchar);
+    if (r == NULL) {
+        return NULL;
+    }
+    Py_ssize_t pos = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t l = PyUnicode_GET_LENGTH(parts[i]);
+        if (l > 0 && PyUnicode_CopyCharacters(r, pos, parts[i], 0, l) < 0) {
+            Py_DECREF(r);
+            return NULL;
+        }
+        pos += l;
+    }
+    return r;
+}
+
 static NOINLINE PyObject *
 eval_joined(Frame *f, Node *e)
 {
-    PyObject *parts = PyList_New(e->JoinedStr.nvalues);
+    Py_ssize_t n = e->JoinedStr.nvalues;
+    PyObject *small[JOIN_SMALL];
+    PyObject **parts =
+        n <= JOIN_SMALL ? small : PyMem_Malloc(n * sizeof(PyObject *));
     if (parts == NULL) {
-        return NULL;
+        return PyErr_NoMemory();
     }
-    for (Py_ssize_t i = 0; i < e->JoinedStr.nvalues; i++) {
-        PyObject *v = eval_expr(f, e->JoinedStr.values[i]);
-        if (v == NULL) {
-            Py_DECREF(parts);
-            return NULL;
+    PyObject *r = NULL;
+    Py_ssize_t got = 0;
+    for (; got < n; got++) {
+        parts[got] = eval_expr(f, e->JoinedStr.values[got]);
+        if (parts[got] == NULL) {
+            goto done;
         }
-        PyList_SET_ITEM(parts, i, v);
     }
-    PyObject *empty = PyUnicode_New(0, 0);
-    PyObject *r = empty ? PyUnicode_Join(empty, parts) : NULL;
-    Py_XDECREF(empty);
-    Py_DECREF(parts);
+    /* f'{x}' is x formatted, a str subclass included, as CPython's
+       compiler emits no BUILD_STRING for a single value */
+    r = n == 1 ? Py_NewRef(parts[0]) : join_strings(parts, n);
+done:
+    for (Py_ssize_t i = 0; i < got; i++) {
+        Py_DECREF(parts[i]);
+    }
+    if (parts != small) {
+        PyMem_Free(parts);
+    }
     return r;
 }
 
