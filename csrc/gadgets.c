@@ -909,10 +909,12 @@ inert_scalar(PyObject *o)
 
 #define PURE_MAX_ITEMS 100000
 
-static int
-inert(PyObject *o)
+/* A list or tuple of inert scalars (out of line: the scalar test comes
+ * first, inline, in inert()). */
+static NOINLINE int
+inert_sequence(PyObject *o)
 {
-    if (inert_scalar(o) || PyRange_Check(o)) {
+    if (PyRange_Check(o)) {
         return 1;
     }
     if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) {
@@ -929,6 +931,12 @@ inert(PyObject *o)
         return 1;
     }
     return 0;
+}
+
+static inline int
+inert(PyObject *o)
+{
+    return inert_scalar(o) || inert_sequence(o);
 }
 
 /* 1 when every attribute an instance holds is inert: a method reads them
