@@ -65,8 +65,8 @@ compat_type_lookup(PyTypeObject *tp, PyObject *name)
 
 /* Can instances of tp hold attributes of their own that would shadow a
  * method of the type? */
-static inline int
-type_has_instance_dict(PyTypeObject *tp)
+int
+compat_type_has_instance_dict(PyTypeObject *tp)
 {
 #if PY_VERSION_HEX >= 0x030C0000
     if (PyType_HasFeature(tp, Py_TPFLAGS_MANAGED_DICT)) {
@@ -82,7 +82,7 @@ compat_get_method_cached(PyObject *obj, PyObject *name, int *unbound,
 {
     PyTypeObject *tp = Py_TYPE(obj);
     if (cache != NULL && tp->tp_getattro == PyObject_GenericGetAttr &&
-        !type_has_instance_dict(tp) && PyUnicode_CheckExact(name)) {
+        !compat_type_has_instance_dict(tp) && PyUnicode_CheckExact(name)) {
         unsigned int tag = compat_type_version(tp);
         if (tag != 0 && cache->tp == tp && cache->tag == tag) {
             *unbound = 1;
@@ -119,7 +119,7 @@ compat_get_method(PyObject *obj, PyObject *name, int *unbound)
        ordinary attribute load; a bound method of a plain function is
        unpacked so that the caller can still call it without binding. */
     if (tp->tp_getattro == PyObject_GenericGetAttr &&
-        !type_has_instance_dict(tp) && PyUnicode_CheckExact(name)) {
+        !compat_type_has_instance_dict(tp) && PyUnicode_CheckExact(name)) {
         PyObject *descr = compat_type_lookup(tp, name);
         if (descr == NULL && PyErr_Occurred()) {
             return NULL;

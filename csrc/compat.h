@@ -220,6 +220,9 @@ void compat_with_protocol_error(PyObject *mgr, int missing_exit);
  * descriptor call): a new reference, or NULL with or without an exception
  * set (NULL and no exception: not found). */
 PyObject *compat_type_lookup(PyTypeObject *tp, PyObject *name);
+/* Can instances of tp hold attributes of their own (an instance dict,
+ * managed or at tp_dictoffset)? */
+int compat_type_has_instance_dict(PyTypeObject *tp);
 
 /* Method lookup for a call `obj.name(...)`: returns a new reference; sets
  * *unbound to 1 when the result is a plain function or method descriptor

@@ -421,9 +421,9 @@ store_target_slow(Frame *f, Node *t, PyObject *value)
             return -1;
         }
         int r = t->flags & NF_PLAIN_NAME
-                    ? policy_setattr_plain_cached(f->in, obj, t->obj, value,
-                                                  &t->Attribute.itype,
-                                                  &t->Attribute.itag)
+                    ? policy_setattr_plain_cached(
+                          f->in, obj, t->obj, value, &t->Attribute.itype,
+                          &t->Attribute.itag, &t->Attribute.stag)
                     : policy_setattr(f->in, obj, t->obj, value);
         Py_DECREF(obj);
         return r;

@@ -1030,9 +1030,9 @@ eval_augassign(Frame *f, Node *s)
            changed the class): the load's dict position is kept for the tag
            it was learned at (Attribute.atag) */
         if ((t->flags & NF_PLAIN_NAME
-                 ? policy_setattr_plain_cached(f->in, obj, t->obj, res,
-                                               &t->Attribute.itype,
-                                               &t->Attribute.itag)
+                 ? policy_setattr_plain_cached(
+                       f->in, obj, t->obj, res, &t->Attribute.itype,
+                       &t->Attribute.itag, &t->Attribute.stag)
                  : policy_setattr(f->in, obj, t->obj, res)) < 0) {
             goto done;
         }

@@ -699,10 +699,13 @@ void policy_getattr_remember(PyObject *obj, PyObject *name, PyTypeObject **ctp,
  * "allowed" (it depends on the type alone for an instance that is not a
  * class, a super() proxy, a module or an internal object, and not a tool)
  * and whose type's store is the generic one, at the same version tag, is
- * PyObject_GenericSetAttr after the tool check. */
+ * PyObject_GenericSetAttr after the tool check.  *cstag: the tag at which
+ * the type was also seen to have no attribute of the name while its
+ * instances have a dict: the store is then what PyObject_GenericSetAttr
+ * does in that case, an item store in the instance's dict. */
 int policy_setattr_plain_cached(Interp *in, PyObject *obj, PyObject *name,
                                 PyObject *value, PyTypeObject **ctp,
-                                uint32_t *ctag);
+                                uint32_t *ctag, uint32_t *cstag);
 int policy_setattr(Interp *in, PyObject *obj, PyObject *name, PyObject *value);
 int policy_delattr(Interp *in, PyObject *obj, PyObject *name);
 /* Value gate: 0 if `v` may enter interpreted code, -1 with error otherwise. */

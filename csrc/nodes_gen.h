@@ -261,6 +261,7 @@ typedef struct {
     uint64_t mval_version;
     int32_t aidx;
     uint32_t atag;
+    uint32_t stag;
 } NodeAttribute;
 
 /* Subscript */

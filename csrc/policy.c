@@ -1418,11 +1418,33 @@ policy_getattr_remember(PyObject *obj, PyObject *name, PyTypeObject **ctp,
 int
 policy_setattr_plain_cached(Interp *in, PyObject *obj, PyObject *name,
                             PyObject *value, PyTypeObject **ctp,
-                            uint32_t *ctag)
+                            uint32_t *ctag, uint32_t *cstag)
 {
     PyTypeObject *tp = Py_TYPE(obj);
     unsigned int tag = compat_type_version(tp);
     if (tag != 0 && tp == *ctp && tag == *ctag && !is_tool(in, obj)) {
+        if (tag == *cstag) {
+            /* the type at this tag has nothing of the name (no descriptor
+               to call) and its instances have a dict: what
+               PyObject_GenericSetAttr does then, without the type lookup
+               (tags are never reused: the tag alone says the type) */
+            PyObject *d = PyObject_GenericGetDict(obj, NULL);
+            if (d == NULL) {
+                return -1;
+            }
+            int r = PyDict_SetItem(d, name, value);
+            Py_DECREF(d); /* the object holds it */
+            return r;
+        }
+        if (compat_type_has_instance_dict(tp) && PyUnicode_CheckExact(name)) {
+            PyObject *found = compat_type_lookup(tp, name);
+            if (found == NULL && !PyErr_Occurred() &&
+                compat_type_version(tp) == tag) {
+                *cstag = tag;
+            }
+            Py_XDECREF(found);
+            PyErr_Clear();
+        }
         return PyObject_GenericSetAttr(obj, name, value);
     }
     if (policy_check_attr_object(in, obj, name, 1) < 0) {

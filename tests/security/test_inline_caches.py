@@ -477,6 +477,55 @@ def test_a_warm_instance_store_site_follows_a_setattr_hook_the_host_adds_mid_ste
     assert out == [0, 1, ("hooked", 2), ("hooked", 3)]
 
 
+def test_a_warm_instance_dict_store_follows_a_descriptor_the_host_adds_mid_step():
+    """A store site that learned that the type has nothing of the name (so the store is an item
+    store in the instance's dict, Attribute.stag) does so only at the type's version tag: a
+    property with a setter, or a slot-like data descriptor, that the host gives the class
+    mid-loop runs for the next store; a subclass instance with the descriptor is not stored
+    past it either."""
+    ex = new_executor(tools=False)
+
+    def patch(cls):
+        def setter(self, value):
+            self.__dict__["v"] = value * 100
+
+        cls.v = property(lambda self: self.__dict__["v"], setter)
+
+    ex.send_tools({"patch": patch})
+    out = ex(
+        "class C:\n"
+        "    pass\n"
+        "c = C()\n"
+        "seen = []\n"
+        "for i in range(5):\n"
+        "    c.v = i\n"
+        "    c.v += 10\n"
+        "    seen.append(c.v)\n"
+        "    if i == 2:\n"
+        "        patch(C)\n"
+        "seen"
+    ).output
+    # after the patch both the store and the augmented store go through the setter
+    assert out == [10, 11, 12, (3 * 100 + 10) * 100, (4 * 100 + 10) * 100]
+    out = ex(
+        "class B:\n"
+        "    pass\n"
+        "class D(B):\n"
+        "    @property\n"
+        "    def v(self):\n"
+        "        return 'D.v'\n"
+        "    @v.setter\n"
+        "    def v(self, value):\n"
+        "        pass\n"
+        "seen = []\n"
+        "for o in [B(), B(), B(), D(), B()]:\n"
+        "    o.v = 1\n"
+        "    seen.append(o.v)\n"
+        "seen"
+    ).output
+    assert out == [1, 1, 1, "D.v", 1]
+
+
 def test_a_warm_builtin_method_site_still_checks_what_the_object_decides():
     """A method-call site that called a builtin method (list.append) before skips the
     attribute check and the method lookup for objects of the same type at the same version
