@@ -700,9 +700,10 @@ void policy_getattr_remember(PyObject *obj, PyObject *name, PyTypeObject **ctp,
  * class, a super() proxy, a module or an internal object, and not a tool)
  * and whose type's store is the generic one, at the same version tag, is
  * PyObject_GenericSetAttr after the tool check.  *cstag: the tag at which
- * the type was also seen to have no attribute of the name while its
- * instances have a dict: the store is then what PyObject_GenericSetAttr
- * does in that case, an item store in the instance's dict. */
+ * the type was also seen, when the site remembered it, to have no
+ * attribute of the name while its instances have a dict: the store is then
+ * what PyObject_GenericSetAttr does in that case, an item store in the
+ * instance's dict. */
 int policy_setattr_plain_cached(Interp *in, PyObject *obj, PyObject *name,
                                 PyObject *value, PyTypeObject **ctp,
                                 uint32_t *ctag, uint32_t *cstag);

@@ -1436,15 +1436,6 @@ policy_setattr_plain_cached(Interp *in, PyObject *obj, PyObject *name,
             Py_DECREF(d); /* the object holds it */
             return r;
         }
-        if (compat_type_has_instance_dict(tp) && PyUnicode_CheckExact(name)) {
-            PyObject *found = compat_type_lookup(tp, name);
-            if (found == NULL && !PyErr_Occurred() &&
-                compat_type_version(tp) == tag) {
-                *cstag = tag;
-            }
-            Py_XDECREF(found);
-            PyErr_Clear();
-        }
         return PyObject_GenericSetAttr(obj, name, value);
     }
     if (policy_check_attr_object(in, obj, name, 1) < 0) {
@@ -1455,10 +1446,25 @@ policy_setattr_plain_cached(Interp *in, PyObject *obj, PyObject *name,
        type alone once the object is not a tool */
     if (tag != 0 && tp->tp_setattro == PyObject_GenericSetAttr &&
         !PyType_Check(obj) && tp != &PySuper_Type &&
-        !policy_attr_plain_asks_object(obj) &&
-        compat_type_version(tp) == tag) {
-        *ctp = tp;
-        *ctag = tag;
+        !policy_attr_plain_asks_object(obj)) {
+        /* once per type and tag (not on the remembered path): does the
+           store only ever write the instance's dict? */
+        int dict_only = 0;
+        if (compat_type_has_instance_dict(tp) && PyUnicode_CheckExact(name)) {
+            PyObject *found = compat_type_lookup(tp, name);
+            dict_only = found == NULL && !PyErr_Occurred();
+            Py_XDECREF(found);
+            PyErr_Clear();
+        }
+        /* the lookup may have run code (a str subclass key's __eq__):
+           remember nothing unless the tag is still the one checked */
+        if (compat_type_version(tp) == tag) {
+            *ctp = tp;
+            *ctag = tag;
+            if (dict_only) {
+                *cstag = tag;
+            }
+        }
     }
     return PyObject_SetAttr(obj, name, value);
 }
