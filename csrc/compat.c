@@ -29,6 +29,52 @@ type_dict_release(PyObject *d)
 #endif
 }
 
+#if PY_VERSION_HEX < 0x030C0000
+unsigned int
+compat_type_assign_version(PyTypeObject *tp)
+{
+    /* Only _PyType_Lookup assigns a tag on these versions (when it caches
+       a lookup), and the public way to it is type_getattro: reading
+       `tp.__init_subclass__` looks the name up in the metatype (`type`:
+       object's classmethod descriptor, not a data descriptor, so the
+       read goes on), then in tp's MRO through _PyType_Lookup.  Made only
+       when the read can run no code: the metatype is exactly `type`, no
+       exception is pending, and what tp's MRO holds for the name, looked
+       up first without the cache, is object's builtin descriptor, whose
+       __get__ binds it (a class of the code's own that defines
+       __init_subclass__, and its subclasses, keep no tag: no caching). */
+    static PyObject *probe;
+    if (Py_TYPE(tp) != &PyType_Type ||
+        !PyType_HasFeature(tp, Py_TPFLAGS_READY) || PyErr_Occurred()) {
+        return 0;
+    }
+    if (probe == NULL) {
+        probe = PyUnicode_InternFromString("__init_subclass__");
+        if (probe == NULL) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    PyObject *found = compat_type_lookup(tp, probe);
+    if (found == NULL || !Py_IS_TYPE(found, &PyClassMethodDescr_Type)) {
+        Py_XDECREF(found);
+        PyErr_Clear();
+        return 0;
+    }
+    Py_DECREF(found);
+    PyObject *bound = PyObject_GetAttr((PyObject *)tp, probe);
+    if (bound == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    Py_DECREF(bound);
+    if (!PyType_HasFeature(tp, Py_TPFLAGS_VALID_VERSION_TAG)) {
+        return 0;
+    }
+    return tp->tp_version_tag;
+}
+#endif
+
 PyObject *
 compat_type_lookup(PyTypeObject *tp, PyObject *name)
 {

@@ -242,11 +242,22 @@ typedef struct {
     PyObject *value;
 } CompatTypeCache;
 
-/* The type's version tag when it is valid (assigned first where the
- * version has the public call for it), else 0: no caching.  Up to 3.12 a
- * valid tag has Py_TPFLAGS_VALID_VERSION_TAG; 3.13 no longer sets that flag
- * (checking it turned every type cache off there): from 3.12 a modified
- * type's tag is set to 0, so a nonzero tag is a valid one. */
+#if PY_VERSION_HEX < 0x030C0000
+/* 3.10 and 3.11 have no call that assigns a tag: compat.c asks the type
+ * for a name through _PyType_Lookup, which assigns one to a type that can
+ * have one.  The tag after it, or 0. */
+unsigned int compat_type_assign_version(PyTypeObject *tp);
+#endif
+
+/* The type's version tag when it is valid (assigned first when it has
+ * none), else 0: no caching.  Up to 3.12 a valid tag has
+ * Py_TPFLAGS_VALID_VERSION_TAG; 3.13 no longer sets that flag (checking it
+ * turned every type cache off there): from 3.12 a modified type's tag is
+ * set to 0, so a nonzero tag is a valid one.  A type's tag is dropped when
+ * it or a base changes and, without the assignment here, would stay
+ * dropped until host code looked up an attribute of it generically: the
+ * caches keyed by it would miss on every use meanwhile (a class without
+ * __init__, or one whose class attribute a loop updates). */
 static inline unsigned int
 compat_type_version(PyTypeObject *tp)
 {
@@ -259,7 +270,11 @@ compat_type_version(PyTypeObject *tp)
     return tp->tp_version_tag;
 #else
     if (!PyType_HasFeature(tp, Py_TPFLAGS_VALID_VERSION_TAG)) {
+#if PY_VERSION_HEX < 0x030C0000
+        return compat_type_assign_version(tp);
+#else
         return 0;
+#endif
     }
     return tp->tp_version_tag;
 #endif

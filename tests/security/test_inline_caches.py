@@ -11,6 +11,7 @@ reaches the plain-name path (load, method call, augmented assignment).
 from __future__ import annotations
 
 import re
+import sys
 import threading
 from pathlib import Path
 
@@ -561,3 +562,31 @@ def test_a_warm_builtin_method_site_still_checks_what_the_object_decides():
     ).output
     assert out == ([2, 2, 2, 2], [-2, -2])
 
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="3.12+ assigns tags with PyUnstable_Type_AssignVersionTag")
+def test_the_code_s_classes_get_a_version_tag_for_the_caches_without_running_their_code():
+    """On 3.10 and 3.11 a type's version tag, which keys the inline caches, is assigned only
+    by a cached type lookup; nothing of the host makes one for a class without __init__ or
+    for a class whose attribute a loop just changed, so the executor asks for the tag itself
+    (compat_type_assign_version). It never does by running code: a class whose MRO holds
+    anything but object's __init_subclass__ under that name stays without a tag."""
+    ex = new_executor()
+    ex(
+        "class Plain:\n"
+        "    def m(self):\n"
+        "        return 1\n"
+        "class Hook:\n"
+        "    def __init_subclass__(cls):\n"
+        "        pass\n"
+        "    def m(self):\n"
+        "        return 2\n"
+        "p, h = Plain(), Hook()\n"
+        "for i in range(5):\n"
+        "    Plain.count = i\n"
+        "    n = p.m() + h.m()\n"
+    )
+    valid = 1 << 19  # Py_TPFLAGS_VALID_VERSION_TAG
+    assert ex.state["Plain"].__flags__ & valid
+    assert not ex.state["Hook"].__flags__ & valid
+    assert ex.state["n"] == 3
