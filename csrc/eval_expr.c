@@ -1724,6 +1724,81 @@ load_method(Frame *f, Node *call, PyObject **self_arg)
     return meth;
 }
 
+/* Evaluate a call's positional then keyword argument values into dst
+ * (new references).  *done: how many were stored.  0, or -1 with an
+ * exception. */
+static inline int
+eval_call_args(Frame *f, Node *e, PyObject **dst, Py_ssize_t *done)
+{
+    Py_ssize_t nargs = e->Call.nargs, nkw = e->Call.nkeywords;
+    *done = 0;
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        dst[i] = eval_operand(f, e->Call.args[i]);
+        if (dst[i] == NULL) {
+            return -1;
+        }
+        (*done)++;
+    }
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        dst[nargs + i] = eval_expr(f, e->Call.keywords[i]->keyword.value);
+        if (dst[nargs + i] == NULL) {
+            return -1;
+        }
+        (*done)++;
+    }
+    return 0;
+}
+
+/* Drop the n argument references a call held in args (the order CPython
+ * drops them in: COMPAT_CALLER_HOLDS_ARGS). */
+static inline void
+drop_call_args(PyObject **args, Py_ssize_t n)
+{
+#if COMPAT_CALLER_HOLDS_ARGS
+    for (Py_ssize_t i = n - 1; i >= 0; i--) {
+        Py_DECREF(args[i]);
+    }
+#else
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_DECREF(args[i]);
+    }
+#endif
+}
+
+/* `Cls(...)` for a class function_init_for_call accepted, its __init__
+ * `init`.  New reference, or NULL with an exception. */
+static NOINLINE PyObject *
+call_class_init(Frame *f, Node *e, PyTypeObject *tp, FunctionObject *init)
+{
+    Py_ssize_t nargs = e->Call.nargs, nkw = e->Call.nkeywords,
+               total = nargs + nkw;
+    if (nkw == 0 && init->scope->simple_argc == nargs + 1) {
+        return function_call_init_simple(f, init, tp, e->Call.args, nargs);
+    }
+    /* stack[0]: free slot (PY_VECTORCALL_ARGUMENTS_OFFSET); stack[1]: the
+       object, made after the arguments; then the arguments */
+    PyObject *small[8 + 2];
+    PyObject **stack = total + 2 <= 10
+                           ? small
+                           : PyMem_Malloc((total + 2) * sizeof(PyObject *));
+    if (stack == NULL) {
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t done;
+    PyObject *res = NULL;
+    if (eval_call_args(f, e, stack + 2, &done) == 0) {
+        res =
+            function_call_init(f->in, init, tp, stack + 1,
+                               (size_t)nargs | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                               nkw ? e->obj : NULL);
+    }
+    drop_call_args(stack + 2, done);
+    if (stack != small) {
+        PyMem_Free(stack);
+    }
+    return res;
+}
+
 PyObject *
 call_function(Frame *f, Node *e)
 {
@@ -1757,6 +1832,16 @@ call_function(Frame *f, Node *e)
         }
     }
     PyObject *res = NULL;
+    FunctionObject *init;
+    if (Py_IS_TYPE(func, &PyType_Type) && !(e->flags & NF_STAR_ARGS) &&
+        function_init_for_call(f->in, (PyTypeObject *)func, &e->Call.icache,
+                               &init)) {
+        /* a class of the code's own, made as type_call would make it but
+           without it: not a host call (object_new, then interpreted code) */
+        res = call_class_init(f, e, (PyTypeObject *)func, init);
+        Py_DECREF(func);
+        return res;
+    }
     if ((e->flags & NF_SUPER_CALL) && func == (PyObject *)&PySuper_Type) {
         res = call_zero_arg_super(f, func);
         Py_DECREF(func);
@@ -1815,23 +1900,8 @@ call_function(Frame *f, Node *e)
             stack[1] = self_arg; /* reference moved into the stack */
             self_arg = NULL;
         }
-        Py_ssize_t done = 0;
-        int ok = 1;
-        for (Py_ssize_t i = 0; i < nargs; i++, done++) {
-            stack[base + i] = eval_operand(f, e->Call.args[i]);
-            if (stack[base + i] == NULL) {
-                ok = 0;
-                break;
-            }
-        }
-        for (Py_ssize_t i = 0; ok && i < nkw; i++, done++) {
-            stack[base + nargs + i] =
-                eval_expr(f, e->Call.keywords[i]->keyword.value);
-            if (stack[base + nargs + i] == NULL) {
-                ok = 0;
-                break;
-            }
-        }
+        Py_ssize_t done;
+        int ok = eval_call_args(f, e, stack + base, &done) == 0;
         size_t nargsf =
             (size_t)(nargs + base - 1) | PY_VECTORCALL_ARGUMENTS_OFFSET;
         if (ok && interpreted) {
@@ -1847,15 +1917,7 @@ call_function(Frame *f, Node *e)
                                       hcflags |
                                           (base == 2 ? HC_METHOD : 0));
         }
-#if COMPAT_CALLER_HOLDS_ARGS
-        for (Py_ssize_t i = base + done - 1; i >= 1; i--) {
-            Py_DECREF(stack[i]);
-        }
-#else
-        for (Py_ssize_t i = 1; i < base + done; i++) {
-            Py_DECREF(stack[i]);
-        }
-#endif
+        drop_call_args(stack + 1, base - 1 + done);
         if (stack != small) {
             PyMem_Free(stack);
         }

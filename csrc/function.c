@@ -580,26 +580,63 @@ function_call_direct(Interp *in, PyObject *func, PyObject *const *args,
     return res;
 }
 
-PyObject *
-function_call_simple(Frame *f, FunctionObject *fn, PyObject *self_arg,
-                     Node **args, Py_ssize_t nargs)
+/* The result of a class instantiation whose __init__ returned `res` (NULL
+ * with an exception, or a new reference): the new object `obj` (stolen)
+ * when __init__ returned None, as type_call / slot_tp_init give it. */
+static PyObject *
+init_result(PyObject *obj, PyObject *res)
+{
+    if (res == NULL) {
+        Py_DECREF(obj);
+        return NULL;
+    }
+    if (res != Py_None) {
+        PyErr_Format(PyExc_TypeError,
+                     "__init__() should return None, not '%.200s'",
+                     Py_TYPE(res)->tp_name);
+        Py_DECREF(res);
+        Py_DECREF(obj);
+        return NULL;
+    }
+    Py_DECREF(res);
+    return obj;
+}
+
+/* function_call_simple, and with new_tp the instantiation of new_tp whose
+ * __init__ is fn: the arguments are evaluated first, then the object is
+ * made (new_tp's tp_new, object_new, with no arguments: what type_call
+ * makes first) and takes the frame's first slot. */
+static inline PyObject *
+call_simple(Frame *f, FunctionObject *fn, PyObject *self_arg,
+            PyTypeObject *new_tp, Node **args, Py_ssize_t nargs)
 {
     Interp *in = f->in;
     Scope *s = fn->scope;
     PyObject *slots[FRAME_SMALL_SLOTS];
     int k = 0;
-    if (self_arg != NULL) {
+    if (self_arg != NULL || new_tp != NULL) {
         slots[k++] = self_arg;
     }
     for (Py_ssize_t i = 0; i < nargs; i++) {
         PyObject *v = eval_operand(f, args[i]);
         if (v == NULL) {
             while (k > 0) {
-                Py_DECREF(slots[--k]);
+                Py_XDECREF(slots[--k]);
             }
             return NULL;
         }
         slots[k++] = v;
+    }
+    PyObject *obj = NULL;
+    if (new_tp != NULL) {
+        obj = new_tp->tp_new(new_tp, in->st->empty_tuple, NULL);
+        if (obj == NULL) {
+            while (k > 1) {
+                Py_DECREF(slots[--k]);
+            }
+            return NULL;
+        }
+        slots[0] = Py_NewRef(obj);
     }
     for (int i = k; i < s->nlocals; i++) {
         slots[i] = NULL;
@@ -622,7 +659,75 @@ function_call_simple(Frame *f, FunctionObject *fn, PyObject *self_arg,
         Py_DECREF(held[--k]);
     }
 #endif
-    return res;
+    return new_tp != NULL ? init_result(obj, res) : res;
+}
+
+PyObject *
+function_call_simple(Frame *f, FunctionObject *fn, PyObject *self_arg,
+                     Node **args, Py_ssize_t nargs)
+{
+    return call_simple(f, fn, self_arg, NULL, args, nargs);
+}
+
+PyObject *
+function_call_init_simple(Frame *f, FunctionObject *init, PyTypeObject *tp,
+                          Node **args, Py_ssize_t nargs)
+{
+    return call_simple(f, init, NULL, tp, args, nargs);
+}
+
+PyObject *
+function_call_init(Interp *in, FunctionObject *init, PyTypeObject *tp,
+                   PyObject **args, size_t nargsf, PyObject *kwnames)
+{
+    PyObject *obj = tp->tp_new(tp, in->st->empty_tuple, NULL);
+    if (obj == NULL) {
+        return NULL;
+    }
+    args[0] = obj; /* the caller's free slot: the object goes first */
+    PyObject *res = function_call_direct(in, (PyObject *)init, args,
+                                         (PyVectorcall_NARGS(nargsf) + 1) |
+                                             PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                         kwnames);
+    return init_result(obj, res);
+}
+
+int
+function_init_for_call(Interp *in, PyTypeObject *tp, CompatTypeCache *ic,
+                       FunctionObject **pinit)
+{
+    unsigned int tag = compat_type_version(tp);
+    if (tag != 0 && ic->tp == tp && ic->tag == tag) {
+        *pinit = (FunctionObject *)ic->value;
+        return function_is_direct(in, *pinit);
+    }
+    /* made as type_call would make it: object_new (no __new__ of anyone's,
+       so nothing to ask of the arguments), PyType_GenericAlloc, not
+       abstract, and an __init__ of the code's own; a callable the call
+       policy has nothing to say about (by identity) */
+    if (tag == 0 || tp->tp_new != PyBaseObject_Type.tp_new ||
+        tp->tp_alloc != PyType_GenericAlloc ||
+        PyType_HasFeature(tp, Py_TPFLAGS_IS_ABSTRACT) ||
+        policy_callable_is_dangerous(in, (PyObject *)tp) ||
+        !policy_call_is_plain(in, (PyObject *)tp)) {
+        return 0;
+    }
+    PyObject *init = compat_type_lookup(tp, in->st->str_init);
+    if (init == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int ok = Py_IS_TYPE(init, in->st->FunctionType) &&
+             compat_type_version(tp) == tag;
+    Py_DECREF(init); /* the type's MRO holds it while the tag holds */
+    if (!ok) {
+        return 0;
+    }
+    ic->tp = tp;
+    ic->tag = tag;
+    ic->value = init;
+    *pinit = (FunctionObject *)init;
+    return function_is_direct(in, *pinit);
 }
 
 /* Run a comprehension: a scope whose only parameter `.0` is the iterator of
@@ -1182,7 +1287,7 @@ static PyType_Slot function_slots[] = {
 };
 
 PyType_Spec Function_spec = {
-    .name = "smolagents_native._core.function",
+    .name = "builtins.function", /* named as CPython's (module.c) */
     .basicsize = sizeof(FunctionObject),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC |
              Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR |

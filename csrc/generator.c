@@ -2033,7 +2033,7 @@ static PyType_Slot generator_slots[] = {
 };
 
 PyType_Spec Generator_spec = {
-    .name = "smolagents_native._core.generator",
+    .name = "builtins.generator", /* named as CPython's (module.c) */
     .basicsize = sizeof(GenObject),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC |
              Py_TPFLAGS_DISALLOW_INSTANTIATION,

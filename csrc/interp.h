@@ -269,7 +269,9 @@ typedef struct {
     PyObject *safe_builtins;    /* dict built once */
     PyObject *builtin_isinstance, *builtin_len,
         *list_append;           /* hostcall_fast_builtin */
+    PyObject *empty_tuple;      /* the arguments of object_new (function.c) */
     PyObject *str_dunder_class; /* "__class__" */
+    PyObject *str_init;         /* "__init__" */
     PyObject *str_dot0;         /* ".0" */
     PyObject *str_super;
     PyObject *str___debug__;  /* lower.c: sources naming them get the compile check */
@@ -567,6 +569,27 @@ PyObject *function_call_direct(Interp *in, PyObject *func,
 PyObject *function_call_simple(Frame *f, FunctionObject *fn,
                                PyObject *self_arg, Node **args,
                                Py_ssize_t nargs);
+/* Instantiating a class of the code's own without type_call (3.11's
+ * CALL_ALLOC_AND_ENTER_INIT does the same for Python classes in CPython):
+ * function_init_for_call says, from the call site's cache `ic` (filled on
+ * a miss), whether `tp` is made by object_new, has no __new__, is not
+ * abstract, is plain to the call policy and has an interpreted __init__
+ * (*pinit, borrowed from the type) that can run directly: 1, or 0 (the call
+ * takes the full path; no exception set).  Then function_call_init_simple
+ * (an __init__ taking exactly the nargs positional arguments and self, as
+ * function_call_simple) or function_call_init (any other arguments: args
+ * from args[1], args[0] a free slot the object takes) evaluates the
+ * arguments, makes the object with tp_new and no arguments, runs __init__,
+ * and gives the object, or a TypeError when __init__ returned anything but
+ * None. */
+int function_init_for_call(Interp *in, PyTypeObject *tp, CompatTypeCache *ic,
+                           FunctionObject **pinit);
+PyObject *function_call_init_simple(Frame *f, FunctionObject *init,
+                                    PyTypeObject *tp, Node **args,
+                                    Py_ssize_t nargs);
+PyObject *function_call_init(Interp *in, FunctionObject *init,
+                             PyTypeObject *tp, PyObject **args, size_t nargsf,
+                             PyObject *kwnames);
 /* At import: every expression / statement kind of nodes.def has its
  * handler in expr_table / stmt_table.  0, or -1 with SystemError. */
 int eval_expr_table_check(void);

@@ -1430,6 +1430,26 @@ intern(PyObject **slot, const char *s)
     return *slot ? 0 : -1;
 }
 
+/* The types of interpreted functions and generators are named as
+ * CPython's own, "function" and "generator" in module builtins, so that
+ * messages built from tp_name ("'function' object is not subscriptable",
+ * "__init__() should return None, not 'generator'") and reprs read as
+ * they do under CPython.  Their specs are named "builtins.function" and
+ * "builtins.generator" (the module comes from the part before the dot);
+ * tp_name, which the type only reads, is then pointed past the dot into
+ * the same string. */
+static void
+module_builtins_names(ModState *st)
+{
+    PyTypeObject *types[] = {st->FunctionType, st->GeneratorType};
+    for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+        const char *dot = strrchr(types[i]->tp_name, '.');
+        if (dot != NULL) {
+            types[i]->tp_name = dot + 1;
+        }
+    }
+}
+
 static int
 core_exec(PyObject *m)
 {
@@ -1439,6 +1459,7 @@ core_exec(PyObject *m)
     st->tools_watcher = -1;
     st->modules_watcher = -1;
     if (intern(&st->str_dunder_class, "__class__") < 0 ||
+        intern(&st->str_init, "__init__") < 0 ||
         intern(&st->str_dot0, ".0") < 0 ||
         intern(&st->str_super, "super") < 0 ||
         intern(&st->str___debug__, "__debug__") < 0 ||
@@ -1495,6 +1516,7 @@ core_exec(PyObject *m)
         tripwire_install() < 0) {
         return -1;
     }
+    module_builtins_names(st);
     if (PyModule_AddType(m, st->InterpreterType) < 0 ||
         funcbridge_init_state(st) < 0) {
         return -1;
@@ -1512,7 +1534,8 @@ core_exec(PyObject *m)
             Py_XNewRef(PyDict_GetItemString(st->safe_builtins, "len"));
         st->list_append =
             PyObject_GetAttrString((PyObject *)&PyList_Type, "append");
-        if (st->list_append == NULL) {
+        st->empty_tuple = PyTuple_New(0);
+        if (st->list_append == NULL || st->empty_tuple == NULL) {
             return -1;
         }
     }
@@ -1559,6 +1582,7 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->builtin_isinstance);
     Py_VISIT(st->builtin_len);
     Py_VISIT(st->list_append);
+    Py_VISIT(st->empty_tuple);
     Py_VISIT(st->matcher_code);
     Py_VISIT(st->install_dirs);
     Py_VISIT(st->kind_of_class);
@@ -1584,6 +1608,7 @@ core_clear(PyObject *m)
     Py_CLEAR(st->builtin_isinstance);
     Py_CLEAR(st->builtin_len);
     Py_CLEAR(st->list_append);
+    Py_CLEAR(st->empty_tuple);
     Py_CLEAR(st->matcher_code);
     Py_CLEAR(st->install_dirs);
     Py_CLEAR(st->kind_of_class);

@@ -226,6 +226,7 @@ typedef struct {
     PyObject *hc_func;
     uint8_t hc_fills;
     uint8_t hc_plain;
+    CompatTypeCache icache;
 } NodeCall;
 
 /* FormattedValue */

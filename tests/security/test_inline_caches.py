@@ -590,3 +590,54 @@ def test_the_code_s_classes_get_a_version_tag_for_the_caches_without_running_the
     assert ex.state["Plain"].__flags__ & valid
     assert not ex.state["Hook"].__flags__ & valid
     assert ex.state["n"] == 3
+
+
+def test_a_warm_instantiation_site_follows_the_class_the_host_changes_mid_loop():
+    """A call site that makes instances of the code's class without type_call
+    (Call.icache: object_new, then the interpreted __init__) does so only at the type's version
+    tag: an __init__ the host puts on the class, a __new__, or abstract methods it adds mid-loop
+    take effect at the next instantiation, through the full host-call path."""
+    ex = new_executor(tools=False)
+    host_inits = []
+
+    def patch(cls, what):
+        if what == "init":
+
+            def host_init(self, v):
+                host_inits.append(v)
+                self.v = ("host", v)
+
+            cls.__init__ = host_init
+        elif what == "new":
+            cls.__new__ = staticmethod(lambda c, v: ("new", v))
+        elif what == "abstract":
+            cls.__abstractmethods__ = frozenset({"m"})
+
+    ex.send_tools({"patch": patch})
+    out = ex(
+        "class C:\n"
+        "    def __init__(self, v):\n"
+        "        self.v = v\n"
+        "seen = []\n"
+        "for i in range(6):\n"
+        "    o = C(i)\n"
+        "    seen.append(o if isinstance(o, tuple) else o.v)\n"
+        "    if i == 1:\n"
+        "        patch(C, 'init')\n"
+        "    if i == 3:\n"
+        "        patch(C, 'new')\n"
+        "seen"
+    ).output
+    assert out == [0, 1, ("host", 2), ("host", 3), ("new", 4), ("new", 5)]
+    assert host_inits == [2, 3]
+    with pytest.raises(InterpreterError, match="Can't instantiate abstract class A"):
+        ex(
+            "class A:\n"
+            "    def __init__(self):\n"
+            "        self.x = 1\n"
+            "for i in range(3):\n"
+            "    A()\n"
+            "    patch(A, 'abstract')\n"
+        )
+    # the executor stays usable and the site still makes plain instances
+    assert ex("class P:\n    def __init__(self, v):\n        self.v = v\n[P(i).v for i in range(3)]").output == [0, 1, 2]
