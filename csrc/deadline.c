@@ -13,7 +13,9 @@
  *   checks the deadline: when a host call returns one
  *   (deadline_wrap_result), when one is passed to a host call
  *   (deadline_wrap_arg, hostcall.c), and when the code iterates one in C
- *   (`in`, star-unpacking: deadline_wrap_iter).
+ *   (`in`, star-unpacking: deadline_wrap_iter).  A huge range, which is
+ *   not an iterator, is bounded at the source: the range iterator types
+ *   check the deadline themselves (deadline_install_sources).
  * - Big-int arithmetic: one `x * y` of two ints inside max_int_bits can take
  *   a second.  Each int operation charges the clock countdown with a weight
  *   that grows with the operands' size (deadline_charge_binop), so the clock
@@ -242,6 +244,69 @@ unbounded_source(Interp *in, PyObject *v)
         return 0;
     }
     return 0;
+}
+
+/* ---------------------------------------------- range iterators as sources
+ *
+ * A range is not an iterator: a host C loop over one (`s.isdisjoint(r)`,
+ * `max(r)` called by sorted() as a key, any consumer no list names) makes
+ * its own range iterator and never comes back.  So the range iterator
+ * types are deadline sources themselves: their tp_iternext is replaced,
+ * once per process, by one that charges the clock countdown and checks
+ * the deadline while a step's code runs on the thread (tripwire_armed_tls:
+ * a step, or a hook of the code's that host code calls; not a tool, nor
+ * host code outside a step, which only pay the test), then calls
+ * CPython's own.  The interpreter's `for` loop calls CPython's directly
+ * (deadline_range_next_orig): its body's operations are charged already. */
+static iternextfunc range_next_orig, longrange_next_orig;
+
+static inline int
+range_next_charge(void)
+{
+    Interp *in = tripwire_armed_tls;
+    return in != NULL && in->running &&
+           (in->abort != ABORT_NONE || --in->check_countdown <= 0) &&
+           limits_tick_slow(in) < 0;
+}
+
+static PyObject *
+range_next_bounded(PyObject *it)
+{
+    return range_next_charge() ? NULL : range_next_orig(it);
+}
+
+static PyObject *
+longrange_next_bounded(PyObject *it)
+{
+    return range_next_charge() ? NULL : longrange_next_orig(it);
+}
+
+void
+deadline_install_sources(void)
+{
+    /* once per process (the types are the process's; the GIL is held) */
+    if (range_next_orig == NULL &&
+        PyRangeIter_Type.tp_iternext != range_next_bounded) {
+        range_next_orig = PyRangeIter_Type.tp_iternext;
+        PyRangeIter_Type.tp_iternext = range_next_bounded;
+    }
+    if (longrange_next_orig == NULL &&
+        PyLongRangeIter_Type.tp_iternext != longrange_next_bounded) {
+        longrange_next_orig = PyLongRangeIter_Type.tp_iternext;
+        PyLongRangeIter_Type.tp_iternext = longrange_next_bounded;
+    }
+}
+
+iternextfunc
+deadline_range_next_orig(iternextfunc next)
+{
+    if (next == range_next_bounded) {
+        return range_next_orig;
+    }
+    if (next == longrange_next_bounded) {
+        return longrange_next_orig;
+    }
+    return next;
 }
 
 PyObject *

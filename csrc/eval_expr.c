@@ -1653,7 +1653,7 @@ load_method(Frame *f, Node *call, PyObject **self_arg)
     PyTypeObject *tp = Py_TYPE(obj);
     if (tc->value == call->Call.hc_func && tc->tp == tp && tc->tag != 0 &&
         tp->tp_version_tag == tc->tag && (attr->flags & NF_PLAIN_NAME) &&
-        !policy_attr_plain_asks_object(obj)) {
+        (attr->Attribute.mtype == tp || !policy_attr_plain_asks_object(obj))) {
         *self_arg = obj;
         return Py_NewRef(tc->value);
     }
@@ -1664,7 +1664,7 @@ load_method(Frame *f, Node *call, PyObject **self_arg)
        is the instance's dict. */
     if (attr->Attribute.mcode && tc->tp == tp && tc->tag != 0 &&
         compat_type_version(tp) == tc->tag && (attr->flags & NF_PLAIN_NAME) &&
-        !policy_attr_plain_asks_object(obj) &&
+        (attr->Attribute.mtype == tp || !policy_attr_plain_asks_object(obj)) &&
         provenance_method_unshadowed(obj, attr->obj)) {
         *self_arg = obj;
         return Py_NewRef(tc->value);
@@ -1681,6 +1681,12 @@ load_method(Frame *f, Node *call, PyObject **self_arg)
         Py_DECREF(obj);
         return NULL;
     }
+    /* the type alone decides the check for the next objects of this type
+       at this site (trusted with tcache's type and tag only) */
+    attr->Attribute.mtype =
+        (attr->flags & NF_PLAIN_NAME) && !policy_attr_plain_asks_object(obj)
+            ? tp
+            : NULL;
     int unbound;
     PyObject *meth;
     if (provenance_get_method(obj, attr->obj, &meth, &unbound,
@@ -1799,6 +1805,42 @@ call_class_init(Frame *f, Node *e, PyTypeObject *tp, FunctionObject *init)
     return res;
 }
 
+/* The most positional arguments call_descr_plain takes. */
+#define DESCR_FAST_ARGS 4
+
+/* `obj.name(args)` where load_method gave the method descriptor `descr`
+ * that this site's call gate remembered as plain (Call.hc_func, hc_plain:
+ * not dangerous, nothing for policy_prepare_call or the bridge), unbound,
+ * with `self` (owned) its object, and at most DESCR_FAST_ARGS positional
+ * arguments: call_function's steps for it (hostcall_gate would answer
+ * HC_CHECKED | HC_PLAIN), then the host-call entry point's lean form.
+ * Steals descr and self; new reference or NULL with an exception. */
+static NOINLINE PyObject *
+call_descr_plain(Frame *f, Node *e, PyObject *descr, PyObject *self)
+{
+    uncharge(f->in); /* the attribute of a method call is not counted */
+    Py_ssize_t nargs = e->Call.nargs;
+    /* stack[0]: free slot (PY_VECTORCALL_ARGUMENTS_OFFSET), stack[1]: the
+       object, then the arguments */
+    PyObject *stack[2 + DESCR_FAST_ARGS];
+    stack[1] = self;
+    PyObject *res = NULL;
+    Py_ssize_t done;
+    if (eval_call_args(f, e, stack + 2, &done) == 0) {
+        /* security (hostcall.c): the one host-call entry point */
+        res = hostcall_method_plain(f->in, descr, stack + 1, nargs + 1);
+    }
+    drop_call_args(stack + 1, done + 1);
+    Py_DECREF(descr);
+    return res;
+}
+
+static PyObject *call_function_with(Frame *f, Node *e, PyObject *func,
+                                    PyObject *self_arg);
+
+/* A call: its callee (load_method for `obj.name(...)`), then the call.
+ * Kept small, so that the builtin method calls (call_descr_plain) pay for
+ * no more of call_function_with than its test. */
 PyObject *
 call_function(Frame *f, Node *e)
 {
@@ -1806,6 +1848,12 @@ call_function(Frame *f, Node *e)
     PyObject *self_arg = NULL; /* owned: unbound method call on this object */
     if (e->Call.func->kind == K_Attribute && !(e->flags & NF_STAR_ARGS)) {
         func = load_method(f, e, &self_arg);
+        if (func != NULL && func == e->Call.hc_func && e->Call.hc_plain &&
+            self_arg != NULL && e->Call.nkeywords == 0 &&
+            e->Call.nargs <= DESCR_FAST_ARGS) {
+            /* a builtin method this site's call gate passed as plain */
+            return call_descr_plain(f, e, func, self_arg);
+        }
     }
     else {
         func = eval_expr(f, e->Call.func);
@@ -1813,6 +1861,14 @@ call_function(Frame *f, Node *e)
     if (func == NULL) {
         return NULL;
     }
+    return call_function_with(f, e, func, self_arg);
+}
+
+/* The call of `func` (owned), with `self_arg` (owned, or NULL) first when
+ * load_method gave an unbound method. */
+static NOINLINE PyObject *
+call_function_with(Frame *f, Node *e, PyObject *func, PyObject *self_arg)
+{
     if (e->Call.func->kind == K_Name || e->Call.func->kind == K_Attribute) {
         /* smolagents counts neither a callee name nor the attribute of a
            method call (only its object) */

@@ -106,7 +106,8 @@ eval_for(Frame *f, Node *s)
         return ST_ERROR;
     }
     Status st = ST_OK;
-    iternextfunc next = Py_TYPE(it)->tp_iternext;
+    /* a range's own next: the body's operations are charged */
+    iternextfunc next = deadline_range_next_orig(Py_TYPE(it)->tp_iternext);
     int gated = generator_yields_gated(f->in, it);
     /* no charge per iteration: as smolagents counts, the body's statements
        are the operations (a body has at least one) */

@@ -40,15 +40,10 @@
  */
 #include "interp.h"
 
-/* Steps 6 and 7 on the result of a host call.  Steals `res`; new reference
- * or NULL. */
-static PyObject *
-finish(Interp *in, PyObject *res)
+/* Step 7 on a result that is not a plain value. */
+static NOINLINE PyObject *
+finish_slow(Interp *in, PyObject *res)
 {
-    limits_host_call_done(in); /* security: deadline accounting */
-    if (res == NULL || value_is_plain(res)) {
-        return res; /* plain values: no iterator, gate nor nesting walk */
-    }
     if (Py_TYPE(res)->tp_iternext != NULL) {
         res = deadline_wrap_result(in, res);
     }
@@ -58,6 +53,18 @@ finish(Interp *in, PyObject *res)
         Py_CLEAR(res);
     }
     return res;
+}
+
+/* Steps 6 and 7 on the result of a host call.  Steals `res`; new reference
+ * or NULL. */
+static inline PyObject *
+finish(Interp *in, PyObject *res)
+{
+    limits_host_call_done(in); /* security: deadline accounting */
+    if (res == NULL || value_is_plain(res)) {
+        return res; /* plain values: no iterator, gate nor nesting walk */
+    }
+    return finish_slow(in, res);
 }
 
 /* Callables that live as long as the host's modules and builtin types:
@@ -260,6 +267,27 @@ hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
     else {
         res = bigstack_vectorcall(in, *pfunc, args, nargsf, kwnames);
     }
+    return finish(in, res);
+}
+
+PyObject *
+hostcall_method_plain(Interp *in, PyObject *descr, PyObject **args,
+                      Py_ssize_t n)
+{
+    /* hostcall_vectorcall with HC_CHECKED | HC_PLAIN | HC_METHOD and no
+       keywords: steps 2 and the bridge have nothing to do */
+    PyObject *res;
+    if (descr == in->st->list_append && n == 2 && PyList_CheckExact(args[0])) {
+        /* the one method hostcall_fast_builtin answers */
+        limits_host_call_done(in);
+        return PyList_Append(args[0], args[1]) < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    if (deadline_any_iterator(args + 1, n - 1) &&
+        deadline_wrap_args(in, descr, args + 1, n - 1) < 0) {
+        return NULL;
+    }
+    res = bigstack_vectorcall(
+        in, descr, args, (size_t)n | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
     return finish(in, res);
 }
 

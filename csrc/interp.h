@@ -873,13 +873,29 @@ uncharge(Interp *in)
  * bool, None (what the value gate and the attribute substitutes need not
  * look at).  Not dict: a module's namespace is an exact dict, refused by
  * policy_check_value. */
+/* The exact types of the plain values (int, str, float, tuple, list,
+ * bool) by their address: slot (address >> plain_type_shift) & 63 holds
+ * the type whose slot it is, the shift chosen at module init so that the
+ * six slots differ (policy_plain_types_init); when no shift separates
+ * them, plain_type_chain makes value_is_plain compare each type. */
+extern PyTypeObject *plain_type_tab[64];
+extern unsigned int plain_type_shift;
+extern int plain_type_chain;
+int policy_plain_types_init(void);
 static inline int
-value_is_plain(PyObject *v)
+value_is_plain_chain(PyObject *v)
 {
     PyTypeObject *tp = Py_TYPE(v);
     return tp == &PyLong_Type || tp == &PyUnicode_Type ||
            tp == &PyFloat_Type || tp == &PyTuple_Type || tp == &PyList_Type ||
            tp == &PyBool_Type || v == Py_None;
+}
+static inline int
+value_is_plain(PyObject *v)
+{
+    PyTypeObject *tp = Py_TYPE(v);
+    return plain_type_tab[((uintptr_t)tp >> plain_type_shift) & 63] == tp ||
+           v == Py_None || (plain_type_chain && value_is_plain_chain(v));
 }
 
 /* Value gate with a fast path for the plain values, which can never be
@@ -1035,6 +1051,11 @@ deadline_may_be_heavy(int op, PyObject *l, PyObject *r)
 int deadline_check_modpow(Interp *in, PyObject *b, PyObject *e, PyObject *m);
 /* Steals res: res itself, or a budget iterator over it.  New ref / NULL. */
 PyObject *deadline_wrap_result(Interp *in, PyObject *res);
+/* The range iterator types as deadline sources (deadline.c): installed
+ * once per process at module init; deadline_range_next_orig(next) gives
+ * CPython's own tp_iternext for theirs (`next` itself otherwise). */
+void deadline_install_sources(void);
+iternextfunc deadline_range_next_orig(iternextfunc next);
 /* Replace *pit (owned) by a budget iterator when it has no bound.  0 / -1. */
 int deadline_wrap_iter(Interp *in, PyObject **pit);
 int deadline_wrap_args(Interp *in, PyObject *func, PyObject **args,
@@ -1081,6 +1102,12 @@ deadline_any_iterator(PyObject *const *args, Py_ssize_t n)
 }
 PyObject *hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
                               size_t nargsf, PyObject *kwnames, int flags);
+/* hostcall_vectorcall(in, &descr, args, n | offset, NULL, HC_CHECKED |
+ * HC_PLAIN | HC_METHOD) for a method descriptor the call site's gate
+ * remembered as plain: args[0] the object, n - 1 arguments after it,
+ * args[-1] free. */
+PyObject *hostcall_method_plain(Interp *in, PyObject *descr, PyObject **args,
+                                Py_ssize_t n);
 /* f(*args, **kw): `args` a fresh tuple, `kw` a fresh dict or NULL. */
 PyObject *hostcall_call(Interp *in, PyObject **pfunc, PyObject *args,
                         PyObject *kw, int flags);

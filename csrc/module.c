@@ -1522,6 +1522,8 @@ core_exec(PyObject *m)
         return -1;
     }
     memlimit_install(); /* security: the memory budget (once per process) */
+    (void)policy_plain_types_init();
+    deadline_install_sources(); /* security: range iterators check the deadline */
     if (PyModule_AddIntConstant(m, "MEMORY_BUDGET", memlimit_available()) <
         0) {
         return -1;

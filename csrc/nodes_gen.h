@@ -263,6 +263,7 @@ typedef struct {
     int32_t aidx;
     uint32_t atag;
     uint32_t stag;
+    PyTypeObject *mtype;
 } NodeAttribute;
 
 /* Subscript */

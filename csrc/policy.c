@@ -1646,6 +1646,39 @@ policy_check_call(Interp *in, PyObject *callable)
     return 0;
 }
 
+PyTypeObject *plain_type_tab[64];
+unsigned int plain_type_shift;
+int plain_type_chain;
+
+int
+policy_plain_types_init(void)
+{
+    PyTypeObject *plain[] = {&PyLong_Type,  &PyUnicode_Type, &PyFloat_Type,
+                             &PyTuple_Type, &PyList_Type,    &PyBool_Type};
+    size_t n = sizeof(plain) / sizeof(plain[0]);
+    for (unsigned int shift = 3; shift < 16; shift++) {
+        PyTypeObject *tab[64] = {NULL};
+        size_t i;
+        for (i = 0; i < n; i++) {
+            size_t k = ((uintptr_t)plain[i] >> shift) & 63;
+            if (tab[k] != NULL) {
+                break;
+            }
+            tab[k] = plain[i];
+        }
+        if (i == n) {
+            memcpy(plain_type_tab, tab, sizeof(tab));
+            plain_type_shift = shift;
+            plain_type_chain = 0;
+            return 0;
+        }
+    }
+    /* no shift separates them: the table stays empty, the chain decides */
+    memset(plain_type_tab, 0, sizeof(plain_type_tab));
+    plain_type_chain = 1;
+    return 0;
+}
+
 int
 policy_check_value(Interp *in, PyObject *v)
 {

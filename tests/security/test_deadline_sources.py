@@ -61,6 +61,18 @@ OWN_PAYLOADS = [
     # dict / str.join over endless iterators
     "import itertools\ndict(zip(itertools.count(), itertools.count()))",
     "import itertools\n''.join(itertools.repeat('x'))",
+    # the same at a warm method-call site (call_descr_plain: the gate's verdict remembered)
+    "from itertools import repeat\ns = set()\nfor i in range(3):\n    s.update(repeat(1) if i == 2 else [i])",
+    "from itertools import repeat\nfrom collections import deque\nd = deque(maxlen=0)\n"
+    "for i in range(3):\n    d.extendleft(repeat(1) if i == 2 else [i])",
+    # a huge range (not an iterator) consumed by a C loop no list names: the range iterator
+    # is a deadline source itself (deadline_install_sources), cold and warm sites, and a
+    # builtin that C code calls as a key or mapped function
+    "set().isdisjoint(range(10**18))",
+    "s = set()\nfor i in range(3):\n    s.isdisjoint(range(10**18) if i == 2 else [i])",
+    "sorted([range(10**18)], key=max)",
+    "list(map(max, [range(10**18)]))",
+    "sorted([range(2**70)], key=min)",
 ]
 
 
