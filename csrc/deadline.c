@@ -260,13 +260,28 @@ unbounded_source(Interp *in, PyObject *v)
  * (deadline_range_next_orig): its body's operations are charged already. */
 static iternextfunc range_next_orig, longrange_next_orig;
 
+/* Range items seen on this thread while an abort was pending. */
+static HOT_TLS unsigned int range_items_aborting;
+
+/* Items between two raises of a pending abort by a range iterator. */
+#define RANGE_ABORT_EVERY 2048
+
 static inline int
 range_next_charge(void)
 {
     Interp *in = tripwire_armed_tls;
-    return in != NULL && in->running &&
-           (in->abort != ABORT_NONE || --in->check_countdown <= 0) &&
-           limits_tick_slow(in) < 0;
+    if (in == NULL || !in->running) {
+        return 0;
+    }
+    if (in->abort != ABORT_NONE) {
+        /* host code reporting the abort (an unraisable hook formatting a
+           traceback) may iterate small ranges: the pending abort is raised
+           again only every RANGE_ABORT_EVERY items, enough to end a C loop
+           that swallowed it */
+        return ++range_items_aborting % RANGE_ABORT_EVERY == 0 &&
+               limits_tick_slow(in) < 0;
+    }
+    return --in->check_countdown <= 0 && limits_tick_slow(in) < 0;
 }
 
 static PyObject *
