@@ -42,11 +42,26 @@ compat_type_assign_version(PyTypeObject *tp)
        exception is pending, and what tp's MRO holds for the name, looked
        up first without the cache, is object's builtin descriptor, whose
        __get__ binds it (a class of the code's own that defines
-       __init_subclass__, and its subclasses, keep no tag: no caching). */
+       __init_subclass__, and its subclasses, keep no tag: no caching).
+       Such a type is remembered with its MRO (NOTAG_SLOTS, in turn), so
+       that each cache check on it does not repeat the lookup: only the
+       caching is lost when a remembered address comes back as another
+       type with the same MRO object, never a verdict. */
     static PyObject *probe;
+    enum { NOTAG_SLOTS = 8 };
+    static struct {
+        PyTypeObject *tp; /* identity only */
+        PyObject *mro;    /* identity only */
+    } notag[NOTAG_SLOTS];
+    static unsigned int notag_next;
     if (Py_TYPE(tp) != &PyType_Type ||
         !PyType_HasFeature(tp, Py_TPFLAGS_READY) || PyErr_Occurred()) {
         return 0;
+    }
+    for (int i = 0; i < NOTAG_SLOTS; i++) {
+        if (notag[i].tp == tp && notag[i].mro == tp->tp_mro) {
+            return 0;
+        }
     }
     if (probe == NULL) {
         probe = PyUnicode_InternFromString("__init_subclass__");
@@ -59,6 +74,9 @@ compat_type_assign_version(PyTypeObject *tp)
     if (found == NULL || !Py_IS_TYPE(found, &PyClassMethodDescr_Type)) {
         Py_XDECREF(found);
         PyErr_Clear();
+        notag[notag_next].tp = tp;
+        notag[notag_next].mro = tp->tp_mro;
+        notag_next = (notag_next + 1) % NOTAG_SLOTS;
         return 0;
     }
     Py_DECREF(found);

@@ -159,6 +159,22 @@ fast_isinstance_one(PyObject *v, PyObject *cls)
     return fast_builtin_inert(v) ? 0 : -1;
 }
 
+/* list.append on an exact list (PRECALL_NO_KW_LIST_APPEND), args[0] the
+ * list: the growth is the allocator's to account for (memlimit.c).  1 with
+ * *res set (None, or NULL with an exception), 0 when not this call. */
+static inline int
+list_append_fast(Interp *in, PyObject *func, PyObject *const *args,
+                 Py_ssize_t nargs, PyObject **res)
+{
+    if (func != in->st->list_append || nargs != 2 ||
+        !PyList_CheckExact(args[0])) {
+        return 0;
+    }
+    limits_host_call_done(in);
+    *res = PyList_Append(args[0], args[1]) < 0 ? NULL : Py_NewRef(Py_None);
+    return 1;
+}
+
 /* The specializations CPython 3.11 makes of these calls
  * (PRECALL_NO_KW_ISINSTANCE, PRECALL_NO_KW_LEN, PRECALL_NO_KW_LIST_APPEND),
  * for the cases in which the builtin itself would run no code: isinstance
@@ -176,11 +192,7 @@ hostcall_fast_builtin(Interp *in, PyObject *func, PyObject *const *args,
                       Py_ssize_t nargs, PyObject **res)
 {
     ModState *st = in->st;
-    if (func == st->list_append && nargs == 2 && PyList_CheckExact(args[0])) {
-        /* list.append (PRECALL_NO_KW_LIST_APPEND): the growth is the
-           allocator's to account for (memlimit.c) */
-        limits_host_call_done(in);
-        *res = PyList_Append(args[0], args[1]) < 0 ? NULL : Py_NewRef(Py_None);
+    if (list_append_fast(in, func, args, nargs, res)) {
         return 1;
     }
     if (func == st->builtin_isinstance && nargs == 2) {
@@ -277,10 +289,8 @@ hostcall_method_plain(Interp *in, PyObject *descr, PyObject **args,
     /* hostcall_vectorcall with HC_CHECKED | HC_PLAIN | HC_METHOD and no
        keywords: steps 2 and the bridge have nothing to do */
     PyObject *res;
-    if (descr == in->st->list_append && n == 2 && PyList_CheckExact(args[0])) {
-        /* the one method hostcall_fast_builtin answers */
-        limits_host_call_done(in);
-        return PyList_Append(args[0], args[1]) < 0 ? NULL : Py_NewRef(Py_None);
+    if (list_append_fast(in, descr, args, n, &res)) {
+        return res; /* the one method hostcall_fast_builtin answers */
     }
     if (deadline_any_iterator(args + 1, n - 1) &&
         deadline_wrap_args(in, descr, args + 1, n - 1) < 0) {

@@ -1698,23 +1698,6 @@ policy_check_value(Interp *in, PyObject *v)
         return check_value_full(in, pd, v); /* verdicts by value */
     }
     unsigned int tag = compat_type_version(tp);
-#if PY_VERSION_HEX < 0x030C0000
-    if (tag == 0 && Py_IS_TYPE(tp, &PyType_Type) &&
-        !(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) && !PyErr_Occurred()) {
-        /* up to 3.11 a type gets its version tag at its first lookup
-           through the type cache (3.12+: compat_type_version assigns it);
-           without one its instances would take the full check each time.
-           Reading an attribute that `type` does not define as a data
-           descriptor looks it up in the type's cache; a static type whose
-           metatype is `type` runs no code for it. */
-        PyObject *x = PyObject_GetAttr((PyObject *)tp, pd->s_init);
-        if (x == NULL) {
-            PyErr_Clear();
-        }
-        Py_XDECREF(x);
-        tag = compat_type_version(tp);
-    }
-#endif
     size_t slot = ((uintptr_t)tp >> 4) & 63;
     int ngad = gadgets_known_types;
     if (tag != 0 && pd->inert[slot].tp == tp && pd->inert[slot].tag == tag &&
