@@ -97,7 +97,7 @@ claim(Interp *in, PyObject *type, int from_signal)
 {
     int kbi = PyErr_GivenExceptionMatches(type, PyExc_KeyboardInterrupt);
     in->abort = from_signal ? ABORT_SIGNAL : ABORT_INTERRUPT;
-    in->check_countdown = 0; /* every charge() now takes the slow path */
+    limits_force_slow(in); /* every charge() now takes the slow path */
     if (kbi) {
         snprintf(in->abort_msg, sizeof(in->abort_msg), "%s", SIGNAL_KBI_MSG);
     }
@@ -188,6 +188,6 @@ citizen_reraise(Interp *in)
                                               : PyExc_RuntimeError;
         PyErr_SetString(cls, in->abort_msg);
     }
-    in->check_countdown = 0;
+    limits_force_slow(in);
     return -1;
 }

@@ -87,12 +87,12 @@ charge_ns(Interp *in, double ns, const char *what)
     if (w < 1) {
         return 0;
     }
-    if (w >= (double)in->check_countdown) {
+    if (w >= (double)limits_clock_left(in)) {
         /* read the clock now, before the heavy operation starts */
-        in->check_countdown = 0;
+        limits_force_slow(in);
         return limits_tick_slow(in);
     }
-    in->check_countdown -= (int)w;
+    limits_clock_spend(in, (long long)w);
     return 0;
 }
 
@@ -281,7 +281,8 @@ range_next_charge(void)
         return ++range_items_aborting % RANGE_ABORT_EVERY == 0 &&
                limits_tick_slow(in) < 0;
     }
-    return --in->check_countdown <= 0 && limits_tick_slow(in) < 0;
+    limits_clock_spend(in, 1);
+    return in->tick <= 0 && limits_tick_slow(in) < 0;
 }
 
 static PyObject *

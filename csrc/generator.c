@@ -1180,14 +1180,12 @@ delegate_send(GenObject *gen, PyThreadState *ts)
     if (limit == NULL) {
         limit = in->stack_limit;
     }
-    if (gen->exc_state != NULL || in->ops_left < 1 ||
-        in->check_countdown < 2 ||
+    if (gen->exc_state != NULL || in->tick < 2 ||
         (limit != NULL && (char *)__builtin_frame_address(0) < limit)) {
         return 0;
     }
     /* what charge() does when it does not reach limits_tick_slow */
-    in->ops_left--;
-    in->check_countdown--;
+    in->tick--;
     /* the body's loop holds no reference to the subgenerator in `yieldfrom`
        while it sends */
     GenObject *sub = (GenObject *)gen->yieldfrom;

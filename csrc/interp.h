@@ -341,13 +341,16 @@ typedef struct Interp {
     Py_ssize_t print_len;
     PyObject *interpreter_error, *final_answer_exc, *timeout_error;
     /* budgets */
-    long long ops_left; /* decremented per node */
+    /* the operation budget and the clock check's countdown, folded into
+       one counter for charge() (see limits_counters_set) */
+    long long tick;        /* operations until limits_tick_slow must run */
+    long long ops_extra;   /* budget left = tick + ops_extra */
+    long long clock_extra; /* operations to the clock check = tick + this */
     long long ops_limit;
     long long max_while_iterations;
     long long max_print_len; /* <0: unlimited */
     double deadline;         /* monotonic seconds; 0: none */
     double timeout;
-    int check_countdown;       /* ops until next clock check */
     int depth, max_depth;      /* interpreted call depth */
     char *stack_limit;         /* lowest safe address of the current C stack */
     char *stack_lo, *stack_hi; /* extent of the stack stack_limit belongs to
@@ -818,6 +821,63 @@ int limits_check_binop(Interp *in, int op, PyObject *l, PyObject *r);
 int limits_abort(Interp *in, AbortKind kind, const char *fmt, ...);
 /* Raise again the pending abort (in->abort) with its saved message. -1. */
 int limits_reraise_abort(Interp *in);
+/* The two countdowns an operation decrements, the operation budget and the
+ * clock check's (every CLOCK_EVERY operations), are kept as one counter,
+ * in->tick, so that charge() is one decrement and one test:
+ *
+ *     operations left in the budget   = tick + ops_extra
+ *     operations to the clock check   = tick + clock_extra
+ *
+ * with both extras >= 0 whenever they are set here, so a positive tick means
+ * that neither is due.  limits_tick_slow() runs when tick reaches 0; it
+ * checks what is really due and sets the counters again.  Code outside this
+ * header reads and changes them only through these helpers. */
+static inline long long
+limits_ops_left(const Interp *in)
+{
+    return in->tick + in->ops_extra;
+}
+
+static inline long long
+limits_clock_left(const Interp *in)
+{
+    return in->tick + in->clock_extra;
+}
+
+static inline void
+limits_counters_set(Interp *in, long long ops, long long clock)
+{
+    long long t = ops < clock ? ops : clock;
+    in->tick = t;
+    in->ops_extra = ops - t;
+    in->clock_extra = clock - t;
+}
+
+/* The next charge() takes the slow path (an abort is pending; a signal
+ * was claimed); the budget left is kept. */
+static inline void
+limits_force_slow(Interp *in)
+{
+    limits_counters_set(in, limits_ops_left(in), 0);
+}
+
+/* Bring the clock check `n` operations nearer without spending budget. */
+static inline void
+limits_clock_spend(Interp *in, long long n)
+{
+    in->tick -= n;
+    in->ops_extra += n;
+}
+
+/* Spend `n` operations of the budget without moving the clock check: the
+ * next charge() notices an exhausted budget. */
+static inline void
+limits_ops_spend(Interp *in, long long n)
+{
+    in->tick -= n;
+    in->clock_extra += n;
+}
+
 /* Deadline accounting of a host call: a call to host code counts as this
  * many operations towards the next clock check (not towards the operation
  * budget), so loops of slow host calls notice the deadline soon. */
@@ -825,7 +885,7 @@ int limits_reraise_abort(Interp *in);
 static inline void
 limits_host_call_done(Interp *in)
 {
-    in->check_countdown -= HOST_CALL_CLOCK_WEIGHT;
+    limits_clock_spend(in, HOST_CALL_CLOCK_WEIGHT);
 }
 double limits_now(void);
 
@@ -835,8 +895,7 @@ double limits_now(void);
 static inline int
 charge_due(Interp *in)
 {
-    return __builtin_expect(--in->ops_left < 0 || --in->check_countdown <= 0,
-                            0);
+    return __builtin_expect(--in->tick <= 0, 0);
 }
 
 static inline int
@@ -853,9 +912,8 @@ charge(Interp *in)
 static inline int
 charge_more(Interp *in, uint32_t n)
 {
-    in->ops_left -= n;
-    in->check_countdown -= n;
-    if (in->ops_left < 0 || in->check_countdown <= 0) {
+    in->tick -= n;
+    if (in->tick <= 0) {
         return limits_tick_slow(in);
     }
     return 0;
@@ -866,7 +924,7 @@ charge_more(Interp *in, uint32_t n)
 static inline void
 uncharge(Interp *in)
 {
-    in->ops_left++;
+    in->ops_extra++;
 }
 
 /* The values every check passes at once: int, str, float, tuple, list,

@@ -79,8 +79,7 @@ void
 limits_start(Interp *in)
 {
     limits_new_window_epoch(in);
-    in->ops_left = in->ops_limit;
-    in->check_countdown = CLOCK_EVERY;
+    limits_counters_set(in, in->ops_limit, CLOCK_EVERY);
     in->deadline = in->timeout > 0 ? limits_now() + in->timeout : 0;
     in->depth = 0;
     in->abort = ABORT_NONE;
@@ -118,7 +117,7 @@ static void
 note_abort(Interp *in, AbortKind kind, PyObject *msg)
 {
     in->abort = kind;
-    in->check_countdown = 0; /* every charge() now takes the slow path */
+    limits_force_slow(in); /* every charge() now takes the slow path */
     const char *u = msg ? PyUnicode_AsUTF8(msg) : NULL;
     if (u == NULL) {
         PyErr_Clear();
@@ -173,7 +172,7 @@ limits_reraise_abort(Interp *in)
                              ? in->abort_msg
                              : "Execution was stopped by an earlier limit");
     in->abort = kind;
-    in->check_countdown = 0;
+    limits_force_slow(in);
     return -1;
 }
 
@@ -208,46 +207,50 @@ limits_tick_slow(Interp *in)
         }
         return -1;
     }
-    if (in->ops_left < 0) {
+    long long ops = limits_ops_left(in);
+    if (ops < 0) {
         return limits_abort(in, ABORT_BUDGET,
                             budget_message(BUDGET_ID_max_operations),
                             in->ops_limit);
     }
-    if (in->check_countdown <= 0) {
-        in->check_countdown = CLOCK_EVERY;
-        if (in->deadline > 0 && limits_now() > in->deadline) {
-            PyObject *t = PyFloat_FromDouble(in->timeout);
-            if (t == NULL) {
+    long long clock = limits_clock_left(in);
+    if (clock > 0) {
+        /* nothing is due: tick reached 0 first because the budget is near
+           its end, or operations were spent on one countdown alone */
+        limits_counters_set(in, ops, clock);
+        return 0;
+    }
+    limits_counters_set(in, ops, CLOCK_EVERY);
+    if (in->deadline > 0 && limits_now() > in->deadline) {
+        PyObject *t = PyFloat_FromDouble(in->timeout);
+        if (t == NULL) {
+            return -1;
+        }
+        PyObject *ts = PyObject_Str(t);
+        Py_DECREF(t);
+        if (ts == NULL) {
+            return -1;
+        }
+        /* smolagents prints the limit as given (an int usually) */
+        PyObject *shown = ts;
+        if (PyUnicode_GET_LENGTH(ts) > 2 &&
+            PyUnicode_Tailmatch(ts, in->st->str_dot0_suffix, 0, PY_SSIZE_T_MAX,
+                                1) == 1) {
+            shown = PyUnicode_Substring(ts, 0, PyUnicode_GET_LENGTH(ts) - 2);
+            Py_DECREF(ts);
+            if (shown == NULL) {
                 return -1;
             }
-            PyObject *ts = PyObject_Str(t);
-            Py_DECREF(t);
-            if (ts == NULL) {
-                return -1;
-            }
-            /* smolagents prints the limit as given (an int usually) */
-            PyObject *shown = ts;
-            if (PyUnicode_GET_LENGTH(ts) > 2 &&
-                PyUnicode_Tailmatch(ts, in->st->str_dot0_suffix, 0,
-                                    PY_SSIZE_T_MAX, 1) == 1) {
-                shown =
-                    PyUnicode_Substring(ts, 0, PyUnicode_GET_LENGTH(ts) - 2);
-                Py_DECREF(ts);
-                if (shown == NULL) {
-                    return -1;
-                }
-            }
-            int r =
-                limits_abort(in, ABORT_TIMEOUT,
+        }
+        int r = limits_abort(in, ABORT_TIMEOUT,
                              "Code execution exceeded the maximum execution "
                              "time of %U seconds",
                              shown);
-            Py_DECREF(shown);
-            return r;
-        }
-        if (citizen_tick(in) < 0) { /* GIL hand-over, signals */
-            return -1;
-        }
+        Py_DECREF(shown);
+        return r;
+    }
+    if (citizen_tick(in) < 0) { /* GIL hand-over, signals */
+        return -1;
     }
     return 0;
 }

@@ -78,7 +78,7 @@ mem_trip(Interp *in, size_t asked)
                  "bytes was refused",
                  in->mem_limit, (unsigned long long)asked);
         in->abort = ABORT_BUDGET;
-        in->check_countdown = 0; /* the next charge() takes the slow path */
+        limits_force_slow(in); /* the next charge() takes the slow path */
     }
 }
 

@@ -1148,7 +1148,7 @@ interpreter_get_prints(InterpreterObject *self, void *c)
 static PyObject *
 interpreter_get_ops(InterpreterObject *self, void *c)
 {
-    long long used = self->in.ops_limit - self->in.ops_left;
+    long long used = self->in.ops_limit - limits_ops_left(&self->in);
     if (used < 0) {
         used = 0;
     }

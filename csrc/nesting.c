@@ -276,7 +276,7 @@ nesting_check(Interp *in, PyObject *res)
         w.best = 0;
         long long depth;
         if (small_enter(&w, res, &depth) == 0) {
-            in->ops_left -= w.nseen;
+            limits_ops_spend(in, w.nseen);
             return 0;
         }
     }
@@ -413,7 +413,7 @@ measured:
     rc = 0;
 done:
     /* security: the walk is work the step asked for */
-    in->ops_left -= visits;
+    limits_ops_spend(in, visits);
     while (n > 0) {
         Py_DECREF(levels[--n].kids);
     }

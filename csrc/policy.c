@@ -1870,7 +1870,8 @@ budget_iter_next(BudgetIterObject *self)
     }
     Interp *in = &((InterpreterObject *)self->owner)->in;
     if (in->running) {
-        if ((in->abort != ABORT_NONE || --in->check_countdown <= 0) &&
+        if ((in->abort != ABORT_NONE ||
+             (limits_clock_spend(in, 1), in->tick <= 0)) &&
             limits_tick_slow(in) < 0) {
             return NULL;
         }
