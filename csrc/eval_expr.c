@@ -537,6 +537,11 @@ fast_binop(int op, PyObject *l, PyObject *r)
             return PyLong_FromLongLong(a | b);
         case OP_BitXor:
             return PyLong_FromLongLong(a ^ b);
+        case OP_Div:
+            /* long_true_divide's own fast case: both exact as doubles
+               (|a|, |b| < 2**30 < 2**53), so the quotient is correctly
+               rounded */
+            return b == 0 ? NULL : PyFloat_FromDouble((double)a / (double)b);
         default:
             return NULL;
         }
@@ -2460,6 +2465,13 @@ ev_name(Frame *f, Node *e)
     if (e->scope_kind == NAME_FAST && f->fast[e->slot] != NULL) {
         Py_INCREF(f->fast[e->slot]);
         return f->fast[e->slot];
+    }
+    if (e->scope_kind == NAME_GLOBAL ||
+        (e->scope_kind == NAME_NAME &&
+         (f->locals == NULL || f->locals == f->globals))) {
+        /* a function's global, a module-level name: load_name's cases,
+           without its call and switch */
+        return gcache_load(f, e);
     }
     return load_name(f, e);
 }

@@ -385,6 +385,13 @@ hostcall_getiter(Interp *in, PyObject *iterable)
 int
 hostcall_contains(Interp *in, PyObject *container, PyObject *item)
 {
+    PyTypeObject *tp = Py_TYPE(container);
+    if (tp->tp_iternext == NULL) {
+        /* not an iterator: nothing to wrap (deadline_wrap_iter's first
+           test).  (Not PySet_Contains for sets: their sq_contains also
+           looks a set key up as a frozenset.) */
+        return PySequence_Contains(container, item);
+    }
     PyObject *c = Py_NewRef(container);
     if (deadline_wrap_iter(in, &c) < 0) {
         Py_DECREF(c);
