@@ -1840,6 +1840,48 @@ call_descr_plain(Frame *f, Node *e, PyObject *descr, PyObject *self)
     return res;
 }
 
+/* `f(args)` where `func` (owned) is the host callable this site's call
+ * gate remembered as plain (Call.hc_func, hc_plain: a builtin function, a
+ * static type, a module's function; never an interpreted function, whose
+ * calls pass no gate, nor `super`, nor `dir()` with no argument, which
+ * call_host_plain_ok() leaves to call_function_with), with at most
+ * DESCR_FAST_ARGS arguments: call_function_with's steps for it without
+ * its tests, then the host-call entry point with the remembered verdict.
+ * New reference or NULL with an exception. */
+static NOINLINE PyObject *
+call_host_plain(Frame *f, Node *e, PyObject *func)
+{
+    if (e->Call.func->kind == K_Name || e->Call.func->kind == K_Attribute) {
+        uncharge(f->in); /* as call_function_with */
+    }
+    Py_ssize_t nargs = e->Call.nargs, nkw = e->Call.nkeywords;
+    /* stack[0]: free slot (PY_VECTORCALL_ARGUMENTS_OFFSET), then the
+       arguments */
+    PyObject *stack[1 + DESCR_FAST_ARGS];
+    PyObject *res = NULL;
+    Py_ssize_t done;
+    if (eval_call_args(f, e, stack + 1, &done) == 0) {
+        /* security (hostcall.c): the one host-call entry point */
+        res =
+            hostcall_vectorcall(f->in, &func, stack + 1,
+                                (size_t)nargs | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                nkw ? e->obj : NULL, HC_CHECKED | HC_PLAIN);
+    }
+    drop_call_args(stack + 1, done);
+    Py_DECREF(func);
+    return res;
+}
+
+/* call_host_plain applies to this call of `func`. */
+static inline int
+call_host_plain_ok(Node *e, PyObject *func)
+{
+    return func == e->Call.hc_func && e->Call.hc_plain &&
+           !(e->flags & (NF_STAR_ARGS | NF_SUPER_CALL)) &&
+           e->Call.nargs + e->Call.nkeywords <= DESCR_FAST_ARGS &&
+           (e->Call.nargs > 0 || !module_is_guarded_dir(func));
+}
+
 static PyObject *call_function_with(Frame *f, Node *e, PyObject *func,
                                     PyObject *self_arg);
 
@@ -1865,6 +1907,10 @@ call_function(Frame *f, Node *e)
     }
     if (func == NULL) {
         return NULL;
+    }
+    if (self_arg == NULL && call_host_plain_ok(e, func)) {
+        /* a builtin, a static type or a module's function: warm and plain */
+        return call_host_plain(f, e, func);
     }
     return call_function_with(f, e, func, self_arg);
 }

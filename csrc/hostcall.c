@@ -215,36 +215,66 @@ hostcall_fast_builtin(Interp *in, PyObject *func, PyObject *const *args,
         *res = Py_NewRef(r ? Py_True : Py_False);
         return 1;
     }
-    if (func == st->builtin_len && nargs == 1 && fast_builtin_inert(args[0]) &&
-        args[0] != Py_None) {
-        PyTypeObject *t = Py_TYPE(args[0]);
-        if (t == &PyLong_Type || t == &PyFloat_Type || t == &PyBool_Type ||
-            t == &PyComplex_Type) {
-            return 0; /* no length: the builtin raises the TypeError */
+    if (func == st->builtin_len && nargs == 1) {
+        /* the inert containers' lengths, read as their sq_length /
+           mp_length slots read them (any other type: the builtin, which
+           raises the TypeError of a type without one) */
+        PyObject *v = args[0];
+        PyTypeObject *t = Py_TYPE(v);
+        Py_ssize_t n;
+        if (t == &PyUnicode_Type) {
+            n = PyUnicode_GET_LENGTH(v);
         }
-        Py_ssize_t n = PyObject_Size(args[0]);
+        else if (t == &PyList_Type || t == &PyTuple_Type ||
+                 t == &PyBytes_Type) {
+            n = Py_SIZE(v);
+        }
+        else if (t == &PyDict_Type) {
+            n = PyDict_GET_SIZE(v);
+        }
+        else if (t == &PySet_Type || t == &PyFrozenSet_Type) {
+            n = PySet_GET_SIZE(v);
+        }
+        else {
+            return 0;
+        }
         limits_host_call_done(in);
-        *res = n < 0 ? NULL : PyLong_FromSsize_t(n);
+        *res = PyLong_FromSsize_t(n);
         return 1;
     }
     return 0;
 }
+
+static PyObject *hostcall_vectorcall_full(Interp *in, PyObject **pfunc,
+                                          PyObject **args, size_t nargsf,
+                                          PyObject *kwnames, int flags);
 
 PyObject *
 hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
                     size_t nargsf, PyObject *kwnames, int flags)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    if (!(flags & HC_CHECKED) && policy_check_call(in, *pfunc) < 0) {
-        return NULL;
-    }
-    /* isinstance, len, list.append that run no code: answered here */
+    /* isinstance, len, list.append that run no code: answered here (a
+       call gate's HC_PLAIN comes with HC_CHECKED: step 1 is done) */
     PyObject *res;
     if ((flags & HC_PLAIN) && kwnames == NULL &&
         hostcall_fast_builtin(in, *pfunc, args, nargs, &res)) {
         return res;
     }
+    return hostcall_vectorcall_full(in, pfunc, args, nargsf, kwnames, flags);
+}
+
+/* hostcall_vectorcall past the fast builtins. */
+static NOINLINE PyObject *
+hostcall_vectorcall_full(Interp *in, PyObject **pfunc, PyObject **args,
+                         size_t nargsf, PyObject *kwnames, int flags)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (!(flags & HC_CHECKED) && policy_check_call(in, *pfunc) < 0) {
+        return NULL;
+    }
+    PyObject *res;
     /* an unbound method call (args[0] is the object, *pfunc a method
        descriptor): policy_prepare_call takes args[0] as the object */
     Py_ssize_t first = (flags & HC_METHOD) ? 1 : 0;

@@ -115,3 +115,23 @@ try:
     reads_globals(1)
 except NameError as exc:
     print("NameError", exc)
+
+
+class Sized(list):
+    def __len__(self):
+        return 99
+
+
+lens = []
+for v in ("", "héllo", "😀x", [], [1, 2], (), (1,), b"ab", bytearray(b"abc"), {}, {1: 2},
+          set(), {1, 2, 3}, frozenset({4}), range(5), Sized([1]), {1: 2}.keys(), Key):
+    try:
+        lens.append(len(v))
+    except TypeError as exc:
+        lens.append(str(exc))
+for v in (1, 2.5, True, None, 1j):
+    try:
+        lens.append(len(v))
+    except TypeError as exc:
+        lens.append(str(exc))
+print(lens)
