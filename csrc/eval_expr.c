@@ -1810,30 +1810,41 @@ call_class_init(Frame *f, Node *e, PyTypeObject *tp, FunctionObject *init)
     return res;
 }
 
-/* The most positional arguments call_descr_plain takes. */
-#define DESCR_FAST_ARGS 4
+/* The most arguments a warm call site's lean path takes (call_method_warm,
+ * call_host_warm). */
+#define WARM_CALL_ARGS 4
 
 /* `obj.name(args)` where load_method gave the method descriptor `descr`
- * that this site's call gate remembered as plain (Call.hc_func, hc_plain:
- * not dangerous, nothing for policy_prepare_call or the bridge), unbound,
- * with `self` (owned) its object, and at most DESCR_FAST_ARGS positional
- * arguments: call_function's steps for it (hostcall_gate would answer
- * HC_CHECKED | HC_PLAIN), then the host-call entry point's lean form.
- * Steals descr and self; new reference or NULL with an exception. */
+ * that this site's call gate remembered (Call.hc_func: not dangerous; with
+ * hc_plain, nothing for policy_prepare_call or the bridge either), unbound,
+ * with `self` (owned) its object, and at most WARM_CALL_ARGS arguments:
+ * call_function_with's steps for it without its tests (hostcall_gate would
+ * answer HC_CHECKED, with HC_PLAIN when hc_plain), then the host-call entry
+ * point (its lean form for a plain call without keywords).  Steals descr
+ * and self; new reference or NULL with an exception. */
 static NOINLINE PyObject *
-call_descr_plain(Frame *f, Node *e, PyObject *descr, PyObject *self)
+call_method_warm(Frame *f, Node *e, PyObject *descr, PyObject *self)
 {
     uncharge(f->in); /* the attribute of a method call is not counted */
-    Py_ssize_t nargs = e->Call.nargs;
+    Py_ssize_t nargs = e->Call.nargs, nkw = e->Call.nkeywords;
     /* stack[0]: free slot (PY_VECTORCALL_ARGUMENTS_OFFSET), stack[1]: the
        object, then the arguments */
-    PyObject *stack[2 + DESCR_FAST_ARGS];
+    PyObject *stack[2 + WARM_CALL_ARGS];
     stack[1] = self;
     PyObject *res = NULL;
     Py_ssize_t done;
     if (eval_call_args(f, e, stack + 2, &done) == 0) {
         /* security (hostcall.c): the one host-call entry point */
-        res = hostcall_method_plain(f->in, descr, stack + 1, nargs + 1);
+        if (e->Call.hc_plain && nkw == 0) {
+            res = hostcall_method_plain(f->in, descr, stack + 1, nargs + 1);
+        }
+        else {
+            res = hostcall_vectorcall(
+                f->in, &descr, stack + 1,
+                (size_t)(nargs + 1) | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                nkw ? e->obj : NULL,
+                HC_CHECKED | HC_METHOD | (e->Call.hc_plain ? HC_PLAIN : 0));
+        }
     }
     drop_call_args(stack + 1, done + 1);
     Py_DECREF(descr);
@@ -1841,15 +1852,15 @@ call_descr_plain(Frame *f, Node *e, PyObject *descr, PyObject *self)
 }
 
 /* `f(args)` where `func` (owned) is the host callable this site's call
- * gate remembered as plain (Call.hc_func, hc_plain: a builtin function, a
- * static type, a module's function; never an interpreted function, whose
- * calls pass no gate, nor `super`, nor `dir()` with no argument, which
- * call_host_plain_ok() leaves to call_function_with), with at most
- * DESCR_FAST_ARGS arguments: call_function_with's steps for it without
- * its tests, then the host-call entry point with the remembered verdict.
- * New reference or NULL with an exception. */
+ * gate remembered (Call.hc_func: a builtin function, a static type, a
+ * module's function; never an interpreted function, whose calls pass no
+ * gate, nor `super`, nor `dir()` with no argument, which call_host_warm_ok
+ * leaves to call_function_with), with at most WARM_CALL_ARGS arguments:
+ * call_function_with's steps for it without its tests, then the host-call
+ * entry point with the remembered verdict.  New reference or NULL with an
+ * exception. */
 static NOINLINE PyObject *
-call_host_plain(Frame *f, Node *e, PyObject *func)
+call_host_warm(Frame *f, Node *e, PyObject *func)
 {
     if (e->Call.func->kind == K_Name || e->Call.func->kind == K_Attribute) {
         uncharge(f->in); /* as call_function_with */
@@ -1857,28 +1868,36 @@ call_host_plain(Frame *f, Node *e, PyObject *func)
     Py_ssize_t nargs = e->Call.nargs, nkw = e->Call.nkeywords;
     /* stack[0]: free slot (PY_VECTORCALL_ARGUMENTS_OFFSET), then the
        arguments */
-    PyObject *stack[1 + DESCR_FAST_ARGS];
+    PyObject *stack[1 + WARM_CALL_ARGS];
     PyObject *res = NULL;
     Py_ssize_t done;
     if (eval_call_args(f, e, stack + 1, &done) == 0) {
         /* security (hostcall.c): the one host-call entry point */
-        res =
-            hostcall_vectorcall(f->in, &func, stack + 1,
-                                (size_t)nargs | PY_VECTORCALL_ARGUMENTS_OFFSET,
-                                nkw ? e->obj : NULL, HC_CHECKED | HC_PLAIN);
+        res = hostcall_vectorcall(
+            f->in, &func, stack + 1,
+            (size_t)nargs | PY_VECTORCALL_ARGUMENTS_OFFSET,
+            nkw ? e->obj : NULL,
+            HC_CHECKED | (e->Call.hc_plain ? HC_PLAIN : 0));
     }
     drop_call_args(stack + 1, done);
     Py_DECREF(func);
     return res;
 }
 
-/* call_host_plain applies to this call of `func`. */
+/* A warm call site's lean path applies to this call of `func`. */
 static inline int
-call_host_plain_ok(Node *e, PyObject *func)
+call_site_warm(Node *e, PyObject *func)
 {
-    return func == e->Call.hc_func && e->Call.hc_plain &&
-           !(e->flags & (NF_STAR_ARGS | NF_SUPER_CALL)) &&
-           e->Call.nargs + e->Call.nkeywords <= DESCR_FAST_ARGS &&
+    return func != NULL && func == e->Call.hc_func &&
+           !(e->flags & NF_STAR_ARGS) &&
+           e->Call.nargs + e->Call.nkeywords <= WARM_CALL_ARGS;
+}
+
+/* call_host_warm applies to this call of `func`. */
+static inline int
+call_host_warm_ok(Node *e, PyObject *func)
+{
+    return call_site_warm(e, func) && !(e->flags & NF_SUPER_CALL) &&
            (e->Call.nargs > 0 || !module_is_guarded_dir(func));
 }
 
@@ -1886,8 +1905,8 @@ static PyObject *call_function_with(Frame *f, Node *e, PyObject *func,
                                     PyObject *self_arg);
 
 /* A call: its callee (load_method for `obj.name(...)`), then the call.
- * Kept small, so that the builtin method calls (call_descr_plain) pay for
- * no more of call_function_with than its test. */
+ * Kept small, so that the warm host-call sites (call_method_warm,
+ * call_host_warm) pay for no more of call_function_with than its test. */
 PyObject *
 call_function(Frame *f, Node *e)
 {
@@ -1895,11 +1914,9 @@ call_function(Frame *f, Node *e)
     PyObject *self_arg = NULL; /* owned: unbound method call on this object */
     if (e->Call.func->kind == K_Attribute && !(e->flags & NF_STAR_ARGS)) {
         func = load_method(f, e, &self_arg);
-        if (func != NULL && func == e->Call.hc_func && e->Call.hc_plain &&
-            self_arg != NULL && e->Call.nkeywords == 0 &&
-            e->Call.nargs <= DESCR_FAST_ARGS) {
-            /* a builtin method this site's call gate passed as plain */
-            return call_descr_plain(f, e, func, self_arg);
+        if (self_arg != NULL && call_site_warm(e, func)) {
+            /* a builtin method this site's call gate passed before */
+            return call_method_warm(f, e, func, self_arg);
         }
     }
     else {
@@ -1908,9 +1925,10 @@ call_function(Frame *f, Node *e)
     if (func == NULL) {
         return NULL;
     }
-    if (self_arg == NULL && call_host_plain_ok(e, func)) {
-        /* a builtin, a static type or a module's function: warm and plain */
-        return call_host_plain(f, e, func);
+    if (self_arg == NULL && call_host_warm_ok(e, func)) {
+        /* a builtin, a static type or a module's function the call gate
+           passed before */
+        return call_host_warm(f, e, func);
     }
     return call_function_with(f, e, func, self_arg);
 }
