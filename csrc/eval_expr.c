@@ -546,22 +546,39 @@ fast_binop(int op, PyObject *l, PyObject *r)
             return NULL;
         }
     }
+    /* floats, and a float with a small int (float_add & co. convert the
+       int with PyLong_AsDouble, exact below 2**53) */
+    double a, b;
+    long long k;
     if (lt == &PyFloat_Type && rt == &PyFloat_Type) {
-        double a = PyFloat_AS_DOUBLE(l), b = PyFloat_AS_DOUBLE(r);
-        switch (op) {
-        case OP_Add:
-            return PyFloat_FromDouble(a + b);
-        case OP_Sub:
-            return PyFloat_FromDouble(a - b);
-        case OP_Mult:
-            return PyFloat_FromDouble(a * b);
-        case OP_Div:
-            return b == 0.0 ? NULL : PyFloat_FromDouble(a / b);
-        default:
-            return NULL;
-        }
+        a = PyFloat_AS_DOUBLE(l);
+        b = PyFloat_AS_DOUBLE(r);
     }
-    return NULL;
+    else if (lt == &PyFloat_Type && rt == &PyLong_Type &&
+             compat_small_int(r, &k)) {
+        a = PyFloat_AS_DOUBLE(l);
+        b = (double)k;
+    }
+    else if (lt == &PyLong_Type && rt == &PyFloat_Type &&
+             compat_small_int(l, &k)) {
+        a = (double)k;
+        b = PyFloat_AS_DOUBLE(r);
+    }
+    else {
+        return NULL;
+    }
+    switch (op) {
+    case OP_Add:
+        return PyFloat_FromDouble(a + b);
+    case OP_Sub:
+        return PyFloat_FromDouble(a - b);
+    case OP_Mult:
+        return PyFloat_FromDouble(a * b);
+    case OP_Div:
+        return b == 0.0 ? NULL : PyFloat_FromDouble(a / b);
+    default:
+        return NULL;
+    }
 }
 
 PyObject *
@@ -643,6 +660,17 @@ fast_compare(int op, PyObject *l, PyObject *r)
     }
     else if (Py_TYPE(l) == &PyFloat_Type && Py_TYPE(r) == &PyFloat_Type) {
         x = PyFloat_AS_DOUBLE(l);
+        y = PyFloat_AS_DOUBLE(r);
+    }
+    else if (Py_TYPE(l) == &PyFloat_Type && Py_TYPE(r) == &PyLong_Type &&
+             compat_small_int(r, &c)) {
+        /* float_richcompare's answer for an int exact as a double */
+        x = PyFloat_AS_DOUBLE(l);
+        y = (double)c;
+    }
+    else if (Py_TYPE(l) == &PyLong_Type && Py_TYPE(r) == &PyFloat_Type &&
+             compat_small_int(l, &a)) {
+        x = (double)a;
         y = PyFloat_AS_DOUBLE(r);
     }
     else {

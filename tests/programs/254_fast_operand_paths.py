@@ -135,3 +135,27 @@ for v in (1, 2.5, True, None, 1j):
     except TypeError as exc:
         lens.append(str(exc))
 print(lens)
+
+# a float with an int: arithmetic and comparisons, small and big ints, signed zeros,
+# infinities and NaN, division by zero either way round
+nan = float("nan")
+inf = float("inf")
+mixed = []
+for i in (0, 1, -1, 3, 2**29, -(2**30) + 1, 2**30, 2**53 + 1, 10**20, True):
+    for y in (0.5, -0.0, 0.0, 1e308, -inf, nan, 2.0**60):
+        row = [i + y, y + i, i - y, y - i, i * y, y * i]
+        for a, b in ((i, y), (y, i)):
+            try:
+                row.append(a / b)
+            except ZeroDivisionError as exc:
+                row.append(str(exc))
+        row += [i < y, i <= y, i == y, i != y, i > y, i >= y, y < i, y == i, y >= i]
+        mixed.append(repr(row))
+print(len(mixed))
+for line in mixed:
+    print(line)
+z = 3
+z *= 0.25
+z -= 1
+z /= -0.5
+print(z, -0.0 + 0, 0 + -0.0, 0 - 0.0, -0.0 * 5, 5 * -0.0, 0 * -1.5)
