@@ -159,7 +159,10 @@ void
 budgets_apply(Interp *in, const Budgets *b)
 {
     in->budgets = *b;
-    in->ops_limit = b->max_operations >= 0 ? b->max_operations : LLONG_MAX;
+    in->ops_limit =
+        b->max_operations >= 0 && b->max_operations < LIMITS_OPS_MAX
+            ? b->max_operations
+            : LIMITS_OPS_MAX;
     in->ops_limit_cfg = in->ops_limit;
     in->max_while_iterations =
         b->max_while_iterations >= 0 ? b->max_while_iterations : LLONG_MAX;

@@ -832,6 +832,11 @@ int limits_reraise_abort(Interp *in);
  * that neither is due.  limits_tick_slow() runs when tick reaches 0; it
  * checks what is really due and sets the counters again.  Code outside this
  * header reads and changes them only through these helpers. */
+/* The largest operation budget (None, or any bigger number, is this one:
+ * about 2.3e18 operations, beyond any step's reach): the extras can then
+ * grow past the budget by the clock's spending without overflow. */
+#define LIMITS_OPS_MAX (LLONG_MAX / 4)
+
 static inline long long
 limits_ops_left(const Interp *in)
 {
