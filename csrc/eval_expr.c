@@ -1886,7 +1886,8 @@ call_method_warm(Frame *f, Node *e, PyObject *descr, PyObject *self)
  * leaves to call_function_with), with at most WARM_CALL_ARGS arguments:
  * call_function_with's steps for it without its tests, then the host-call
  * entry point with the remembered verdict.  New reference or NULL with an
- * exception. */
+ * exception.  (Kept apart from call_method_warm: one function for both cost
+ * a method call about 40 more instructions, measured with callgrind.) */
 static NOINLINE PyObject *
 call_host_warm(Frame *f, Node *e, PyObject *func)
 {
