@@ -841,10 +841,12 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
     int rc = 0;
     PyObject *item;
     int gated = generator_yields_gated(cf->in, it);
-    /* no charge per iteration: the element (and the conditions) are the
-       operations, as smolagents counts them */
+    /* no charge per iteration: the element (and the conditions, or the
+       next loop's iterable) are the operations, as smolagents counts them;
+       nor for a range's items (loop_iter_next) */
+    iternextfunc next = deadline_range_next_orig(Py_TYPE(it)->tp_iternext);
     for (;;) {
-        item = PyIter_Next(it);
+        item = loop_iter_next(next, it);
         if (item == NULL) {
             if (PyErr_Occurred()) {
                 rc = -1;

@@ -796,8 +796,11 @@ genexp_step(GenObject *gen)
     }
     for (;;) {
         Node *g = e->Comp.generators[gen->gx_depth - 1];
-        /* no charge per iteration: the element and conditions are charged */
-        PyObject *item = PyIter_Next(gen->gx_iters[gen->gx_depth - 1]);
+        /* no charge per iteration: the element and conditions (or the next
+           loop's iterable) are charged; nor for a range's items */
+        PyObject *it = gen->gx_iters[gen->gx_depth - 1];
+        PyObject *item = loop_iter_next(
+            deadline_range_next_orig(Py_TYPE(it)->tp_iternext), it);
         if (item == NULL) {
             if (PyErr_Occurred()) {
                 goto fail;
@@ -1081,8 +1084,10 @@ flat_step(GenObject *gen)
             return;
         }
         if (!L->in_else && s->kind == K_For) {
-            /* as eval_for: no charge per iteration */
-            PyObject *item = Py_TYPE(L->iter)->tp_iternext(L->iter);
+            /* as eval_for: no charge per iteration (nor for a range's
+               items: the body's statements are charged) */
+            PyObject *item = deadline_range_next_orig(
+                Py_TYPE(L->iter)->tp_iternext)(L->iter);
             if (item == NULL) {
                 if (PyErr_Occurred()) {
                     if (!PyErr_ExceptionMatches(PyExc_StopIteration)) {
@@ -1151,6 +1156,13 @@ generator_yields_gated(Interp *in, PyObject *it)
     }
     GenObject *gen = (GenObject *)it;
     return gen->frame.in == in && (gen->is_flat || gen->is_genexp);
+}
+
+int
+generator_is_own(Interp *in, PyObject *it)
+{
+    return Py_TYPE(it) == in->st->GeneratorType &&
+           ((GenObject *)it)->frame.in == in;
 }
 
 /* --------------------------------------------------------------- resume */

@@ -1072,6 +1072,12 @@ PyObject *generator_run_body(Frame *fr, Node *def);
  * made or gated already (its flat generators and generator expressions):
  * loops over it need not gate them again. */
 int generator_yields_gated(Interp *in, PyObject *it);
+/* generator.c: 1 when `it` is a generator of `in`'s code (a generator
+ * function's or a generator expression's): every resume of it runs charged
+ * nodes of its body while the step runs, under the interpreter's depth and
+ * recursion checks, so that a consumer that keeps none of its items needs
+ * no budget iterator over it (policy.c, prepare_iterable). */
+int generator_is_own(Interp *in, PyObject *it);
 /* generator.c: unmap the pooled generator stacks (module free). */
 void generator_free_stacks(ModState *st);
 
@@ -1119,6 +1125,22 @@ PyObject *deadline_wrap_result(Interp *in, PyObject *res);
  * CPython's own tp_iternext for theirs (`next` itself otherwise). */
 void deadline_install_sources(void);
 iternextfunc deadline_range_next_orig(iternextfunc next);
+/* The next item of a loop's iterator `it`, `next` being
+ * deadline_range_next_orig(Py_TYPE(it)->tp_iternext): for the loops every
+ * iteration of which runs charged nodes (a for statement's body, a
+ * comprehension's element or conditions, a generator's body), so that a
+ * range's items need no charge of their own.  What PyIter_Next gives: a
+ * new reference, or NULL at the end (no exception) or with an error. */
+static inline PyObject *
+loop_iter_next(iternextfunc next, PyObject *it)
+{
+    PyObject *x = next(it);
+    if (x == NULL && PyErr_Occurred() &&
+        PyErr_ExceptionMatches(PyExc_StopIteration)) {
+        PyErr_Clear();
+    }
+    return x;
+}
 /* Replace *pit (owned) by a budget iterator when it has no bound.  0 / -1. */
 int deadline_wrap_iter(Interp *in, PyObject **pit);
 int deadline_wrap_args(Interp *in, PyObject *func, PyObject **args,

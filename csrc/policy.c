@@ -1998,6 +1998,12 @@ prepare_iterable(Interp *in, PyObject **parg, IterUse use)
         (!use.count_size || ((BudgetIterObject *)a)->size_limit >= 0)) {
         return 0; /* already checks what this consumer needs */
     }
+    if ((use.item_bytes <= 0 || max <= 0) && (!use.count_size || max <= 0) &&
+        generator_is_own(in, a)) {
+        /* nothing to count per item (sum, any, max...), and the code's own
+           generator charges its body's operations on every resume */
+        return 0;
+    }
     PyObject *it = NULL;
     if (tp == &PyRange_Type) {
         Py_ssize_t n = PyObject_Length(a);

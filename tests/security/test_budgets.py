@@ -89,6 +89,21 @@ def test_operations_budget_in_a_generator(budgets):
     assert_budget(ex, "def g():\n    while True:\n        yield 1\nsum(g())", "max number of operations")
 
 
+@pytest.mark.parametrize("code", [
+    "sum(x for x in range(10**18))",
+    "any(x < 0 for x in range(10**18))",
+    "def g():\n    for i in range(10**18):\n        yield i\nmax(g())",
+    "[x for x in range(10**18) if x < 0]",
+    "g = (x for x in range(10**18))\nfor _ in range(50):\n    g = (x for x in g)\nsum(g)",
+])
+def test_operations_budget_own_generators_and_range_loops(budgets, code):
+    """A consumer that keeps no item takes the code's own generator unwrapped, and the loops of
+    comprehensions and generators read a range's own next: the bodies' charges end them."""
+    budgets(MAX_OPERATIONS=200_000)
+    ex = new_executor()
+    assert_budget(ex, code, "max number of operations")
+
+
 # --- while iterations -------------------------------------------------------------------------
 
 

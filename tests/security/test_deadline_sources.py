@@ -73,6 +73,19 @@ OWN_PAYLOADS = [
     "sorted([range(10**18)], key=max)",
     "list(map(max, [range(10**18)]))",
     "sorted([range(2**70)], key=min)",
+    # the code's own generators consumed in C with no budget iterator (prepare_iterable:
+    # nothing kept per item) and loops over a range's own next (loop_iter_next): their
+    # bodies are charged on every resume, every item
+    "sum(x for x in range(10**18))",
+    "any(x < 0 for x in range(10**18))",
+    "max(x for x in range(10**18) if x < 0)",
+    "def g():\n    for i in range(10**18):\n        yield i\nsum(g())",
+    "def g():\n    for i in range(10**18):\n        if i < 0:\n            yield i\nany(g())",
+    "def g():\n    for i in range(10**18):\n        try:\n            yield i\n        finally:\n"
+    "            pass\nsum(g())",
+    "g = (x for x in range(10**18))\nfor _ in range(300):\n    g = (x for x in g)\nsum(g)",
+    "[x for x in range(10**18) if x < 0]",
+    "{x: 1 for x in range(10**18) for y in ()}",
 ]
 
 

@@ -22,7 +22,7 @@ CSRC = Path(__file__).resolve().parents[2] / "csrc"
 EVALUATOR = ["eval_expr.c", "eval_stmt.c", "eval_match.c", "function.c", "generator.c"]
 RAW = re.compile(
     r"\b(PyObject_(?:Call\w*|Vectorcall\w*|GetIter)|PyIter_Next|PySequence_(?:Tuple|List|Contains)"
-    r"|PyDict_(?:Update|Merge\w*)|tp_iternext)\s*\("
+    r"|PyDict_(?:Update|Merge\w*)|tp_iternext|loop_iter_next|deadline_range_next_orig)\s*\("
 )
 
 # (file, fragment of the line) -> why it is not a host call or is bounded without the entry point.
@@ -59,7 +59,13 @@ ALLOWED = {
         "function), through its own entry checks"
     ),
     ("function.c", "it = PyObject_GetIter(src);"): "generator expression: each item charged",
-    ("function.c", "item = PyIter_Next(it);"): "generator expression: each item charged",
+    ("function.c", "item = loop_iter_next(next, it);"): "comprehension loop: each item charged",
+    ("function.c", "iternextfunc next = deadline_range_next_orig("): (
+        "comprehension loop: a range's own next, each item charged"
+    ),
+    ("eval_stmt.c", "iternextfunc next = deadline_range_next_orig("): (
+        "for loop: a range's own next, each item charged"
+    ),
     ("function.c", 'PyObject_CallMethod(textwrap, "dedent"'): "__source__: our own use of textwrap",
     ("function.c", 'PyObject_CallMethod(ast, "parse"'): "__source__: our own use of ast",
     ("function.c", 'PyObject_CallMethod(ast, "unparse"'): "__source__: our own use of ast",
@@ -68,14 +74,19 @@ ALLOWED = {
     ("function.c", "ns = PyObject_VectorcallDict(prep, pargs, 2, kw);"): "class: __prepare__",
     ("function.c", "cls = PyObject_VectorcallDict(meta, margs, 3, kw);"): "class: the metaclass",
     ("generator.c", "PyObject_CallOneArg(PyExc_StopIteration, value)"): "builtin type",
-    ("generator.c", "PyIter_Next(gen->gx_iters[gen->gx_depth - 1])"): "genexp loop: charged",
+    ("generator.c", "PyObject *item = loop_iter_next("): "genexp loop: each item charged",
+    ("generator.c", "deadline_range_next_orig(Py_TYPE(it)->tp_iternext), it);"): (
+        "genexp loop: a range's own next, each item charged"
+    ),
     ("generator.c", "PyObject *it = PyObject_GetIter(src);"): "genexp inner loop, flat for: charged",
     ("generator.c", "iter = PyObject_GetIter(iterable);"): "yield from: each item charged",
     ("generator.c", "ret = PyObject_CallNoArgs(meth);"): "close() of a subiterator (gated method)",
     ("generator.c", "ret = PyObject_CallFunctionObjArgs("): "throw() of a subiterator (gated method)",
     ("generator.c", "PyObject_CallFinalizerFromDealloc"): "our generator's own finalizer",
     ("generator.c", "*presult = Py_TYPE(iter)->tp_iternext(iter);"): "yield from: each item charged",
-    ("generator.c", "Py_TYPE(L->iter)->tp_iternext(L->iter)"): "flat generator's for loop: as eval_for",
+    ("generator.c", "PyObject *item = deadline_range_next_orig("): (
+        "flat generator's for loop: as eval_for"
+    ),
 }
 
 
@@ -113,6 +124,7 @@ def test_scan_sees_a_raw_call(tmp_path):
     """The scan itself works: a call the list does not know is reported."""
     assert RAW.search("    PyObject *r = PyObject_CallOneArg(host, x);")
     assert RAW.search("    r = PyObject_Vectorcall(f, a, n, NULL);")
+    assert RAW.search("    x = loop_iter_next(next, it);")
     assert not any(f == "eval_expr.c" and frag in "PyObject_CallOneArg(host, x)" for f, frag in ALLOWED)
 
 
