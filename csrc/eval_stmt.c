@@ -112,14 +112,11 @@ eval_for(Frame *f, Node *s)
     /* no charge per iteration: as smolagents counts, the body's statements
        are the operations (a body has at least one) */
     for (;;) {
-        PyObject *item = next(it);
+        PyObject *item = loop_iter_next(next, it);
         if (item == NULL) {
             if (PyErr_Occurred()) {
-                if (!PyErr_ExceptionMatches(PyExc_StopIteration)) {
-                    st = ST_ERROR;
-                    break;
-                }
-                PyErr_Clear();
+                st = ST_ERROR;
+                break;
             }
             /* the iterator is released before the else clause, as by
                CPython's FOR_ITER */

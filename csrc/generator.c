@@ -1086,14 +1086,12 @@ flat_step(GenObject *gen)
         if (!L->in_else && s->kind == K_For) {
             /* as eval_for: no charge per iteration (nor for a range's
                items: the body's statements are charged) */
-            PyObject *item = deadline_range_next_orig(
-                Py_TYPE(L->iter)->tp_iternext)(L->iter);
+            PyObject *item = loop_iter_next(
+                deadline_range_next_orig(Py_TYPE(L->iter)->tp_iternext),
+                L->iter);
             if (item == NULL) {
                 if (PyErr_Occurred()) {
-                    if (!PyErr_ExceptionMatches(PyExc_StopIteration)) {
-                        goto fail;
-                    }
-                    PyErr_Clear();
+                    goto fail;
                 }
                 /* released before the else clause, as by CPython */
                 Py_CLEAR(L->iter);
@@ -1149,20 +1147,17 @@ fail:
  * of an expression of their body.  (Not of other generators: `yield from`
  * passes a host iterator's items through unseen.) */
 int
-generator_yields_gated(Interp *in, PyObject *it)
-{
-    if (Py_TYPE(it) != in->st->GeneratorType) {
-        return 0;
-    }
-    GenObject *gen = (GenObject *)it;
-    return gen->frame.in == in && (gen->is_flat || gen->is_genexp);
-}
-
-int
 generator_is_own(Interp *in, PyObject *it)
 {
     return Py_TYPE(it) == in->st->GeneratorType &&
            ((GenObject *)it)->frame.in == in;
+}
+
+int
+generator_yields_gated(Interp *in, PyObject *it)
+{
+    return generator_is_own(in, it) &&
+           (((GenObject *)it)->is_flat || ((GenObject *)it)->is_genexp);
 }
 
 /* --------------------------------------------------------------- resume */

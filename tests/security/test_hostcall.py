@@ -74,7 +74,6 @@ ALLOWED = {
     ("function.c", "ns = PyObject_VectorcallDict(prep, pargs, 2, kw);"): "class: __prepare__",
     ("function.c", "cls = PyObject_VectorcallDict(meta, margs, 3, kw);"): "class: the metaclass",
     ("generator.c", "PyObject_CallOneArg(PyExc_StopIteration, value)"): "builtin type",
-    ("generator.c", "PyObject *item = loop_iter_next("): "genexp loop: each item charged",
     ("generator.c", "deadline_range_next_orig(Py_TYPE(it)->tp_iternext), it);"): (
         "genexp loop: a range's own next, each item charged"
     ),
@@ -84,9 +83,11 @@ ALLOWED = {
     ("generator.c", "ret = PyObject_CallFunctionObjArgs("): "throw() of a subiterator (gated method)",
     ("generator.c", "PyObject_CallFinalizerFromDealloc"): "our generator's own finalizer",
     ("generator.c", "*presult = Py_TYPE(iter)->tp_iternext(iter);"): "yield from: each item charged",
-    ("generator.c", "PyObject *item = deadline_range_next_orig("): (
-        "flat generator's for loop: as eval_for"
+    ("generator.c", "PyObject *item = loop_iter_next("): "genexp / flat for loop: each item charged",
+    ("generator.c", "deadline_range_next_orig(Py_TYPE(L->iter)->tp_iternext),"): (
+        "flat generator's for loop: a range's own next, as eval_for"
     ),
+    ("eval_stmt.c", "PyObject *item = loop_iter_next(next, it);"): "for loop: each item charged",
 }
 
 
