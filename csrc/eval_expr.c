@@ -244,21 +244,6 @@ unpack_store(Frame *f, Node *t, PyObject *value)
     /* Unpack `value` into the elements of a Tuple/List target, with at most
        one starred element, with CPython's error messages. */
     Py_ssize_t n = t->Seq.nelts;
-    if (!(t->flags & NF_HAS_STAR) && PyTuple_CheckExact(value) &&
-        PyTuple_GET_SIZE(value) == n) {
-        /* an exact tuple of the right length (CPython's
-           UNPACK_SEQUENCE_TUPLE): the caller holds it, so its items stay
-           alive while each target is stored; items come from a container
-           that host code may have filled: each is gated */
-        for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *x = PyTuple_GET_ITEM(value, i);
-            if (gate_value(f->in, x) < 0 ||
-                store_target(f, t->Seq.elts[i], x) < 0) {
-                return -1;
-            }
-        }
-        return 0;
-    }
     Py_ssize_t star = -1;
     for (Py_ssize_t i = 0; i < n && (t->flags & NF_HAS_STAR); i++) {
         if (t->Seq.elts[i]->kind == K_Starred) {
@@ -397,8 +382,42 @@ done:
     return rc;
 }
 
+/* `a, b = t` with an exact tuple of the right length (CPython's
+ * UNPACK_SEQUENCE_TUPLE), the commonest unpacking (`for k, v in
+ * d.items()`, `x, y = queue.popleft()`): without unpack_store's frame.  The
+ * caller holds the tuple, so its items stay alive while each target is
+ * stored; they come from a container that host code may have filled: each
+ * is gated. */
+static NOINLINE int
+unpack_exact_tuple(Frame *f, Node *t, PyObject *value)
+{
+    PyObject **src = &PyTuple_GET_ITEM(value, 0);
+    Node **elts = t->Seq.elts;
+    for (Py_ssize_t i = 0, n = t->Seq.nelts; i < n; i++) {
+        if (gate_value(f->in, src[i]) < 0 ||
+            store_target(f, elts[i], src[i]) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static NOINLINE int store_target_other(Frame *f, Node *t, PyObject *value);
+
+/* Out of store_target: a tail jump to one of the two, without a frame. */
 int
 store_target_slow(Frame *f, Node *t, PyObject *value)
+{
+    if ((t->kind == K_Tuple || t->kind == K_List) &&
+        !(t->flags & NF_HAS_STAR) && PyTuple_CheckExact(value) &&
+        PyTuple_GET_SIZE(value) == t->Seq.nelts) {
+        return unpack_exact_tuple(f, t, value);
+    }
+    return store_target_other(f, t, value);
+}
+
+static NOINLINE int
+store_target_other(Frame *f, Node *t, PyObject *value)
 {
     if (t->kind == K_Name && t->Name.checked_epoch == f->in->tools_epoch) {
         /* a name whose binding the tool check passed (check_tool_binding) */
@@ -1663,33 +1682,33 @@ module_attr_load(Frame *f, Node *attr, PyObject *obj)
  * unbound method with *self_arg set to obj (a new reference) when the call
  * may pass obj as its first argument (interpreted functions and method
  * descriptors), else the bound attribute. */
+/* A builtin method this call site has called before (list.append): the
+ * type cache says the type, at this version tag, has no instance dict,
+ * reads attributes generically and gives this method descriptor for the
+ * name; the call gate remembered the descriptor (hc_func: not dangerous);
+ * and for a plain name the attribute check depends on the type alone
+ * unless the object is a module or an internal object.  Everything
+ * load_method would find again: call_function asks this first, inline. */
+static inline int
+builtin_method_cached(Node *call, Node *attr, PyObject *obj)
+{
+    CompatTypeCache *tc = &attr->Attribute.tcache;
+    PyTypeObject *tp = Py_TYPE(obj);
+    return tc->value == call->Call.hc_func && tc->tp == tp && tc->tag != 0 &&
+           tp->tp_version_tag == tc->tag && (attr->flags & NF_PLAIN_NAME) &&
+           (attr->Attribute.mtype == tp ||
+            !policy_attr_plain_asks_object(obj));
+}
+
+/* load_method past builtin_method_cached, for `obj` (owned: the evaluated
+ * object of the call's attribute, charged with it). */
 static NOINLINE PyObject *
-load_method(Frame *f, Node *call, PyObject **self_arg)
+load_method(Frame *f, Node *call, PyObject *obj, PyObject **self_arg)
 {
     Node *attr = call->Call.func;
     *self_arg = NULL;
-    if (charge(f->in) < 0) {
-        return NULL;
-    }
-    PyObject *obj = eval_expr(f, attr->Attribute.value);
-    if (obj == NULL) {
-        return NULL;
-    }
-    /* A builtin method this call site has called before (list.append):
-       the type cache says the type, at this version tag, has no instance
-       dict, reads attributes generically and gives this method descriptor
-       for the name; the call gate remembered the descriptor (hc_func: not
-       dangerous); and for a plain name the attribute check depends on the
-       type alone unless the object is a module or an internal object.
-       Everything load_method would find again. */
     CompatTypeCache *tc = &attr->Attribute.tcache;
     PyTypeObject *tp = Py_TYPE(obj);
-    if (tc->value == call->Call.hc_func && tc->tp == tp && tc->tag != 0 &&
-        tp->tp_version_tag == tc->tag && (attr->flags & NF_PLAIN_NAME) &&
-        (attr->Attribute.mtype == tp || !policy_attr_plain_asks_object(obj))) {
-        *self_arg = obj;
-        return Py_NewRef(tc->value);
-    }
     /* A method of the code's class found here before (mcode): the type at
        this tag reads attributes generically and gives this interpreted
        function for the name (provenance_get_method remembered it), and
@@ -1942,7 +1961,20 @@ call_function(Frame *f, Node *e)
     PyObject *func;
     PyObject *self_arg = NULL; /* owned: unbound method call on this object */
     if (e->Call.func->kind == K_Attribute && !(e->flags & NF_STAR_ARGS)) {
-        func = load_method(f, e, &self_arg);
+        Node *attr = e->Call.func;
+        if (charge(f->in) < 0) { /* the attribute's own operation */
+            return NULL;
+        }
+        PyObject *obj = eval_operand(f, attr->Attribute.value);
+        if (obj == NULL) {
+            return NULL;
+        }
+        if (e->Call.hc_func != NULL && builtin_method_cached(e, attr, obj) &&
+            e->Call.nargs + e->Call.nkeywords <= WARM_CALL_ARGS) {
+            /* call_site_warm: hc_func is the cached descriptor */
+            return call_method_warm(f, e, Py_NewRef(e->Call.hc_func), obj);
+        }
+        func = load_method(f, e, obj, &self_arg);
         if (self_arg != NULL && call_site_warm(e, func)) {
             /* a builtin method this site's call gate passed before */
             return call_method_warm(f, e, func, self_arg);
@@ -2390,7 +2422,7 @@ attr_load_for_update(Frame *f, Node *t, PyObject *obj)
 static NOINLINE PyObject *
 eval_attribute(Frame *f, Node *e)
 {
-    PyObject *obj = eval_expr(f, e->Attribute.value);
+    PyObject *obj = eval_operand(f, e->Attribute.value);
     if (obj == NULL) {
         return NULL;
     }
@@ -2422,16 +2454,25 @@ eval_attribute(Frame *f, Node *e)
 static NOINLINE PyObject *
 eval_subscript(Frame *f, Node *e)
 {
-    PyObject *obj = eval_expr(f, e->Subscript.value);
+    PyObject *obj = eval_operand(f, e->Subscript.value);
     if (obj == NULL) {
         return NULL;
     }
-    PyObject *key = eval_expr(f, e->Subscript.slice);
+    PyObject *key = eval_operand(f, e->Subscript.slice);
     if (key == NULL) {
         Py_DECREF(obj);
         return NULL;
     }
-    PyObject *v = PyObject_GetItem(obj, key);
+    PyObject *v;
+    long long i;
+    if (PyList_CheckExact(obj) && PyLong_CheckExact(key) &&
+        compat_small_int(key, &i) && i >= 0 && i < PyList_GET_SIZE(obj)) {
+        /* CPython's BINARY_SUBSCR_LIST_INT: what list_subscript gives */
+        v = Py_NewRef(PyList_GET_ITEM(obj, i));
+    }
+    else {
+        v = PyObject_GetItem(obj, key);
+    }
     Py_DECREF(obj);
     Py_DECREF(key);
     if (v != NULL && gate_value(f->in, v) < 0) {
