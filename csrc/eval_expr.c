@@ -404,6 +404,25 @@ unpack_exact_tuple(Frame *f, Node *t, PyObject *value)
 
 static NOINLINE int store_target_other(Frame *f, Node *t, PyObject *value);
 
+/* `obj[key] = value`, in a frame of its own size. */
+static NOINLINE int
+store_subscript(Frame *f, Node *t, PyObject *value)
+{
+    PyObject *obj = eval_operand(f, t->Subscript.value);
+    if (obj == NULL) {
+        return -1;
+    }
+    PyObject *key = eval_operand(f, t->Subscript.slice);
+    if (key == NULL) {
+        Py_DECREF(obj);
+        return -1;
+    }
+    int r = subscript_set(obj, key, value);
+    Py_DECREF(obj);
+    Py_DECREF(key);
+    return r;
+}
+
 /* Out of store_target: a tail jump to one of the two, without a frame. */
 int
 store_target_slow(Frame *f, Node *t, PyObject *value)
@@ -412,6 +431,9 @@ store_target_slow(Frame *f, Node *t, PyObject *value)
         !(t->flags & NF_HAS_STAR) && PyTuple_CheckExact(value) &&
         PyTuple_GET_SIZE(value) == t->Seq.nelts) {
         return unpack_exact_tuple(f, t, value);
+    }
+    if (t->kind == K_Subscript) {
+        return store_subscript(f, t, value);
     }
     return store_target_other(f, t, value);
 }
@@ -447,21 +469,8 @@ store_target_other(Frame *f, Node *t, PyObject *value)
         Py_DECREF(obj);
         return r;
     }
-    case K_Subscript: {
-        PyObject *obj = eval_expr(f, t->Subscript.value);
-        if (obj == NULL) {
-            return -1;
-        }
-        PyObject *key = eval_expr(f, t->Subscript.slice);
-        if (key == NULL) {
-            Py_DECREF(obj);
-            return -1;
-        }
-        int r = PyObject_SetItem(obj, key, value);
-        Py_DECREF(obj);
-        Py_DECREF(key);
-        return r;
-    }
+    case K_Subscript:
+        return store_subscript(f, t, value);
     case K_Tuple:
     case K_List:
         return unpack_store(f, t, value);
@@ -2463,16 +2472,7 @@ eval_subscript(Frame *f, Node *e)
         Py_DECREF(obj);
         return NULL;
     }
-    PyObject *v;
-    long long i;
-    if (PyList_CheckExact(obj) && PyLong_CheckExact(key) &&
-        compat_small_int(key, &i) && i >= 0 && i < PyList_GET_SIZE(obj)) {
-        /* CPython's BINARY_SUBSCR_LIST_INT: what list_subscript gives */
-        v = Py_NewRef(PyList_GET_ITEM(obj, i));
-    }
-    else {
-        v = PyObject_GetItem(obj, key);
-    }
+    PyObject *v = subscript_get(obj, key);
     Py_DECREF(obj);
     Py_DECREF(key);
     if (v != NULL && gate_value(f->in, v) < 0) {

@@ -980,12 +980,12 @@ eval_augassign(Frame *f, Node *s)
         }
         break;
     case K_Subscript:
-        obj = eval_expr(f, t->Subscript.value);
+        obj = eval_operand(f, t->Subscript.value);
         if (obj) {
-            key = eval_expr(f, t->Subscript.slice);
+            key = eval_operand(f, t->Subscript.slice);
         }
         if (key) {
-            cur = PyObject_GetItem(obj, key);
+            cur = subscript_get(obj, key);
         }
         break;
     default:
@@ -1036,7 +1036,7 @@ eval_augassign(Frame *f, Node *s)
         }
         break;
     case K_Subscript:
-        if (PyObject_SetItem(obj, key, res) < 0) {
+        if (subscript_set(obj, key, res) < 0) {
             goto done;
         }
         break;

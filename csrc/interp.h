@@ -897,13 +897,13 @@ double limits_now(void);
 /* Charge one operation.  Returns -1 with the abort error set when a budget
  * is exhausted.  charge_due() is its test alone: 1 when limits_tick_slow()
  * must run (the evaluator's dispatch calls that out of line). */
-static inline int
+static ALWAYS_INLINE int
 charge_due(Interp *in)
 {
     return __builtin_expect(--in->tick <= 0, 0);
 }
 
-static inline int
+static ALWAYS_INLINE int
 charge(Interp *in)
 {
     if (charge_due(in)) {
@@ -1379,6 +1379,43 @@ store_target(Frame *f, Node *t, PyObject *value)
         return 0;
     }
     return store_target_slow(f, t, value);
+}
+
+/* The slot of obj[key] when obj is an exact list and key an exact int in
+ * range, not negative and small (CPython's BINARY_SUBSCR_LIST_INT and
+ * STORE_SUBSCR_LIST_INT: what list_subscript and list_ass_subscript reach
+ * for it), else NULL: the generic protocol, which also raises. */
+static inline PyObject **
+list_int_slot(PyObject *obj, PyObject *key)
+{
+    long long i;
+    if (PyList_CheckExact(obj) && PyLong_CheckExact(key) &&
+        compat_small_int(key, &i) && i >= 0 && i < PyList_GET_SIZE(obj)) {
+        return ((PyListObject *)obj)->ob_item + i;
+    }
+    return NULL;
+}
+
+/* obj[key]: a new reference, or NULL with an exception.  Not gated. */
+static inline PyObject *
+subscript_get(PyObject *obj, PyObject *key)
+{
+    PyObject **slot = list_int_slot(obj, key);
+    return slot != NULL ? Py_NewRef(*slot) : PyObject_GetItem(obj, key);
+}
+
+/* obj[key] = value.  0 / -1. */
+static inline int
+subscript_set(PyObject *obj, PyObject *key, PyObject *value)
+{
+    PyObject **slot = list_int_slot(obj, key);
+    if (slot != NULL) {
+        PyObject *old = *slot;
+        *slot = Py_NewRef(value);
+        Py_DECREF(old); /* last: its finalizer sees the list updated */
+        return 0;
+    }
+    return PyObject_SetItem(obj, key, value);
 }
 
 /* An operand (call argument, binary operand): a constant or a bound local
