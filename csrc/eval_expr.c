@@ -991,7 +991,7 @@ eval_list(Frame *f, Node *e)
         return NULL;
     }
     for (Py_ssize_t i = 0; i < e->Seq.nelts; i++) {
-        PyObject *v = eval_expr(f, e->Seq.elts[i]);
+        PyObject *v = eval_operand(f, e->Seq.elts[i]);
         if (v == NULL) {
             Py_DECREF(l);
             return NULL;
@@ -1018,7 +1018,7 @@ eval_tuple(Frame *f, Node *e)
         return NULL;
     }
     for (Py_ssize_t i = 0; i < e->Seq.nelts; i++) {
-        PyObject *v = eval_expr(f, e->Seq.elts[i]);
+        PyObject *v = eval_operand(f, e->Seq.elts[i]);
         if (v == NULL) {
             Py_DECREF(t);
             return NULL;

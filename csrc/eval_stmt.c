@@ -1451,14 +1451,16 @@ st_assign_general(Frame *f, Node *s)
     return ST_OK;
 }
 
-/* `t = value` with one target and a value that is not a tuple display:
- * a function local (not the module's, whose last value the step reports)
- * takes the value's reference, as STORE_FAST; the rest in
- * st_assign_general. */
+/* `t = value` with one target, unless a tuple display goes to a tuple or
+ * list target (assign_parallel): a function local (not the module's,
+ * whose last value the step reports) takes the value's reference, as
+ * STORE_FAST; the rest in st_assign_general. */
 static NOINLINE Status
 st_assign(Frame *f, Node *s)
 {
-    if (s->Assign.ntargets != 1 || s->Assign.value->kind == K_Tuple) {
+    if (s->Assign.ntargets != 1 || (s->Assign.value->kind == K_Tuple &&
+                                    (s->Assign.targets[0]->kind == K_Tuple ||
+                                     s->Assign.targets[0]->kind == K_List))) {
         return st_assign_general(f, s);
     }
     PyObject *v = eval_expr(f, s->Assign.value);

@@ -306,17 +306,19 @@ int_bits(PyObject *v)
 long long
 seq_bytes(PyObject *v)
 {
+    /* the checks by type flag first: PyByteArray_Check is a call of
+       PyType_IsSubtype for any other type */
     if (PyUnicode_Check(v)) {
         return (long long)PyUnicode_GET_LENGTH(v) * PyUnicode_KIND(v);
+    }
+    if (PyList_Check(v) || PyTuple_Check(v)) {
+        return (long long)Py_SIZE(v) * (long long)sizeof(PyObject *);
     }
     if (PyBytes_Check(v)) {
         return PyBytes_GET_SIZE(v);
     }
     if (PyByteArray_Check(v)) {
         return PyByteArray_GET_SIZE(v);
-    }
-    if (PyList_Check(v) || PyTuple_Check(v)) {
-        return (long long)Py_SIZE(v) * (long long)sizeof(PyObject *);
     }
     return -1;
 }
