@@ -763,6 +763,18 @@ eval_compare(Frame *f, Node *e)
     if (left == NULL) {
         return NULL;
     }
+    if (e->Compare.ncomparators == 1) {
+        /* the common case, without the chain's loop */
+        PyObject *right = eval_operand(f, e->Compare.comparators[0]);
+        if (right == NULL) {
+            Py_DECREF(left);
+            return NULL;
+        }
+        PyObject *res = compare_op(f->in, e->Compare.ops[0], left, right);
+        Py_DECREF(left);
+        Py_DECREF(right);
+        return res;
+    }
     for (Py_ssize_t i = 0; i < e->Compare.ncomparators; i++) {
         PyObject *right = eval_operand(f, e->Compare.comparators[i]);
         if (right == NULL) {
