@@ -1699,10 +1699,6 @@ module_attr_load(Frame *f, Node *attr, PyObject *obj)
     return v;
 }
 
-/* The callee of a method call `obj.name(...)` (Call node `call`): an
- * unbound method with *self_arg set to obj (a new reference) when the call
- * may pass obj as its first argument (interpreted functions and method
- * descriptors), else the bound attribute. */
 /* A builtin method this call site has called before (list.append): the
  * type cache says the type, at this version tag, has no instance dict,
  * reads attributes generically and gives this method descriptor for the
@@ -1721,8 +1717,12 @@ builtin_method_cached(Node *call, Node *attr, PyObject *obj)
             !policy_attr_plain_asks_object(obj));
 }
 
-/* load_method past builtin_method_cached, for `obj` (owned: the evaluated
- * object of the call's attribute, charged with it). */
+/* The callee of a method call `obj.name(...)` (Call node `call`) past
+ * builtin_method_cached, for `obj` (owned: the evaluated object of the
+ * call's attribute, charged with it): an unbound method with *self_arg set
+ * to obj when the call may pass obj as its first argument (interpreted
+ * functions and method descriptors), else the bound attribute (obj
+ * released). */
 static NOINLINE PyObject *
 load_method(Frame *f, Node *call, PyObject *obj, PyObject **self_arg)
 {
