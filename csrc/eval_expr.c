@@ -408,13 +408,8 @@ static NOINLINE int store_target_other(Frame *f, Node *t, PyObject *value);
 static NOINLINE int
 store_subscript(Frame *f, Node *t, PyObject *value)
 {
-    PyObject *obj = eval_operand(f, t->Subscript.value);
-    if (obj == NULL) {
-        return -1;
-    }
-    PyObject *key = eval_operand(f, t->Subscript.slice);
-    if (key == NULL) {
-        Py_DECREF(obj);
+    PyObject *obj, *key;
+    if (subscript_operands(f, t, &obj, &key) < 0) {
         return -1;
     }
     int r = subscript_set(obj, key, value);
@@ -438,6 +433,8 @@ store_target_slow(Frame *f, Node *t, PyObject *value)
     return store_target_other(f, t, value);
 }
 
+/* store_target_slow's targets other than subscripts and exact-tuple
+ * unpacking. */
 static NOINLINE int
 store_target_other(Frame *f, Node *t, PyObject *value)
 {
@@ -469,8 +466,6 @@ store_target_other(Frame *f, Node *t, PyObject *value)
         Py_DECREF(obj);
         return r;
     }
-    case K_Subscript:
-        return store_subscript(f, t, value);
     case K_Tuple:
     case K_List:
         return unpack_store(f, t, value);
@@ -498,13 +493,8 @@ delete_target(Frame *f, Node *t)
         return r;
     }
     case K_Subscript: {
-        PyObject *obj = eval_expr(f, t->Subscript.value);
-        if (obj == NULL) {
-            return -1;
-        }
-        PyObject *key = eval_expr(f, t->Subscript.slice);
-        if (key == NULL) {
-            Py_DECREF(obj);
+        PyObject *obj, *key;
+        if (subscript_operands(f, t, &obj, &key) < 0) {
             return -1;
         }
         int r = PyObject_DelItem(obj, key);
@@ -2475,13 +2465,8 @@ eval_attribute(Frame *f, Node *e)
 static NOINLINE PyObject *
 eval_subscript(Frame *f, Node *e)
 {
-    PyObject *obj = eval_operand(f, e->Subscript.value);
-    if (obj == NULL) {
-        return NULL;
-    }
-    PyObject *key = eval_operand(f, e->Subscript.slice);
-    if (key == NULL) {
-        Py_DECREF(obj);
+    PyObject *obj, *key;
+    if (subscript_operands(f, e, &obj, &key) < 0) {
         return NULL;
     }
     PyObject *v = subscript_get(obj, key);

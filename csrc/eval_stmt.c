@@ -980,11 +980,7 @@ eval_augassign(Frame *f, Node *s)
         }
         break;
     case K_Subscript:
-        obj = eval_operand(f, t->Subscript.value);
-        if (obj) {
-            key = eval_operand(f, t->Subscript.slice);
-        }
-        if (key) {
+        if (subscript_operands(f, t, &obj, &key) == 0) {
             cur = subscript_get(obj, key);
         }
         break;

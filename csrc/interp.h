@@ -1443,4 +1443,23 @@ eval_operand(Frame *f, Node *e)
     return eval_expr(f, e);
 }
 
+/* The object and the key of a Subscript node `t`, in CPython's order, as
+ * operands: 0 with both set (new references), or -1 with an exception and
+ * neither. */
+static inline int
+subscript_operands(Frame *f, Node *t, PyObject **obj, PyObject **key)
+{
+    *key = NULL;
+    *obj = eval_operand(f, t->Subscript.value);
+    if (*obj == NULL) {
+        return -1;
+    }
+    *key = eval_operand(f, t->Subscript.slice);
+    if (*key == NULL) {
+        Py_CLEAR(*obj);
+        return -1;
+    }
+    return 0;
+}
+
 #endif
