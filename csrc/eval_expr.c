@@ -418,10 +418,17 @@ store_subscript(Frame *f, Node *t, PyObject *value)
     return r;
 }
 
-/* Out of store_target: a tail jump to one of the two, without a frame. */
+/* Out of store_target: a tail jump to the store's own function, without
+ * a frame.  A module-level name (agent code runs there: every assignment
+ * and loop target of a step) goes straight to its global-cache store. */
 int
 store_target_slow(Frame *f, Node *t, PyObject *value)
 {
+    if (t->kind == K_Name && t->Name.checked_epoch == f->in->tools_epoch &&
+        (t->scope_kind == NAME_GLOBAL ||
+         (t->scope_kind == NAME_NAME && f->locals == f->globals))) {
+        return gcache_store(f, t, value);
+    }
     if ((t->kind == K_Tuple || t->kind == K_List) &&
         !(t->flags & NF_HAS_STAR) && PyTuple_CheckExact(value) &&
         PyTuple_GET_SIZE(value) == t->Seq.nelts) {

@@ -187,25 +187,17 @@ too_many_positional(FunctionObject *fn, Frame *fr, Py_ssize_t given)
     Py_XDECREF(kwsig);
 }
 
-/* Bind arguments into fr->fast (already zeroed, scope->nlocals entries),
- * with CPython's order of checks and messages.  0 / -1. */
-int
-bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
-               size_t nargsf, PyObject *kwnames)
+/* bind_arguments past its common case: defaults, keywords, `*args`,
+ * `**kwargs`, and every error, with CPython's order of checks and
+ * messages.  0 / -1. */
+static NOINLINE int
+bind_arguments_general(FunctionObject *fn, Frame *fr, PyObject *const *args,
+                       size_t nargsf, PyObject *kwnames)
 {
     Scope *s = fn->scope;
     PyObject **fast = fr->fast;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     Py_ssize_t argcount = s->argcount;
-    if (kwnames == NULL && nargs == argcount && !s->has_varargs &&
-        !s->has_varkw && s->kwonlyargcount == 0) {
-        /* the common case: exactly the positional arguments */
-        for (Py_ssize_t i = 0; i < nargs; i++) {
-            Py_INCREF(args[i]);
-            fast[i] = args[i];
-        }
-        return 0;
-    }
     int vararg_slot = s->has_varargs ? (int)argcount : -1;
     int kwonly_start = (int)argcount + s->has_varargs;
     int kwarg_slot = s->has_varkw ? kwonly_start + s->kwonlyargcount : -1;
@@ -437,6 +429,26 @@ run_frame_bounded(Interp *in, Frame *fr)
     }
     in->depth--;
     return res;
+}
+
+/* Bind arguments into fr->fast (already zeroed, scope->nlocals entries).
+ * The common case, exactly the positional arguments, inline (a key
+ * function that sorted() calls per item); the rest in
+ * bind_arguments_general.  0 / -1. */
+static inline int
+bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
+               size_t nargsf, PyObject *kwnames)
+{
+    Scope *s = fn->scope;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (kwnames == NULL && nargs == s->argcount && !s->has_varargs &&
+        !s->has_varkw && s->kwonlyargcount == 0) {
+        for (Py_ssize_t i = 0; i < nargs; i++) {
+            fr->fast[i] = Py_NewRef(args[i]);
+        }
+        return 0;
+    }
+    return bind_arguments_general(fn, fr, args, nargsf, kwnames);
 }
 
 /* Run an interpreted function while its interpreter's step runs (the

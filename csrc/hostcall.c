@@ -175,6 +175,33 @@ list_append_fast(Interp *in, PyObject *func, PyObject *const *args,
     return 1;
 }
 
+/* `lst.extend(seq)`, the descriptor called unbound with an exact list
+ * (args[0]) and an exact list or tuple: list_extend's own fast case, which
+ * runs no code.  policy_prepare_call's step for it (PK_SEQ_EXTEND: the
+ * size of the result against the size budget) is all of steps 2 to 5 that
+ * applies: no substitution, no bridge (a list method), no iterator to
+ * wrap.  Same returns as hostcall_fast_builtin. */
+static int
+list_extend_fast(Interp *in, PyObject *func, PyObject *const *args,
+                 Py_ssize_t nargs, PyObject **res)
+{
+    if (func != in->st->list_extend || nargs != 2 ||
+        !PyList_CheckExact(args[0]) ||
+        !(PyList_CheckExact(args[1]) || PyTuple_CheckExact(args[1]))) {
+        return 0;
+    }
+    /* x.extend(x) doubles */
+    if (policy_check_result_bytes(
+            in, (double)seq_bytes(args[0]) + (double)seq_bytes(args[1]),
+            "call") < 0) {
+        *res = NULL;
+        return 1;
+    }
+    limits_host_call_done(in);
+    *res = PyObject_Vectorcall(func, args, 2, NULL);
+    return 1;
+}
+
 /* The specializations CPython 3.11 makes of these calls
  * (PRECALL_NO_KW_ISINSTANCE, PRECALL_NO_KW_LEN, PRECALL_NO_KW_LIST_APPEND),
  * for the cases in which the builtin itself would run no code: isinstance
@@ -259,6 +286,10 @@ hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
     PyObject *res;
     if ((flags & HC_PLAIN) && kwnames == NULL &&
         hostcall_fast_builtin(in, *pfunc, args, nargs, &res)) {
+        return res;
+    }
+    if ((flags & (HC_CHECKED | HC_METHOD)) == (HC_CHECKED | HC_METHOD) &&
+        kwnames == NULL && list_extend_fast(in, *pfunc, args, nargs, &res)) {
         return res;
     }
     return hostcall_vectorcall_full(in, pfunc, args, nargsf, kwnames, flags);

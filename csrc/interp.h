@@ -267,8 +267,8 @@ typedef struct {
     PyTypeObject *RunnerType; /* tripwire.c: the entry frame's runner */
     PyTypeObject *BudgetsType;  /* budgets.c: parsed budgets */
     PyObject *safe_builtins;    /* dict built once */
-    PyObject *builtin_isinstance, *builtin_len,
-        *list_append;           /* hostcall_fast_builtin */
+    PyObject *builtin_isinstance, *builtin_len, *list_append,
+        *list_extend;           /* hostcall_fast_builtin, list_extend_fast */
     PyObject *empty_tuple;      /* the arguments of object_new (function.c) */
     PyObject *str_dunder_class; /* "__class__" */
     PyObject *str_init;         /* "__init__" */
@@ -680,10 +680,6 @@ PyObject *function_new(Frame *f, Node *def, Scope *scope, PyObject *defaults,
 /* Run a comprehension scope with `iter` bound to `.0`. */
 PyObject *run_comprehension(Frame *f, Node *e, PyObject *iter);
 PyObject *build_class(Frame *f, Node *s);
-/* Set up a frame for `scope` from positional/keyword args (binding errors as
- * CPython reports them). */
-int bind_arguments(FunctionObject *fn, Frame *fr, PyObject *const *args,
-                   size_t nargsf, PyObject *kwnames);
 void frame_clear(Frame *fr);
 int scope_cell_slot(Scope *ps, PyObject *name);
 PyObject *gen_yield(Frame *f, PyObject *value); /* new ref: sent value */

@@ -1536,8 +1536,11 @@ core_exec(PyObject *m)
             Py_XNewRef(PyDict_GetItemString(st->safe_builtins, "len"));
         st->list_append =
             PyObject_GetAttrString((PyObject *)&PyList_Type, "append");
+        st->list_extend =
+            PyObject_GetAttrString((PyObject *)&PyList_Type, "extend");
         st->empty_tuple = PyTuple_New(0);
-        if (st->list_append == NULL || st->empty_tuple == NULL) {
+        if (st->list_append == NULL || st->list_extend == NULL ||
+            st->empty_tuple == NULL) {
             return -1;
         }
     }
@@ -1584,6 +1587,7 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->builtin_isinstance);
     Py_VISIT(st->builtin_len);
     Py_VISIT(st->list_append);
+    Py_VISIT(st->list_extend);
     Py_VISIT(st->empty_tuple);
     Py_VISIT(st->matcher_code);
     Py_VISIT(st->install_dirs);
@@ -1610,6 +1614,7 @@ core_clear(PyObject *m)
     Py_CLEAR(st->builtin_isinstance);
     Py_CLEAR(st->builtin_len);
     Py_CLEAR(st->list_append);
+    Py_CLEAR(st->list_extend);
     Py_CLEAR(st->empty_tuple);
     Py_CLEAR(st->matcher_code);
     Py_CLEAR(st->install_dirs);
