@@ -1224,10 +1224,19 @@ join_strings(PyObject *const *parts, Py_ssize_t n)
     if (r == NULL) {
         return NULL;
     }
+    /* a part of the result's kind is copied as bytes into the new string
+       (what _PyUnicode_JoinArray does); one of a narrower kind is widened
+       by PyUnicode_CopyCharacters */
+    int kind = PyUnicode_KIND(r);
+    char *data = PyUnicode_DATA(r);
     Py_ssize_t pos = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        Py_ssize_t l = PyUnicode_GET_LENGTH(parts[i]);
-        if (l > 0 && PyUnicode_CopyCharacters(r, pos, parts[i], 0, l) < 0) {
+        PyObject *v = parts[i];
+        Py_ssize_t l = PyUnicode_GET_LENGTH(v);
+        if (l > 0 && (int)PyUnicode_KIND(v) == kind) {
+            memcpy(data + pos * kind, PyUnicode_DATA(v), (size_t)l * kind);
+        }
+        else if (l > 0 && PyUnicode_CopyCharacters(r, pos, v, 0, l) < 0) {
             Py_DECREF(r);
             return NULL;
         }

@@ -653,6 +653,21 @@ call_simple(Frame *f, FunctionObject *fn, PyObject *self_arg,
     for (int i = k; i < s->nlocals; i++) {
         slots[i] = NULL;
     }
+    /* a closure's free variables: its cells, after the locals (what
+       frame_init_cells gives them; simple_argc excludes cells of its own) */
+    int nslots = s->nlocals + s->nfree;
+    for (int i = 0; i < s->nfree; i++) {
+        PyObject *closure = fn->closure;
+        if (closure == NULL || PyTuple_GET_SIZE(closure) <= i) {
+            PyErr_SetString(PyExc_SystemError, "missing closure cell");
+            for (int j = 0; j < s->nlocals + i; j++) {
+                Py_XDECREF(slots[j]);
+            }
+            Py_XDECREF(obj);
+            return NULL;
+        }
+        slots[s->nlocals + i] = Py_NewRef(PyTuple_GET_ITEM(closure, i));
+    }
 #if COMPAT_CALLER_HOLDS_ARGS
     PyObject *held[FRAME_SMALL_SLOTS];
     for (int i = 0; i < k; i++) {
@@ -662,7 +677,7 @@ call_simple(Frame *f, FunctionObject *fn, PyObject *self_arg,
     Frame fr;
     frame_init_call(&fr, in, fn, slots);
     PyObject *res = run_frame_bounded(in, &fr);
-    for (int i = 0; i < s->nlocals; i++) {
+    for (int i = 0; i < nslots; i++) {
         Py_CLEAR(slots[i]);
     }
     Py_CLEAR(fr.retval);

@@ -174,8 +174,8 @@ typedef struct Scope {
     /* function: the number of positional arguments when a call that passes
        exactly that many positionally needs no binding beyond moving them
        into the first slots (no *args, **kwargs, keyword-only parameters,
-       cells, free variables; not a generator; at most FRAME_SMALL_SLOTS
-       locals), else -1 (function_call_simple) */
+       cells; not a generator; at most FRAME_SMALL_SLOTS locals and free
+       variables together), else -1 (function_call_simple) */
     int simple_argc;
     int needs_class_cell; /* class scope: a method uses __class__/super */
     int class_cell_slot;  /* class scope: cell slot of __class__ */

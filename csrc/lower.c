@@ -2863,9 +2863,9 @@ assign_slots(Lower *L, Scope *s)
         s->uses_class_free = k < 0 ? -1 : s->ncells + k;
     }
     s->simple_argc = is_funclike(s) && !s->has_varargs && !s->has_varkw &&
-                             !s->kwonlyargcount && !s->ncells && !s->nfree &&
+                             !s->kwonlyargcount && !s->ncells &&
                              !s->is_generator &&
-                             s->nlocals <= FRAME_SMALL_SLOTS &&
+                             s->nlocals + s->nfree <= FRAME_SMALL_SLOTS &&
                              s->argcount <= s->nlocals
                          ? s->argcount
                          : -1;

@@ -118,3 +118,88 @@ try:
     sorted(records, key=lambda a, b: 0)
 except TypeError as e:
     print("TypeError:", e)
+
+
+# Closures called with exactly their positional parameters: free variables read, written
+# through `nonlocal`, unbound at the time of the call, shared between two closures, the
+# `__class__` cell of zero-argument super(), recursion through a free variable, and a
+# closure called with too few or too many arguments.
+def make_adder(n):
+    def add(x):
+        return x + n
+    return add
+
+
+def make_pair():
+    count = 0
+
+    def inc(step):
+        nonlocal count
+        count += step
+        return count
+
+    def get():
+        return count
+    return inc, get
+
+
+def late():
+    def read():
+        return value
+    first = None
+    try:
+        first = read()
+    except NameError as e:
+        first = "NameError: " + str(e)
+    value = 5
+    return first, read()
+
+
+def make_fact():
+    def fact(n):
+        return 1 if n <= 1 else n * fact(n - 1)
+    return fact
+
+
+class Base:
+    def __init__(self, x):
+        self.x = x
+
+
+class Child(Base):
+    def __init__(self, x, y):
+        super().__init__(x)
+        self.y = y
+
+    def total(self):
+        return self.x + self.y + super().__init__.__name__.count("_")
+
+
+adders = [make_adder(i) for i in range(4)]
+print([a(10) for a in adders], adders[2](adders[1](0)))
+inc, get = make_pair()
+print(inc(2), inc(3), get())
+print(late())
+print(make_fact()(10))
+c = Child(1, 2)
+print(c.x, c.y, c.total())
+for bad in ((), (1, 2)):
+    try:
+        adders[0](*bad)
+    except TypeError as e:
+        print("TypeError:", e)
+
+
+# f-strings whose parts are of one kind (copied as they are) and of narrower kinds than the
+# result (widened): ASCII, Latin-1, UCS-2 and UCS-4 text, empty parts, a str subclass.
+class Tag(str):
+    def __format__(self, spec):
+        return Tag("<" + self + ">")
+
+
+parts = ["plain", "café", "€uro", "🐍", "", Tag("t")]
+for a in parts:
+    for b in parts:
+        s = f"{a}|{b}:{len(a)}{b}"
+        print(s, len(s), max(map(ord, s)))
+print(f"{Tag('x')}", type(f"{Tag('x')}").__name__, type(f"{Tag('x')}-").__name__)
