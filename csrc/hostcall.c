@@ -190,10 +190,7 @@ list_extend_fast(Interp *in, PyObject *func, PyObject *const *args,
         !(PyList_CheckExact(args[1]) || PyTuple_CheckExact(args[1]))) {
         return 0;
     }
-    /* x.extend(x) doubles */
-    if (policy_check_result_bytes(
-            in, (double)seq_bytes(args[0]) + (double)seq_bytes(args[1]),
-            "call") < 0) {
+    if (policy_check_extend(in, args[0], args[1]) < 0) {
         *res = NULL;
         return 1;
     }

@@ -2349,6 +2349,20 @@ policy_check_percent(Interp *in, PyObject *fmt, PyObject *args)
 /* A result about to be materialized (star displays): `bytes` estimated.
  * 0 / -1. */
 int
+policy_check_extend(Interp *in, PyObject *self, PyObject *arg)
+{
+    long long a = PyByteArray_Check(self) ? PyByteArray_GET_SIZE(self)
+                                          : (long long)PyObject_Length(self) *
+                                                (long long)sizeof(PyObject *);
+    if (a < 0) {
+        PyErr_Clear();
+        a = 0;
+    }
+    /* x.extend(x) doubles */
+    return check_bytes(in, (double)a + (double)seq_bytes(arg), "call");
+}
+
+int
 policy_check_result_bytes(Interp *in, double bytes, const char *what)
 {
     return check_bytes(in, bytes, what);
@@ -2659,18 +2673,8 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args,
     }
     case PK_SEQ_EXTEND:
         if (nargs == 1 && self != NULL) {
-            long long a = PyByteArray_Check(self)
-                              ? PyByteArray_GET_SIZE(self)
-                              : (long long)PyObject_Length(self) *
-                                    (long long)sizeof(PyObject *);
-            long long b = seq_bytes(args[0]);
-            if (a < 0) {
-                PyErr_Clear();
-                a = 0;
-            }
-            if (b >= 0) {
-                /* x.extend(x) doubles */
-                return check_bytes(in, (double)a + (double)b, "call");
+            if (seq_bytes(args[0]) >= 0) {
+                return policy_check_extend(in, self, args[0]);
             }
             return prepare_iterable(in, &args[0], USE_SEQ);
         }
