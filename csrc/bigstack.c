@@ -451,6 +451,7 @@ typedef struct {
     PyObject *kwnames;
     PyObject *tuple, *kw; /* PyObject_Call form */
     PyObject *res;
+    PyThreadState *ts; /* the step's (compat_recursion_enter) */
 } BigCall;
 
 /* The C function `meth` of a builtin with calling convention `flags`
@@ -465,7 +466,8 @@ typedef struct {
  * taken. */
 static inline int
 builtin_form_call(int flags, PyCFunction meth, PyObject *self,
-                  PyObject *const *args, Py_ssize_t nargs, PyObject **res)
+                  PyObject *const *args, Py_ssize_t nargs, PyObject **res,
+                  PyThreadState *ts)
 {
     int form = flags & (METH_VARARGS | METH_FASTCALL | METH_NOARGS | METH_O |
                         METH_KEYWORDS | METH_METHOD);
@@ -473,7 +475,7 @@ builtin_form_call(int flags, PyCFunction meth, PyObject *self,
           (form == METH_NOARGS && nargs == 0) || form == METH_FASTCALL)) {
         return 0;
     }
-    if (Py_EnterRecursiveCall(" while calling a Python object")) {
+    if (compat_recursion_enter(ts) < 0) {
         *res = NULL;
         return 1;
     }
@@ -488,7 +490,7 @@ builtin_form_call(int flags, PyCFunction meth, PyObject *self,
         *res = ((_PyCFunctionFast)(void (*)(void))meth)(self, args, nargs);
         break;
     }
-    Py_LeaveRecursiveCall();
+    compat_recursion_leave(ts);
     return 1;
 }
 
@@ -497,7 +499,7 @@ builtin_form_call(int flags, PyCFunction meth, PyObject *self,
  * rest. */
 static inline int
 method_descr_call(PyObject *func, PyObject *const *args, Py_ssize_t nargs,
-                  PyObject **res)
+                  PyObject **res, PyThreadState *ts)
 {
     PyMethodDescrObject *d = (PyMethodDescrObject *)func;
     if (nargs < 1 || !PyObject_TypeCheck(args[0], PyDescr_TYPE(d))) {
@@ -505,18 +507,18 @@ method_descr_call(PyObject *func, PyObject *const *args, Py_ssize_t nargs,
     }
     PyMethodDef *ml = d->d_method;
     return builtin_form_call(ml->ml_flags, ml->ml_meth, args[0], args + 1,
-                             nargs - 1, res);
+                             nargs - 1, res, ts);
 }
 
 /* A builtin function or a builtin bound method (PyCFunction_Type exactly:
  * `len`, `isinstance`, `random.random`): builtin_form_call with its self. */
 static inline int
 cfunction_call(PyObject *func, PyObject *const *args, Py_ssize_t nargs,
-               PyObject **res)
+               PyObject **res, PyThreadState *ts)
 {
     return builtin_form_call(PyCFunction_GET_FLAGS(func),
                              PyCFunction_GET_FUNCTION(func),
-                             PyCFunction_GET_SELF(func), args, nargs, res);
+                             PyCFunction_GET_SELF(func), args, nargs, res, ts);
 }
 
 /* The call itself.  `str(x)` is made as CPython's specialized call makes
@@ -524,17 +526,18 @@ cfunction_call(PyObject *func, PyObject *const *args, Py_ssize_t nargs,
  * argument tuple (str has no vectorcall of its own on 3.11). */
 static inline PyObject *
 host_vectorcall(PyObject *func, PyObject *const *args, size_t nargsf,
-                PyObject *kwnames)
+                PyObject *kwnames, PyThreadState *ts)
 {
     if (kwnames == NULL) {
         PyObject *res;
         PyTypeObject *ft = Py_TYPE(func);
         if (ft == &PyCFunction_Type &&
-            cfunction_call(func, args, PyVectorcall_NARGS(nargsf), &res)) {
+            cfunction_call(func, args, PyVectorcall_NARGS(nargsf), &res, ts)) {
             return res;
         }
         if (ft == &PyMethodDescr_Type &&
-            method_descr_call(func, args, PyVectorcall_NARGS(nargsf), &res)) {
+            method_descr_call(func, args, PyVectorcall_NARGS(nargsf), &res,
+                              ts)) {
             return res;
         }
         if (func == (PyObject *)&PyUnicode_Type &&
@@ -550,7 +553,8 @@ bigcall_run(void *p)
 {
     BigCall *c = (BigCall *)p;
     if (c->tuple == NULL) {
-        c->res = host_vectorcall(c->func, c->args, c->nargsf, c->kwnames);
+        c->res =
+            host_vectorcall(c->func, c->args, c->nargsf, c->kwnames, c->ts);
     }
     else {
         c->res = PyObject_Call(c->func, c->tuple, c->kw);
@@ -576,9 +580,9 @@ bigstack_vectorcall_slow(Interp *in, PyObject *func, PyObject *const *args,
 {
     BigStack *bs;
     if (!on_generator_stack(&bs)) {
-        return host_vectorcall(func, args, nargsf, kwnames);
+        return host_vectorcall(func, args, nargsf, kwnames, in->run_ts);
     }
-    BigCall c = {func, args, nargsf, kwnames, NULL, NULL, NULL};
+    BigCall c = {func, args, nargsf, kwnames, NULL, NULL, NULL, in->run_ts};
     if (bigstack_call_from_generator(in, bigcall_run, &c) < 0) {
         return NULL;
     }
@@ -593,7 +597,7 @@ bigstack_vectorcall(Interp *in, PyObject *func, PyObject *const *args,
     if (bs == NULL || bs->resume_sp == NULL) {
         /* no generator resumed from the big stack: not on a generator's
            stack (the common case, kept lean) */
-        return host_vectorcall(func, args, nargsf, kwnames);
+        return host_vectorcall(func, args, nargsf, kwnames, in->run_ts);
     }
     return bigstack_vectorcall_slow(in, func, args, nargsf, kwnames);
 }
@@ -605,7 +609,7 @@ bigstack_call(Interp *in, PyObject *func, PyObject *args, PyObject *kw)
     if (!on_generator_stack(&bs)) {
         return PyObject_Call(func, args, kw);
     }
-    BigCall c = {func, NULL, 0, NULL, args, kw, NULL};
+    BigCall c = {func, NULL, 0, NULL, args, kw, NULL, in->run_ts};
     if (bigstack_call_from_generator(in, bigcall_run, &c) < 0) {
         return NULL;
     }

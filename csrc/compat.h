@@ -167,6 +167,42 @@ compat_c_recursion_set(PyThreadState *ts, int remaining)
 }
 #endif
 
+/* Py_EnterRecursiveCall / Py_LeaveRecursiveCall with the thread state at
+ * hand (Interp.run_ts: interpreted code runs only on the thread of its step
+ * or hook): the counter itself, and CPython's function only near the limit,
+ * where it raises (3.11 to 3.13: the same decrement-then-check as CPython's
+ * inline _Py_EnterRecursiveCallTstate).  On 3.12 and later the exported
+ * functions find the thread state in thread-local storage, which costs a
+ * __tls_get_addr call each from an extension; on every interpreted call.
+ * 0 / -1.  (Py_EnterRecursiveCall itself returns "nonzero" on error: 1 on
+ * 3.10, whose inline version is `check && _Py_CheckRecursiveCall()`; never
+ * compare it with `< 0`.) */
+static inline int
+compat_recursion_enter(PyThreadState *ts)
+{
+#if COMPAT_C_RECURSION_REMAINING
+    int remaining = compat_c_recursion_get(ts);
+    if (remaining > 1) {
+        compat_c_recursion_set(ts, remaining - 1);
+        return 0;
+    }
+#else
+    (void)ts;
+#endif
+    return Py_EnterRecursiveCall(" while calling a Python object") ? -1 : 0;
+}
+
+static inline void
+compat_recursion_leave(PyThreadState *ts)
+{
+#if COMPAT_C_RECURSION_REMAINING
+    compat_c_recursion_set(ts, compat_c_recursion_get(ts) + 1);
+#else
+    (void)ts;
+    Py_LeaveRecursiveCall();
+#endif
+}
+
 /* The thread's C-level profile function and its argument, as
  * PyEval_SetProfile installed them (gadgets.c saves and restores the host's
  * profiler around a step).  No public getter exists: sys.getprofile() gives
@@ -387,23 +423,58 @@ enum {
     COMPAT_WATCH_MODULES = 3,
     COMPAT_WATCH_KINDS = 4
 };
+/* 3.12 and 3.13 deprecate the tag but still keep it (3.14 removed it), and
+ * globals dicts use it there rather than a watcher
+ * (COMPAT_GLOBALS_BY_TAG): on a watched dict every store that changes a
+ * value goes through CPython's watcher dispatch (on 3.13 about 80
+ * instructions, and at module level, where agent code runs its loops, that
+ * is every assignment), while the tag moves on every change of any dict
+ * for free.  compat_dict_watcher_add(COMPAT_WATCH_GLOBALS) then registers
+ * nothing and returns COMPAT_WATCHER_TAG, which compat_dict_watch accepts
+ * for an exact dict without watching it. */
+#define COMPAT_WATCHER_TAG 0x7fffffff
+#if PY_VERSION_HEX >= 0x030C0000 && PY_VERSION_HEX < 0x030E0000
+#define COMPAT_GLOBALS_BY_TAG 1
+#else
+#define COMPAT_GLOBALS_BY_TAG 0
+#endif
+static inline uint64_t
+compat_dict_version_tag(PyObject *d)
+{
+#if PY_VERSION_HEX < 0x030E0000
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+    return ((PyDictObject *)d)->ma_version_tag;
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+#else
+    (void)d;
+    return 0; /* no tag: never called (COMPAT_GLOBALS_BY_TAG is 0) */
+#endif
+}
 #if PY_VERSION_HEX < 0x030C0000
 static inline uint64_t
 compat_watched_version(int kind, PyObject *d)
 {
     (void)kind;
-    return ((PyDictObject *)d)->ma_version_tag;
+    return compat_dict_version_tag(d);
 }
 #else
 extern uint64_t compat_watch_epoch[COMPAT_WATCH_KINDS]; /* dictwatch.c */
 static inline uint64_t
 compat_watched_version(int kind, PyObject *d)
 {
-    (void)d;
+    if (COMPAT_GLOBALS_BY_TAG && kind == COMPAT_WATCH_GLOBALS) {
+        return compat_dict_version_tag(d);
+    }
     return compat_watch_epoch[kind];
 }
 #endif
-/* Watch an exact dict with the watcher `wid` (no-op before 3.12).  0 / -1;
+/* Watch an exact dict with the watcher `wid` (no-op before 3.12 and for
+ * COMPAT_WATCHER_TAG).  0 / -1;
  * 1 when watched (always before 3.12), 0 when it cannot be (no watcher, or
  * a dict subclass): the dict is then never cached. */
 int compat_dict_watch(int wid, PyObject *d);

@@ -1,6 +1,8 @@
 /* dictwatch.c: versions of watched dicts on dict watchers (PEP 509's
- * ma_version_tag is deprecated from CPython 3.12; see compat.h): globals
- * and builtins dicts for the global-name cache (globalcache.c), and the
+ * ma_version_tag is deprecated from CPython 3.12 and gone in 3.14; see
+ * compat.h): globals dicts on 3.14 (3.12 and 3.13 version them by the tag,
+ * COMPAT_GLOBALS_BY_TAG) and builtins dicts for the global-name cache
+ * (globalcache.c), and the
  * tool dicts the shim compares before each step (shim.c, entries_token).
  *
  * A watcher callback receives no context, so the epoch it advances is a
@@ -71,12 +73,18 @@ compat_dict_watch(int wid, PyObject *d)
     if (wid < 0 || !PyDict_CheckExact(d)) {
         return 0;
     }
+    if (wid == COMPAT_WATCHER_TAG) {
+        return 1; /* versioned by its tag (compat.h) */
+    }
     return PyDict_Watch(wid, d) < 0 ? -1 : 1;
 }
 
 int
 compat_dict_watcher_add(int kind)
 {
+    if (COMPAT_GLOBALS_BY_TAG && kind == COMPAT_WATCH_GLOBALS) {
+        return COMPAT_WATCHER_TAG;
+    }
     int wid =
         PyDict_AddWatcher(kind == COMPAT_WATCH_BUILTINS  ? dict_event_builtins
                           : kind == COMPAT_WATCH_TOOLS   ? dict_event_tools
@@ -93,7 +101,8 @@ compat_dict_watcher_add(int kind)
 void
 compat_dict_watcher_clear(int wid)
 {
-    if (wid >= 0 && PyDict_ClearWatcher(wid) < 0) {
+    if (wid >= 0 && wid != COMPAT_WATCHER_TAG &&
+        PyDict_ClearWatcher(wid) < 0) {
         PyErr_WriteUnraisable(NULL);
     }
 }

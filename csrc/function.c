@@ -421,11 +421,11 @@ run_frame_bounded(Interp *in, Frame *fr)
         PyErr_SetString(PyExc_RecursionError,
                         "maximum recursion depth exceeded");
     }
-    else if (Py_EnterRecursiveCall(" while calling a Python object") == 0) {
+    else if (compat_recursion_enter(in->run_ts) == 0) {
         if (limits_check_stack(in) == 0) {
             res = run_frame(fr);
         }
-        Py_LeaveRecursiveCall();
+        compat_recursion_leave(in->run_ts);
     }
     in->depth--;
     return res;

@@ -1003,7 +1003,7 @@ gadgets_pure_call(Interp *in, PyObject *func, PyObject *const *args,
     if (gadget_tls != NULL) {
         return 0; /* monitoring mode: host frames run at full speed armed */
     }
-    PyThreadState *ts = PyThreadState_Get();
+    PyThreadState *ts = in->run_ts;
     if (ts->c_profilefunc != gadgets_profile) {
         return 0; /* nothing to pause (a tool call, or not armed) */
     }

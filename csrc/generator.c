@@ -400,34 +400,6 @@ gen_start_stack(GenObject *gen)
     return 0;
 }
 
-/* Py_EnterRecursiveCall with the thread state at hand: the counter itself,
- * and CPython's function only near the limit, where it raises.  0 / -1.
- * (Py_EnterRecursiveCall itself returns "nonzero" on error: 1 on 3.10, whose
- * inline version is `check && _Py_CheckRecursiveCall()`; never compare it
- * with `< 0`.) */
-static inline int
-recursion_enter(PyThreadState *ts)
-{
-#if COMPAT_C_RECURSION_REMAINING
-    int remaining = tstate_recursion_get(ts);
-    if (remaining > 1) {
-        tstate_recursion_set(ts, remaining - 1);
-        return 0;
-    }
-#endif
-    return Py_EnterRecursiveCall(" while calling a Python object") ? -1 : 0;
-}
-
-static inline void
-recursion_leave(PyThreadState *ts)
-{
-#if COMPAT_C_RECURSION_REMAINING
-    tstate_recursion_set(ts, tstate_recursion_get(ts) + 1);
-#else
-    Py_LeaveRecursiveCall();
-#endif
-}
-
 /* The handled exception (sys.exc_info()) while the body runs: its own,
  * saved when it was suspended inside an except block, else the resumer's,
  * which shows through as in CPython.  exc_enter returns what exc_leave must
@@ -1232,17 +1204,17 @@ gen_resume(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
 {
     Interp *in = gen->frame.in;
     PySendResult rc = PYGEN_ERROR;
-    PyThreadState *ts = PyThreadState_Get();
+    PyThreadState *ts = in->run_ts;
     if (in->depth >= in->max_depth) {
         PyErr_SetString(PyExc_RecursionError, RECURSION_MSG);
         goto leave;
     }
-    if (recursion_enter(ts) < 0) {
+    if (compat_recursion_enter(ts) < 0) {
         goto leave;
     }
     if (gen->stack == NULL && !gen->is_genexp && !gen->is_flat &&
         gen_start_stack(gen) < 0) {
-        recursion_leave(ts);
+        compat_recursion_leave(ts);
         goto leave;
     }
     Py_INCREF(gen); /* the body may drop the last other reference */
@@ -1265,7 +1237,7 @@ gen_resume(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
         gen_switch(gen, ts);
     }
     in->depth--;
-    recursion_leave(ts);
+    compat_recursion_leave(ts);
 
     PyObject *res = gen->transfer;
     gen->transfer = NULL;

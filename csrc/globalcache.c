@@ -16,7 +16,10 @@
  * alive (the dict holds it).  A slot is used only while
  *   - the frame's globals and builtins are the dicts the slots describe
  *     (Interp.g_dict / g_builtins, held by the interpreter so that their
- *     addresses cannot be reused, exact dicts, watched from 3.12),
+ *     addresses cannot be reused, exact dicts; the globals versioned by
+ *     PEP 509's tag up to 3.13 and by a watcher on 3.14, the builtins by
+ *     the tag up to 3.11 and by a watcher from 3.12: compat.h,
+ *     compat_watched_version),
  *   - both dicts' versions are the ones last seen (g_seen / b_seen): a
  *     change not made by gcache_store / gcache_delete (host code, an
  *     interpreted __del__ between two stores, any dict method) moves a

@@ -378,6 +378,8 @@ typedef struct Interp {
                                    globals while code runs */
     int live_generators;        /* generator bodies holding a C stack */
     unsigned long run_thread;   /* pthread of the running step or hook */
+    PyThreadState *run_ts;      /* its thread state (compat.h's recursion
+                                   counter steps) */
     struct NestCache *nest_cache; /* nesting.c: recent measurements */
     char abort_msg[256];        /* message of the pending abort, re-raised
                                    when host code swallowed the error */

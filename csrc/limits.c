@@ -427,6 +427,7 @@ interp_enter(Interp *in, InterpSave *save)
     limits_start(in);
     in->running = 1;
     in->run_thread = (unsigned long)pthread_self();
+    in->run_ts = PyThreadState_Get();
     save->started = 1;
     in->in_hook = 1;
     in->pure_ok = -1; /* gadgets.c: decided again for this window */

@@ -1022,6 +1022,7 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
     in->tool_calls = 0;
     in->running = 1;
     in->run_thread = (unsigned long)pthread_self();
+    in->run_ts = PyThreadState_Get();
     in->abort = ABORT_NONE;
     PyObject *output = Py_None;
     Py_INCREF(output);
