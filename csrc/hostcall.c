@@ -68,12 +68,24 @@ finish(Interp *in, PyObject *res)
 }
 
 /* Callables that live as long as the host's modules and builtin types:
- * builtin functions of modules, static types, method descriptors of static
- * types.  Holding one keeps nothing of the code's alive.  (The call-gate
+ * builtin functions of modules, static types and immutable heap types (C
+ * extension types made by PyType_FromSpec with Py_TPFLAGS_IMMUTABLETYPE:
+ * the code cannot set that flag, so none of its classes is one), method
+ * descriptors of either (only C types have method descriptors; from 3.12
+ * and 3.13 many of the standard library's types are heap types:
+ * `collections.deque`, itertools, `re.Pattern`).  Holding one keeps nothing
+ * of the code's alive.  (The call-gate
  * verdict and the policy_prepare_call kind of any callable are functions of
  * its identity: policy.c builds both tables once, at module init, and keys
  * them by object or C function; only the tool exemption changes, and
  * hostcall_gate never remembers a pass it gave.) */
+static inline int
+type_is_host_fixed(PyTypeObject *tp)
+{
+    return !(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) ||
+           (tp->tp_flags & Py_TPFLAGS_IMMUTABLETYPE);
+}
+
 static int
 identity_is_stable(PyObject *func)
 {
@@ -83,10 +95,10 @@ identity_is_stable(PyObject *func)
         return self == NULL || PyModule_CheckExact(self);
     }
     if (ft == &PyType_Type) {
-        return !(((PyTypeObject *)func)->tp_flags & Py_TPFLAGS_HEAPTYPE);
+        return type_is_host_fixed((PyTypeObject *)func);
     }
     if (ft == &PyMethodDescr_Type) {
-        return !(PyDescr_TYPE(func)->tp_flags & Py_TPFLAGS_HEAPTYPE);
+        return type_is_host_fixed(PyDescr_TYPE(func));
     }
     return 0;
 }

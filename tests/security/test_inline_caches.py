@@ -154,6 +154,33 @@ def test_a_warm_call_site_still_runs_the_size_checks_of_another_callable():
     assert ex("out = []\nfor fn in [abs, len, abs]:\n    out.append(fn(-3) if fn is abs else fn('ab'))\nout").output == [3, 2, 3]
 
 
+def test_a_warm_call_site_over_a_c_heap_type_keeps_gating_other_callables():
+    """Method descriptors of immutable C heap types (re.Pattern everywhere; collections.deque
+    and itertools from 3.13) are remembered at call sites as static types' are: another
+    callable reaching the same site still gets its checks, and the results stay right."""
+    import re as re_module
+    HEAPTYPE, IMMUTABLE = 1 << 9, 1 << 8
+    flags = re_module.Pattern.__flags__
+    assert flags & HEAPTYPE and flags & IMMUTABLE
+    ex = new_executor(imports=["re", "collections"])
+    # an unbound call site: Pattern.sub is remembered, str.zfill pads
+    refused(ex, "import re\np = re.compile('a')\n"
+                "for m in [re.Pattern.sub, re.Pattern.sub, str.zfill]:\n"
+                "    r = m(p, 'b', 'aa') if m is not str.zfill else m('x', 10**9)",
+            match="padding|bytes")
+    # a method call site alternating between a heap type's method and others
+    out = ex(
+        "import re\nfrom collections import deque\n"
+        "p = re.compile('a+')\nd = deque()\nout = []\n"
+        "for o in [p, p, p, 'xaay', p, [1, 2]]:\n"
+        "    out.append(o.count('a') if not isinstance(o, re.Pattern) else o.sub('-', 'baab'))\n"
+        "for o in [d, d, d, [], d]:\n"
+        "    o.append(1)\n"
+        "out, len(d)"
+    ).output
+    assert out == (["b-b", "b-b", "b-b", 2, "b-b", 0], 4)
+
+
 def test_a_megamorphic_call_site_keeps_gating_every_callable():
     ex = new_executor()
     out = ex(
