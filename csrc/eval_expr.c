@@ -104,6 +104,20 @@ load_name(Frame *f, Node *e)
             return global_lookup_slow(f, e->obj);
         }
         return gcache_load(f, e);
+    case NAME_OUTER:
+        v = f->back->fast[e->slot];
+        if (v == NULL) {
+#if PY_VERSION_HEX >= 0x030C0000
+            /* 3.12+ inlines the comprehension: a local of the function */
+            return unbound_local(e->obj);
+#else
+            /* a free variable of the comprehension's function */
+            PyErr_Format(PyExc_NameError, COMPAT_MSG_UNBOUND_FREE, e->obj);
+            return NULL;
+#endif
+        }
+        Py_INCREF(v);
+        return v;
     case NAME_CLASSDEREF:
         v = mapping_lookup(f->locals, e->obj);
         if (v != NULL || PyErr_Occurred()) {
@@ -183,6 +197,7 @@ store_name(Frame *f, Node *t, PyObject *value)
             return PyDict_SetItem(f->locals, t->obj, value);
         }
         return PyObject_SetItem(f->locals, t->obj, value);
+    case NAME_OUTER: /* only read (lower.c, inline_outer_names) */
     case NAME_UNRESOLVED:
         break;
     }
@@ -229,6 +244,7 @@ delete_name(Frame *f, Node *t)
         }
         return r;
     }
+    case NAME_OUTER: /* only read (lower.c, inline_outer_names) */
     case NAME_UNRESOLVED:
         break;
     }
@@ -2619,6 +2635,10 @@ ev_name(Frame *f, Node *e)
         /* a function's global, a module-level name: load_name's cases,
            without its call and switch */
         return gcache_load(f, e);
+    }
+    if (e->scope_kind == NAME_OUTER && f->back->fast[e->slot] != NULL) {
+        Py_INCREF(f->back->fast[e->slot]);
+        return f->back->fast[e->slot];
     }
     return load_name(f, e);
 }

@@ -72,11 +72,15 @@ typedef enum { CTX_Load, CTX_Store, CTX_Del } CtxKind;
 /* How a Name node is resolved (set by the scope pass in lower.c). */
 typedef enum {
     NAME_UNRESOLVED = 0,
-    NAME_FAST,      /* function local: frame->fast[slot] */
-    NAME_DEREF,     /* cell or free variable: frame->cells[slot] */
-    NAME_GLOBAL,    /* globals, then builtins (functions' global names) */
-    NAME_NAME,      /* module / class body: locals dict, globals, builtins */
-    NAME_CLASSDEREF /* free variable read in a class body: ns, then cell */
+    NAME_FAST,       /* function local: frame->fast[slot] */
+    NAME_DEREF,      /* cell or free variable: frame->cells[slot] */
+    NAME_GLOBAL,     /* globals, then builtins (functions' global names) */
+    NAME_NAME,       /* module / class body: locals dict, globals, builtins */
+    NAME_CLASSDEREF, /* free variable read in a class body: ns, then cell */
+    NAME_OUTER /* a local of the enclosing function that a list, set or dict
+                  comprehension only reads: frame->back->fast[slot], with no
+                  cell (lower.c, analyze: as CPython 3.12's inlined
+                  comprehensions, PEP 709) */
 } NameScope;
 
 /* ------------------------------------------------------------------- IR */
@@ -151,6 +155,8 @@ typedef struct Scope {
     int lineno;
     /* filled during lowering */
     PyObject *symbols; /* dict: name -> int flags (SYM_*), owned until done */
+    PyObject *kidfree; /* set: names this scope's children need from outside
+                          it (analysis only, owned until done) */
     struct Scope **kids;
     Py_ssize_t nkids, capkids;
     Node **names; /* Name nodes to patch after analysis */
@@ -198,6 +204,7 @@ typedef struct Scope {
 #define SYM_R_FREE 0x400
 #define SYM_R_GLOBAL 0x800
 #define SYM_R_IMPLICIT 0x1000 /* global by default */
+#define SYM_R_OUTER 0x2000    /* NAME_OUTER */
 
 /* A lowered program: the root Node of a Module, its scopes, and everything
  * they reference.  A Python object so that functions created by a run can

@@ -2571,7 +2571,7 @@ sym_set_result(Scope *s, PyObject *name, long res)
 {
     long v = sym_get(s, name);
     v &= ~(SYM_R_LOCAL | SYM_R_CELL | SYM_R_FREE | SYM_R_GLOBAL |
-           SYM_R_IMPLICIT);
+           SYM_R_IMPLICIT | SYM_R_OUTER);
     PyObject *nv = PyLong_FromLong(v | res);
     if (nv == NULL) {
         return -1;
@@ -2579,6 +2579,94 @@ sym_set_result(Scope *s, PyObject *name, long res)
     int r = PyDict_SetItem(s->symbols, name, nv);
     Py_DECREF(nv);
     return r;
+}
+
+/* A comprehension whose reads of the enclosing function's locals can be
+ * reads of that function's frame (cf.back in run_comprehension): a list,
+ * set or dict comprehension (run at once, inside the function's frame; a
+ * generator expression outlives it), that names none of the builtins
+ * that look at the frame's own names (locals, vars, dir, eval, exec) nor
+ * super (its __class__ and first argument). */
+static int
+comp_inlinable(Lower *L, Scope *k)
+{
+    static const char *const frame_readers[] = {"locals", "vars", "dir",
+                                                "eval",   "exec", "super"};
+    if (k->type != SC_COMPREHENSION || k->is_generator) {
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof(frame_readers) / sizeof(*frame_readers);
+         i++) {
+        PyObject *v = PyDict_GetItemString(k->symbols, frame_readers[i]);
+        if (v != NULL) {
+            return 0;
+        }
+    }
+    (void)L;
+    return 1;
+}
+
+/* PEP 709 without inlining: a name local to the function-like scope `s`
+ * that its children need only as reads by inlinable comprehensions
+ * (comp_inlinable) that name it themselves -- not bound, declared or
+ * passed on to a scope of their own (a lambda or generator expression in
+ * the comprehension needs a real cell) -- stays a fast local of `s`
+ * instead of becoming a cell, and those comprehensions read it from the
+ * frame that runs them (SYM_R_OUTER: NAME_OUTER).  A call of a function
+ * whose comprehensions read its parameters then makes no cell and the
+ * comprehension no closure tuple, as on CPython 3.12+.  `kidfrees` holds
+ * each child's free names; the names kept local leave `newfree`. */
+static int
+inline_outer_names(Lower *L, Scope *s, PyObject *kidfrees, PyObject *newfree)
+{
+    PyObject *names = PySequence_List(newfree);
+    if (names == NULL) {
+        return -1;
+    }
+    int rc = -1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names); i++) {
+        PyObject *name = PyList_GET_ITEM(names, i);
+        if (!(sym_get(s, name) & SYM_R_LOCAL)) {
+            continue;
+        }
+        int ok = 1, readers = 0;
+        for (Py_ssize_t k = 0; ok && k < s->nkids; k++) {
+            int c = PySet_Contains(PyList_GET_ITEM(kidfrees, k), name);
+            if (c < 0) {
+                goto done;
+            }
+            if (!c) {
+                continue;
+            }
+            Scope *kid = s->kids[k];
+            long fl = sym_get(kid, name);
+            int passed = PySet_Contains(kid->kidfree, name);
+            if (passed < 0) {
+                goto done;
+            }
+            ok = comp_inlinable(L, kid) && !passed && (fl & SYM_R_FREE) &&
+                 !(fl & (SYM_BOUND | SYM_NONLOCAL | SYM_GLOBAL | SYM_PARAM |
+                         SYM_FREE_CHILD));
+            readers++;
+        }
+        if (!ok || readers == 0) {
+            continue;
+        }
+        for (Py_ssize_t k = 0; k < s->nkids; k++) {
+            int c = PySet_Contains(PyList_GET_ITEM(kidfrees, k), name);
+            if (c < 0 ||
+                (c && sym_set_result(s->kids[k], name, SYM_R_OUTER) < 0)) {
+                goto done;
+            }
+        }
+        if (PySet_Discard(newfree, name) < 0) {
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    Py_DECREF(names);
+    return rc;
 }
 
 static int
@@ -2592,7 +2680,7 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
     PyObject *free = PySet_New(NULL);
     PyObject *gl = global ? PySet_New(global) : PySet_New(NULL);
     PyObject *bd = bound ? PySet_New(bound) : NULL;
-    PyObject *keys = NULL;
+    PyObject *keys = NULL, *kidfrees = NULL;
     int rc = -1;
     if (!local || !newbound || !newglobal || !newfree || !free || !gl ||
         (bound && !bd)) {
@@ -2666,6 +2754,10 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
     else if (PySet_Add(newbound, L->st->str_dunder_class) < 0) {
         goto done;
     }
+    kidfrees = PyList_New(0);
+    if (kidfrees == NULL) {
+        goto done;
+    }
     for (Py_ssize_t k = 0; k < s->nkids; k++) {
         PyObject *cb = PySet_New(newbound);
         PyObject *cg = PySet_New(newglobal);
@@ -2674,12 +2766,20 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
         if (r == 0) {
             r = set_update(newfree, cf);
         }
+        if (r == 0) {
+            r = PyList_Append(kidfrees, cf);
+        }
         Py_XDECREF(cb);
         Py_XDECREF(cg);
         Py_XDECREF(cf);
         if (r < 0) {
             goto done;
         }
+    }
+    /* names local here that children only read from list, set and dict
+       comprehensions stay fast locals (NAME_OUTER in the comprehensions) */
+    if (is_funclike(s) && inline_outer_names(L, s, kidfrees, newfree) < 0) {
+        goto done;
     }
     /* names local here and free in a child become cells */
     if (is_funclike(s)) {
@@ -2699,6 +2799,10 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
             }
         }
         Py_DECREF(copy);
+    }
+    s->kidfree = PySet_New(newfree);
+    if (s->kidfree == NULL) {
+        goto done;
     }
     if (s->type == SC_CLASS) {
         int c = PySet_Contains(newfree, L->st->str_dunder_class);
@@ -2754,6 +2858,7 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
     }
     rc = 0;
 done:
+    Py_XDECREF(kidfrees);
     Py_XDECREF(keys);
     Py_XDECREF(local);
     Py_XDECREF(newbound);
@@ -2898,7 +3003,11 @@ assign_slots(Lower *L, Scope *s)
             }
             continue;
         }
-        if (fl & SYM_R_CELL) {
+        if (fl & SYM_R_OUTER) {
+            n->scope_kind = NAME_OUTER;
+            n->slot = tuple_index(s->parent->varnames, n->obj);
+        }
+        else if (fl & SYM_R_CELL) {
             n->scope_kind = NAME_DEREF;
             n->slot = tuple_index(s->cellvars, n->obj);
         }
@@ -3114,6 +3223,7 @@ lower_program(ModState *st, Interp *in, PyObject *source)
     /* symbols are no longer needed */
     for (Py_ssize_t i = 0; i < p->nscopes; i++) {
         Py_CLEAR(p->scopes[i]->symbols);
+        Py_CLEAR(p->scopes[i]->kidfree);
     }
     if (L.needs_compile_check && compile_check(st, src) < 0) {
         goto fail_checked;
