@@ -1066,7 +1066,7 @@ gadgets_pause(Interp *in, GadgetPause *p)
 {
     p->gc_was_enabled = PyGC_Disable();
 #if PAUSE_BY_TRACING
-    PyThreadState_EnterTracing(PyThreadState_Get());
+    PyThreadState_EnterTracing(in->run_ts); /* a host call of the step */
 #else
     Interp *tw = tripwire_suspend(); /* our own sys.setprofile event */
     gadgets_suspend(&p->prof);
@@ -1080,7 +1080,7 @@ gadgets_unpause(Interp *in, GadgetPause *p)
 {
     in->gadgets_paused--;
 #if PAUSE_BY_TRACING
-    PyThreadState_LeaveTracing(PyThreadState_Get());
+    PyThreadState_LeaveTracing(in->run_ts);
 #else
     Interp *tw = tripwire_suspend();
     gadgets_resume(&p->prof);

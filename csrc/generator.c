@@ -1301,10 +1301,12 @@ gen_resume_other(GenObject *gen, PyObject *arg, ResumeMsg msg,
     if (interp_closing(in) < 0) {
         return PYGEN_ERROR;
     }
+    /* another thread's step or hook: wait for a hook to end (then
+       running may be 0: a window of this thread's own below) */
+    if (in->running && interp_check_thread(in) < 0) {
+        return PYGEN_ERROR;
+    }
     if (in->running) {
-        if (interp_check_thread(in) < 0) {
-            return PYGEN_ERROR;
-        }
         if (interp_needs_rearm(in)) {
             /* resumed from a pure host call or a tool: the step's checks
                on again while the body runs (interp_rearm) */

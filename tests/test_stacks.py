@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 
 import pytest
 
@@ -412,6 +413,27 @@ def test_interpreted_function_called_from_other_threads_while_a_step_runs():
         assert (kind, value) == ("ok", 42) or (kind == "error" and "another thread" in value), value
     assert ("ok", 42) in outcomes or any(k == "error" for k, _ in outcomes)
     assert f(5) == 10  # usable afterwards
+
+
+def test_a_generator_resumed_while_another_thread_runs_a_hook_waits_then_runs_in_its_own_window():
+    """A hook of the executor (an interpreted function host code calls after the step) runs on
+    another thread; resuming one of the executor's generators meanwhile waits for the hook to
+    end, then runs the body in a budget window of this thread's own (its thread state, its
+    stack bounds), not in the ended hook's."""
+    ex = new_ex(["time"])
+    ex("import time\n"
+       "def slow():\n    time.sleep(0.3)\n    return 'hook'\n"
+       "def gen():\n    for i in range(3):\n        time.sleep(0.02)\n        yield i * i\n"
+       "g = gen()")
+    slow, g = ex.state["slow"], ex.state["g"]
+    out: dict = {}
+    hook = threading.Thread(target=lambda: out.__setitem__("hook", slow()))
+    hook.start()
+    time.sleep(0.05)
+    out["gen"] = list(g)
+    hook.join()
+    assert out == {"hook": "hook", "gen": [0, 1, 4]}
+    assert ex("1 + 1").output == 2
 
 
 # --- memory errors say what ran out ----------------------------------------------------------
