@@ -3004,8 +3004,16 @@ assign_slots(Lower *L, Scope *s)
             continue;
         }
         if (fl & SYM_R_OUTER) {
+            /* a local of the parent (inline_outer_names): in its fast
+               slots, whose names assign_slots gave it first (scopes are
+               numbered parents first) */
             n->scope_kind = NAME_OUTER;
             n->slot = tuple_index(s->parent->varnames, n->obj);
+            if (n->slot < 0) {
+                PyErr_Format(PyExc_SystemError,
+                             "no local '%U' for a comprehension", n->obj);
+                goto done;
+            }
         }
         else if (fl & SYM_R_CELL) {
             n->scope_kind = NAME_DEREF;
@@ -3044,6 +3052,7 @@ program_dealloc(ProgramObject *p)
     for (Py_ssize_t i = 0; i < p->nscopes; i++) {
         Scope *s = p->scopes[i];
         Py_XDECREF(s->symbols);
+        Py_XDECREF(s->kidfree);
         PyMem_Free(s->kids);
         PyMem_Free(s->names);
     }
