@@ -1910,8 +1910,9 @@ call_class_init(Frame *f, Node *e, PyTypeObject *tp, FunctionObject *init)
  * with `self` (owned) its object, and at most WARM_CALL_ARGS arguments:
  * call_function_with's steps for it without its tests (hostcall_gate would
  * answer HC_CHECKED, with HC_PLAIN when hc_plain), then the host-call entry
- * point (its lean form for a plain call without keywords).  Steals descr
- * and self; new reference or NULL with an exception. */
+ * point (its lean form for a plain call without keywords).  `descr`
+ * borrowed (the program holds every callable a site remembered), steals
+ * self; new reference or NULL with an exception. */
 static NOINLINE PyObject *
 call_method_warm(Frame *f, Node *e, PyObject *descr, PyObject *self)
 {
@@ -1929,15 +1930,16 @@ call_method_warm(Frame *f, Node *e, PyObject *descr, PyObject *self)
             res = hostcall_method_plain(f->in, descr, stack + 1, nargs + 1);
         }
         else {
+            Py_INCREF(descr); /* the entry point may substitute it */
             res = hostcall_vectorcall(
                 f->in, &descr, stack + 1,
                 (size_t)(nargs + 1) | PY_VECTORCALL_ARGUMENTS_OFFSET,
                 nkw ? e->obj : NULL,
                 HC_CHECKED | HC_METHOD | (e->Call.hc_plain ? HC_PLAIN : 0));
+            Py_DECREF(descr);
         }
     }
     drop_call_args(stack + 1, done + 1);
-    Py_DECREF(descr);
     return res;
 }
 
@@ -2015,12 +2017,14 @@ call_function(Frame *f, Node *e)
         if (e->Call.hc_func != NULL && builtin_method_cached(e, attr, obj) &&
             e->Call.nargs + e->Call.nkeywords <= WARM_CALL_ARGS) {
             /* call_site_warm: hc_func is the cached descriptor */
-            return call_method_warm(f, e, Py_NewRef(e->Call.hc_func), obj);
+            return call_method_warm(f, e, e->Call.hc_func, obj);
         }
         func = load_method(f, e, obj, &self_arg);
         if (self_arg != NULL && call_site_warm(e, func)) {
             /* a builtin method this site's call gate passed before */
-            return call_method_warm(f, e, func, self_arg);
+            PyObject *res = call_method_warm(f, e, func, self_arg);
+            Py_DECREF(func);
+            return res;
         }
     }
     else {
