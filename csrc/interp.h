@@ -751,8 +751,9 @@ int policy_call_is_plain(Interp *in, PyObject *callable);
 int policy_callable_is_dangerous(Interp *in, PyObject *callable);
 int policy_check_percent(Interp *in, PyObject *fmt, PyObject *args);
 int policy_check_result_bytes(Interp *in, double bytes, const char *what);
-/* PK_SEQ_EXTEND's size pre-check of self.extend(arg), `arg` one whose size
- * seq_bytes knows: the result against the size budget.  0 / -1. */
+/* PK_SEQ_EXTEND's size pre-check of self.extend(arg): the result against
+ * the size budget when seq_bytes knows arg's size.  0 / -1, or 1 when it
+ * does not (an iterable: the caller prepares it). */
 int policy_check_extend(Interp *in, PyObject *self, PyObject *arg);
 /* Security hook for a host call made by call_function: may replace *pfunc
  * (bounded time.sleep / queue waits, guarded str.format) and entries of

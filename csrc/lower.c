@@ -2588,7 +2588,7 @@ sym_set_result(Scope *s, PyObject *name, long res)
  * that look at the frame's own names (locals, vars, dir, eval, exec) nor
  * super (its __class__ and first argument). */
 static int
-comp_inlinable(Lower *L, Scope *k)
+comp_inlinable(Scope *k)
 {
     static const char *const frame_readers[] = {"locals", "vars", "dir",
                                                 "eval",   "exec", "super"};
@@ -2602,7 +2602,6 @@ comp_inlinable(Lower *L, Scope *k)
             return 0;
         }
     }
-    (void)L;
     return 1;
 }
 
@@ -2617,7 +2616,7 @@ comp_inlinable(Lower *L, Scope *k)
  * comprehension no closure tuple, as on CPython 3.12+.  `kidfrees` holds
  * each child's free names; the names kept local leave `newfree`. */
 static int
-inline_outer_names(Lower *L, Scope *s, PyObject *kidfrees, PyObject *newfree)
+inline_outer_names(Scope *s, PyObject *kidfrees, PyObject *newfree)
 {
     PyObject *names = PySequence_List(newfree);
     if (names == NULL) {
@@ -2644,7 +2643,7 @@ inline_outer_names(Lower *L, Scope *s, PyObject *kidfrees, PyObject *newfree)
             if (passed < 0) {
                 goto done;
             }
-            ok = comp_inlinable(L, kid) && !passed && (fl & SYM_R_FREE) &&
+            ok = comp_inlinable(kid) && !passed && (fl & SYM_R_FREE) &&
                  !(fl & (SYM_BOUND | SYM_NONLOCAL | SYM_GLOBAL | SYM_PARAM |
                          SYM_FREE_CHILD));
             readers++;
@@ -2778,7 +2777,7 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
     }
     /* names local here that children only read from list, set and dict
        comprehensions stay fast locals (NAME_OUTER in the comprehensions) */
-    if (is_funclike(s) && inline_outer_names(L, s, kidfrees, newfree) < 0) {
+    if (is_funclike(s) && inline_outer_names(s, kidfrees, newfree) < 0) {
         goto done;
     }
     /* names local here and free in a child become cells */

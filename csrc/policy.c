@@ -2346,11 +2346,14 @@ policy_check_percent(Interp *in, PyObject *fmt, PyObject *args)
                        "format");
 }
 
-/* A result about to be materialized (star displays): `bytes` estimated.
- * 0 / -1. */
+/* self.extend(arg): see interp.h. */
 int
 policy_check_extend(Interp *in, PyObject *self, PyObject *arg)
 {
+    long long b = seq_bytes(arg);
+    if (b < 0) {
+        return 1; /* no size known: an iterable */
+    }
     long long a = PyByteArray_Check(self) ? PyByteArray_GET_SIZE(self)
                                           : (long long)PyObject_Length(self) *
                                                 (long long)sizeof(PyObject *);
@@ -2359,9 +2362,11 @@ policy_check_extend(Interp *in, PyObject *self, PyObject *arg)
         a = 0;
     }
     /* x.extend(x) doubles */
-    return check_bytes(in, (double)a + (double)seq_bytes(arg), "call");
+    return check_bytes(in, (double)a + (double)b, "call");
 }
 
+/* A result about to be materialized (star displays): `bytes` estimated.
+ * 0 / -1. */
 int
 policy_check_result_bytes(Interp *in, double bytes, const char *what)
 {
@@ -2673,8 +2678,9 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args,
     }
     case PK_SEQ_EXTEND:
         if (nargs == 1 && self != NULL) {
-            if (seq_bytes(args[0]) >= 0) {
-                return policy_check_extend(in, self, args[0]);
+            int r = policy_check_extend(in, self, args[0]);
+            if (r <= 0) {
+                return r;
             }
             return prepare_iterable(in, &args[0], USE_SEQ);
         }
