@@ -650,11 +650,26 @@ call_simple(Frame *f, FunctionObject *fn, PyObject *self_arg,
         }
         slots[0] = Py_NewRef(obj);
     }
-    /* the other locals, then a closure's free variables (simple_argc
-       excludes cells of its own): frame_init_cells puts its cells there */
-    int nslots = s->nlocals + s->nfree;
-    for (int i = k; i < nslots; i++) {
+    for (int i = k; i < s->nlocals; i++) {
         slots[i] = NULL;
+    }
+    /* a closure's free variables: its cells, after the locals (what
+       frame_init_cells gives them; simple_argc excludes cells of its own).
+       Its own loop rather than a call of frame_init_cells before
+       run_frame_bounded: sharing it cost 20 instructions per call of a
+       closure (callgrind, 3.11) */
+    int nslots = s->nlocals + s->nfree;
+    for (int i = 0; i < s->nfree; i++) {
+        PyObject *closure = fn->closure;
+        if (closure == NULL || PyTuple_GET_SIZE(closure) <= i) {
+            PyErr_SetString(PyExc_SystemError, "missing closure cell");
+            for (int j = 0; j < s->nlocals + i; j++) {
+                Py_XDECREF(slots[j]);
+            }
+            Py_XDECREF(obj);
+            return NULL;
+        }
+        slots[s->nlocals + i] = Py_NewRef(PyTuple_GET_ITEM(closure, i));
     }
 #if COMPAT_CALLER_HOLDS_ARGS
     PyObject *held[FRAME_SMALL_SLOTS];
@@ -664,10 +679,7 @@ call_simple(Frame *f, FunctionObject *fn, PyObject *self_arg,
 #endif
     Frame fr;
     frame_init_call(&fr, in, fn, slots);
-    PyObject *res = NULL;
-    if (s->nfree == 0 || frame_init_cells(&fr, fn->closure) == 0) {
-        res = run_frame_bounded(in, &fr);
-    }
+    PyObject *res = run_frame_bounded(in, &fr);
     for (int i = 0; i < nslots; i++) {
         Py_CLEAR(slots[i]);
     }
