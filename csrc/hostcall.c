@@ -202,7 +202,11 @@ list_extend_fast(Interp *in, PyObject *func, PyObject *const *args,
         !(PyList_CheckExact(args[1]) || PyTuple_CheckExact(args[1]))) {
         return 0;
     }
-    if (policy_check_extend(in, args[0], args[1]) < 0) {
+    int r = policy_check_extend(in, args[0], args[1]);
+    if (r > 0) {
+        return 0; /* no size known (not for a list or tuple): the full path */
+    }
+    if (r < 0) {
         *res = NULL;
         return 1;
     }
