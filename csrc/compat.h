@@ -438,6 +438,12 @@ enum {
 #else
 #define COMPAT_GLOBALS_BY_TAG 0
 #endif
+/* COMPAT_HAS_DICT_TAG: the PEP 509 tag exists (up to 3.13).  It is unique
+ * across all dicts and all their states for the life of the process: a new
+ * dict takes the next value of a process-wide counter, and every change
+ * (insertion, deletion, a changed value, clear, update) takes the next one
+ * again.  Equal tags mean the same dict, unchanged since. */
+#define COMPAT_HAS_DICT_TAG (PY_VERSION_HEX < 0x030E0000)
 static inline uint64_t
 compat_dict_version_tag(PyObject *d)
 {

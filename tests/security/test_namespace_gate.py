@@ -61,3 +61,45 @@ def test_namespaces_are_refused(name):
 def test_ordinary_dicts_pass(value):
     ex = executor_with(value)
     assert ex("d = get()\nlen(d)").output == len(value)
+
+
+# The gate's "no" is remembered for the dict's state (its PEP 509 version tag, up to 3.13; the
+# module table's tag too): a dict that passed and then became a namespace, or a new dict at a
+# freed one's address, is checked again.
+
+
+def test_a_dict_that_passed_is_refused_once_it_holds_builtins():
+    d = {"a": 1}
+    ex = LocalPythonExecutor(additional_authorized_imports=[], timeout_seconds=5)
+    ex.send_tools({"get": lambda: d, "poison": lambda: d.__setitem__("__builtins__", {})})
+    assert ex("n = 0\nfor _ in range(50):\n    n += len(get())\nn").output == 50
+    refused(ex, "poison()\nget()", match="namespace")
+    assert ex("1 + 1").output == 2
+
+
+def test_a_module_dict_that_passed_is_refused_once_its_module_is_loaded():
+    mod = types.ModuleType("snx_gate_late")
+    ex = LocalPythonExecutor(additional_authorized_imports=[], timeout_seconds=5)
+    ex.send_tools(
+        {"get": lambda: mod.__dict__, "load": lambda: sys.modules.__setitem__("snx_gate_late", mod)}
+    )
+    try:
+        assert ex("for _ in range(50):\n    d = get()\nlen(d)").output == len(mod.__dict__)
+        refused(ex, "load()\nget()", match="namespace")
+    finally:
+        sys.modules.pop("snx_gate_late", None)
+
+
+def test_fresh_dicts_at_reused_addresses_are_checked_each():
+    made = []
+
+    def fresh():
+        made.append(None)
+        # the code drops each before it asks for the next: CPython's free list hands the
+        # next dict the same address
+        return {"__builtins__": None} if len(made) == 300 else {"a": 1}
+
+    ex = LocalPythonExecutor(additional_authorized_imports=[], timeout_seconds=5)
+    ex.send_tools({"fresh": fresh})
+    refused(ex, "for i in range(1000):\n    d = fresh()\n    len(d)\n    del d", match="namespace")
+    assert len(made) == 300
