@@ -541,7 +541,74 @@ delete_target(Frame *f, Node *t)
 
 /* -------------------------------------------------------------- operators */
 
-/* Fast paths for exact ints that fit in one digit and exact floats.
+/* fast_binop for two exact ints, either of more than one digit: when both
+ * fit in a long long and so does the result (checked), the result is
+ * computed there, as int's own methods would give it (Python's floor
+ * division and modulo, its two's-complement bitwise operators, which agree
+ * with C's on the values a long long holds).  What int does for such
+ * operands costs more than the operation (a 3-digit `x % m` is a long
+ * division, x_divrem; every operator a call of the number protocol), and
+ * 2**30 to 2**62 is where LCGs, hashes, timestamps and money in cents live.
+ * True division, powers and shifts stay generic (NULL). */
+static NOINLINE PyObject *
+fast_binop_medium(int op, PyObject *l, PyObject *r)
+{
+    int ovf;
+    long long a = PyLong_AsLongLongAndOverflow(l, &ovf);
+    if (ovf != 0) {
+        return NULL;
+    }
+    long long b = PyLong_AsLongLongAndOverflow(r, &ovf);
+    if (ovf != 0) {
+        return NULL;
+    }
+    long long res;
+    switch (op) {
+    case OP_Add:
+        if (__builtin_add_overflow(a, b, &res)) {
+            return NULL;
+        }
+        break;
+    case OP_Sub:
+        if (__builtin_sub_overflow(a, b, &res)) {
+            return NULL;
+        }
+        break;
+    case OP_Mult:
+        if (__builtin_mul_overflow(a, b, &res)) {
+            return NULL;
+        }
+        break;
+    case OP_FloorDiv:
+    case OP_Mod: {
+        if (b == 0 || (a == LLONG_MIN && b == -1)) {
+            return NULL; /* the ZeroDivisionError; 2**63 */
+        }
+        long long q = a / b, m = a % b;
+        if (m != 0 && ((m < 0) != (b < 0))) {
+            q -= 1;
+            m += b;
+        }
+        res = op == OP_Mod ? m : q;
+        break;
+    }
+    case OP_BitAnd:
+        res = a & b;
+        break;
+    case OP_BitOr:
+        res = a | b;
+        break;
+    case OP_BitXor:
+        res = a ^ b;
+        break;
+    default:
+        return NULL;
+    }
+    return PyLong_FromLongLong(res);
+}
+
+/* Fast paths for exact ints (one digit inline, up to a long long in
+ * fast_binop_medium) and exact floats.
  * Returns a new reference, or NULL without an exception to fall back to
  * the generic protocol (which also produces every error message). */
 static PyObject *
@@ -551,7 +618,7 @@ fast_binop(int op, PyObject *l, PyObject *r)
     if (lt == &PyLong_Type && rt == &PyLong_Type) {
         long long a, b;
         if (!compat_small_int(l, &a) || !compat_small_int(r, &b)) {
-            return NULL;
+            return fast_binop_medium(op, l, r);
         }
         switch (op) {
         case OP_Add:
