@@ -461,6 +461,21 @@ compat_dict_version_tag(PyObject *d)
     return 0; /* no tag: never called (COMPAT_GLOBALS_BY_TAG is 0) */
 #endif
 }
+/* The tag of an exact dict when it names the dict's state (equal tags: the
+ * same dict, unchanged), else 0.  3.13 is the exception: a dict whose values
+ * live in its object (an instance's materialized __dict__, ma_values set)
+ * changes without a new tag when the object's attributes are stored
+ * (store_instance_attr_lock_held notifies watchers but keeps the tag). */
+static inline uint64_t
+compat_dict_state_tag(PyObject *d)
+{
+#if PY_VERSION_HEX >= 0x030D0000 && PY_VERSION_HEX < 0x030E0000
+    if (((PyDictObject *)d)->ma_values != NULL) {
+        return 0;
+    }
+#endif
+    return compat_dict_version_tag(d);
+}
 #if PY_VERSION_HEX < 0x030C0000
 static inline uint64_t
 compat_watched_version(int kind, PyObject *d)

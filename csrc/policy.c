@@ -133,8 +133,9 @@ typedef struct PolicyData {
        dicts found not to be a namespace, direct-mapped by address, valid
        while the interpreter's module table (ns_modules, whose entries the
        check consults) keeps the tag ns_modules_tag (0: empty).  A tag
-       names one dict in one state (COMPAT_HAS_DICT_TAG): a changed dict,
-       or another dict at a reused address, misses.  Two ways per set, by
+       names one dict in one state (compat_dict_state_tag; a dict without
+       such a tag is checked every time): a changed dict, or another dict
+       at a reused address, misses.  Two ways per set, by
        address: sort_key_lambda's checks of its 5,000 records (in the
        orders its sorts produce) miss 34% of the time, against 60%
        direct-mapped; each record's first check, 14%, always misses. */
@@ -480,7 +481,7 @@ static int
 is_namespace_dict(PolicyData *pd, PyObject *d)
 {
 #if COMPAT_HAS_DICT_TAG
-    uint64_t tag = PyDict_CheckExact(d) ? compat_dict_version_tag(d) : 0;
+    uint64_t tag = PyDict_CheckExact(d) ? compat_dict_state_tag(d) : 0;
     uint64_t *set =
         &pd->ns_clear[(((uintptr_t)d >> 6) & (NS_CLEAR_SLOTS / 2 - 1)) * 2];
     uint64_t mtag =

@@ -103,3 +103,13 @@ def test_fresh_dicts_at_reused_addresses_are_checked_each():
     ex.send_tools({"fresh": fresh})
     refused(ex, "for i in range(1000):\n    d = fresh()\n    len(d)\n    del d", match="namespace")
     assert len(made) == 300
+
+
+def test_an_instance_dict_that_passed_is_refused_once_host_code_gives_it_builtins():
+    # on 3.13 a store through the object into its materialized __dict__ leaves the dict's
+    # version tag as it was: such dicts are checked every time
+    ex = LocalPythonExecutor(additional_authorized_imports=[], timeout_seconds=5)
+    ex.send_tools({"poke": lambda o: setattr(o, "__builtins__", {})})
+    code = "class C:\n    pass\no = C()\no.a = 1\nfor _ in range(50):\n    d = o.__dict__\nlen(d)"
+    assert ex(code).output == 1
+    refused(ex, "poke(o)\no.__dict__", match="namespace")
