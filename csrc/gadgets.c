@@ -98,6 +98,11 @@ typedef struct {
     unsigned char pure_resolved[NPURE];
     int pure_pending;
     unsigned char pure_slot[PURE_SLOTS]; /* see pure_find */
+    /* inert_instance's "yes" by dict state: tags of instance dicts whose
+       values were all inert scalars (immutable, so the dict's tag is all
+       that can change the verdict); round robin */
+    uint64_t inert_dict_tags[4];
+    unsigned int inert_dict_next;
 } Gadgets;
 
 static Gadgets gad; /* process-wide, see the header comment */
@@ -951,11 +956,29 @@ inert_instance(PyObject *self)
         return 0;
     }
     int ok = PyDict_CheckExact(d);
+#if COMPAT_HAS_DICT_TAG
+    uint64_t tag = ok ? compat_dict_state_tag(d) : 0;
+    if (tag != 0) {
+        for (int i = 0; i < 4; i++) {
+            if (gad.inert_dict_tags[i] == tag) {
+                Py_DECREF(d);
+                return 1;
+            }
+        }
+    }
+#endif
+    int scalars = 1;
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     while (ok && PyDict_Next(d, &pos, &key, &value)) {
         ok = inert(value);
+        scalars = scalars && inert_scalar(value);
     }
+#if COMPAT_HAS_DICT_TAG
+    if (ok && scalars && tag != 0) {
+        gad.inert_dict_tags[gad.inert_dict_next++ & 3] = tag;
+    }
+#endif
     Py_DECREF(d);
     return ok;
 }

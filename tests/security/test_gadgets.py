@@ -549,6 +549,13 @@ def test_no_pure_calls_when_signal_is_authorized(profile_seen_by_randbelow):
     "    __mul__ = functools.partial(string.Formatter().get_field, '0.__globals__', "
     "[random.Random.seed])\n"
     "r.setstate((3, r.getstate()[1], Z()))\nr.gauss((), None)",
+    # the same after pure calls on that instance while it held scalars only (its verdict is
+    # remembered by the dict's state: setstate changes the dict)
+    "import random, functools, string\nr = random.Random(1)\nfor _ in range(20):\n"
+    "    r.gauss(0.0, 1.0)\n    r.uniform(1, 2)\nclass Z:\n"
+    "    __mul__ = functools.partial(string.Formatter().format, '{0.__globals__}', "
+    "random.Random.seed)\n"
+    "r.setstate((3, r.getstate()[1], Z()))\nr.gauss('', 'x')",
 ])
 def test_gadgets_stay_refused_around_pure_functions(code):
     ex = new_executor(imports=["random", "string", "statistics", "functools"])
