@@ -57,6 +57,7 @@ typedef struct {
     char *stack_limit;
     PyObject
         *private_cls; /* innermost class name, for private-name mangling */
+    PyObject *str_consts; /* str constants met so far (lower_str_const) */
 } Lower;
 
 /* CPython's private name mangling: inside a class, `__spam` (not ending in
@@ -93,6 +94,52 @@ mangle(Lower *L, PyObject *name)
         PyUnicode_InternInPlace(&r);
     }
     return r;
+}
+
+/* A str constant made of name characters only ([A-Za-z0-9_], at most
+ * INTERN_CONST_MAX of them) is interned, as CPython's compiler interns such
+ * constants of its code objects: `row["units"]` then finds the key the
+ * dict display `{"units": ...}` stored by identity, without comparing
+ * characters (each literal of the source is a str object of its own), and
+ * `"ab" is "ab"` answers as in CPython.  Bounded: interned strings live as
+ * long as the process from 3.12 (public interning is immortal there),
+ * as the names the lowering interns already do. */
+#define INTERN_CONST_MAX 40
+static int
+name_like(PyObject *s)
+{
+    if (PyUnicode_GET_LENGTH(s) > INTERN_CONST_MAX || !PyUnicode_IS_ASCII(s)) {
+        return 0;
+    }
+    const unsigned char *c = PyUnicode_1BYTE_DATA(s);
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(s); i < n; i++) {
+        if (!((c[i] >= 'a' && c[i] <= 'z') || (c[i] >= 'A' && c[i] <= 'Z') ||
+              (c[i] >= '0' && c[i] <= '9') || c[i] == '_')) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The object a str constant `v` (stolen, an exact str) becomes: interned
+ * when name_like, else the first equal constant of the program (CPython's
+ * compiler shares equal constants across a compilation unit: two `"a b"`
+ * literals are one object).  New reference, or NULL with an exception. */
+static PyObject *
+lower_str_const(Lower *L, PyObject *v)
+{
+    if (name_like(v)) {
+        PyUnicode_InternInPlace(&v);
+        return v;
+    }
+    if (L->str_consts == NULL && (L->str_consts = PyDict_New()) == NULL) {
+        Py_DECREF(v);
+        return NULL;
+    }
+    PyObject *first = PyDict_SetDefault(L->str_consts, v, v); /* borrowed */
+    Py_XINCREF(first);
+    Py_DECREF(v);
+    return first;
 }
 
 /* Field name storage: kept in the module state's field dict. */
@@ -1588,13 +1635,18 @@ lower_expr(Lower *L, PyObject *o)
             return NULL;
         }
         return n;
-    case K_Constant:
+    case K_Constant: {
         n = node_new(L, kind, o);
         if (n == NULL) {
             return NULL;
         }
-        n->obj = keep_steal(L, getf(L, o, F_value));
+        PyObject *v = getf(L, o, F_value);
+        if (v != NULL && PyUnicode_CheckExact(v)) {
+            v = lower_str_const(L, v);
+        }
+        n->obj = keep_steal(L, v);
         return n->obj ? n : NULL;
+    }
     case K_Attribute: {
         n = node_new(L, kind, o);
         if (n == NULL || lower_fields_Attribute(L, o, n) < 0) {
@@ -3107,6 +3159,7 @@ compile_check(ModState *st, const char *src)
 PyObject *
 lower_program(ModState *st, Interp *in, PyObject *source)
 {
+    Lower L = {0};
     PyObject *tree = NULL;
     ProgramObject *p = NULL;
     PyObject *body = NULL;
@@ -3170,7 +3223,6 @@ lower_program(ModState *st, Interp *in, PyObject *source)
     if (p->lines == NULL) {
         goto fail;
     }
-    Lower L = {0};
     L.st = st;
     L.in = in;
     L.prog = p;
@@ -3236,6 +3288,7 @@ lower_program(ModState *st, Interp *in, PyObject *source)
     if (L.needs_compile_check && compile_check(st, src) < 0) {
         goto fail_checked;
     }
+    Py_XDECREF(L.str_consts);
     Py_DECREF(body);
     Py_DECREF(tree);
     return (PyObject *)p;
@@ -3255,6 +3308,7 @@ fail:
         }
     }
 fail_checked:
+    Py_XDECREF(L.str_consts);
     Py_XDECREF(body);
     Py_XDECREF(tree);
     Py_XDECREF(p);
