@@ -751,6 +751,36 @@ binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
     return NULL;
 }
 
+/* fast_compare for two exact ints, either of more than one digit: compared
+ * as long longs when both fit (what long_richcompare answers), else -1. */
+static NOINLINE int
+fast_compare_medium(int op, PyObject *l, PyObject *r)
+{
+    int ovf;
+    long long a = PyLong_AsLongLongAndOverflow(l, &ovf);
+    if (ovf != 0) {
+        return -1;
+    }
+    long long c = PyLong_AsLongLongAndOverflow(r, &ovf);
+    if (ovf != 0) {
+        return -1;
+    }
+    switch ((CmpOpKind)op) {
+    case CMP_Eq:
+        return a == c;
+    case CMP_NotEq:
+        return a != c;
+    case CMP_Lt:
+        return a < c;
+    case CMP_LtE:
+        return a <= c;
+    case CMP_Gt:
+        return a > c;
+    default:
+        return a >= c;
+    }
+}
+
 /* `l op r` for an ordering or equality op on two exact small ints or two
  * exact floats, without a call: 1 / 0, or -1 when it does not apply. */
 static inline int
@@ -780,6 +810,9 @@ fast_compare(int op, PyObject *l, PyObject *r)
              compat_small_int(l, &a)) {
         x = (double)a;
         y = PyFloat_AS_DOUBLE(r);
+    }
+    else if (Py_TYPE(l) == &PyLong_Type && Py_TYPE(r) == &PyLong_Type) {
+        return fast_compare_medium(op, l, r);
     }
     else {
         return -1;

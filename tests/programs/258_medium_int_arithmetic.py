@@ -2,7 +2,7 @@
 # when both operands and the result fit: every operator on values around 2**30, 2**31, 2**53,
 # 2**62 and 2**63 with both signs, results that overflow a long long (falling back to int's own
 # methods), floor division and modulo with mixed signs, division by zero, bools and int
-# subclasses (never on the fast path), and in-place forms.
+# subclasses (never on the fast path), in-place forms, and comparisons over the same edges.
 edges = [0, 1, -1, 2, -3, 7, 2**30 - 1, 2**30, -(2**30), 2**31 - 1, 2**31, -(2**31) - 5,
          2**53 + 1, -(2**53) - 3, 2**62 - 1, 2**62, -(2**62), 2**63 - 1, -(2**63), 2**63,
          -(2**63) - 1, 2**64 + 7, 1103515245, 12345678901234]
@@ -43,6 +43,13 @@ for op in ops:
                 lines.append((op, a, b, r))
 print(checksum)
 print(len(lines), lines[:3])
+
+# comparisons over the same edges (as long longs when both fit)
+bits = []
+for a in edges:
+    for b in edges:
+        bits.append((a < b, a <= b, a == b, a != b, a > b, a >= b, a < b < 2**63 - 1))
+print(sum(1 << i for i, t in enumerate(bits) if t[0]) % 1000003, sum(sum(t) for t in bits))
 
 # results at the edges of a long long, exactly
 print((2**62) + (2**62), (2**62) + (2**62) - 1, -(2**62) - (2**62), -(2**62) - (2**62) - 1)
