@@ -439,10 +439,13 @@ enum {
 #define COMPAT_GLOBALS_BY_TAG 0
 #endif
 /* COMPAT_HAS_DICT_TAG: the PEP 509 tag exists (up to 3.13).  It is unique
- * across all dicts and all their states for the life of the process: a new
- * dict takes the next value of a process-wide counter, and every change
- * (insertion, deletion, a changed value, clear, update) takes the next one
- * again.  Equal tags mean the same dict, unchanged since. */
+ * across all dicts of an interpreter and all their states: a new dict
+ * takes the next value of a counter, and every change (insertion,
+ * deletion, a changed value, clear, update) takes the next one again.
+ * Equal tags mean the same dict, unchanged since, within one interpreter
+ * (up to 3.11 the counter is the process's; from 3.12 each interpreter has
+ * its own, so tables of tags are kept per interpreter: in the module's
+ * state). */
 #define COMPAT_HAS_DICT_TAG (PY_VERSION_HEX < 0x030E0000)
 static inline uint64_t
 compat_dict_version_tag(PyObject *d)

@@ -98,11 +98,6 @@ typedef struct {
     unsigned char pure_resolved[NPURE];
     int pure_pending;
     unsigned char pure_slot[PURE_SLOTS]; /* see pure_find */
-    /* inert_instance's "yes" by dict state: tags of instance dicts whose
-       values were all inert scalars (immutable, so the dict's tag is all
-       that can change the verdict); round robin */
-    uint64_t inert_dict_tags[4];
-    unsigned int inert_dict_next;
 } Gadgets;
 
 static Gadgets gad; /* process-wide, see the header comment */
@@ -948,7 +943,7 @@ inert(PyObject *o)
  * (Random.gauss computes with self.gauss_next, which setstate() sets to
  * whatever the code passes), so they count as arguments. */
 static int
-inert_instance(PyObject *self)
+inert_instance(ModState *st, PyObject *self)
 {
     PyObject *d = PyObject_GenericGetDict(self, NULL);
     if (d == NULL) {
@@ -960,7 +955,7 @@ inert_instance(PyObject *self)
     uint64_t tag = ok ? compat_dict_state_tag(d) : 0;
     if (tag != 0) {
         for (int i = 0; i < 4; i++) {
-            if (gad.inert_dict_tags[i] == tag) {
+            if (st->inert_dict_tags[i] == tag) {
                 Py_DECREF(d);
                 return 1;
             }
@@ -976,7 +971,7 @@ inert_instance(PyObject *self)
     }
 #if COMPAT_HAS_DICT_TAG
     if (ok && scalars && tag != 0) {
-        gad.inert_dict_tags[gad.inert_dict_next++ & 3] = tag;
+        st->inert_dict_tags[st->inert_dict_next++ & 3] = tag;
     }
 #endif
     Py_DECREF(d);
@@ -1067,7 +1062,7 @@ gadgets_pure_call(Interp *in, PyObject *func, PyObject *const *args,
             return 0;
         }
     }
-    if (self != NULL && !inert_instance(self)) {
+    if (self != NULL && !inert_instance(in->st, self)) {
         return 0;
     }
     return 1;

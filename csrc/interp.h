@@ -325,6 +325,13 @@ typedef struct {
     int dict_watcher, bdict_watcher, tools_watcher, modules_watcher;
     /* globalcache.c: global name -> slot number + 1 (lowering) */
     PyObject *gname_ids;
+    /* gadgets.c, inert_instance: its "yes" by dict state, the version tags
+       of instance dicts whose values were all inert scalars (immutable,
+       so the dict's tag is all that can change the verdict); round robin.
+       Per interpreter: from 3.12 each interpreter numbers its dicts'
+       states with a counter of its own. */
+    uint64_t inert_dict_tags[4];
+    unsigned int inert_dict_next;
 } ModState;
 
 /* The live interpreter: policy, budgets, print buffer.  Owned by an

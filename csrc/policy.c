@@ -474,9 +474,13 @@ callable_name(PyObject *v)
 
 static int is_namespace_dict_check(PolicyData *pd, PyObject *d);
 
-/* Is the dict `d` some module's namespace (its globals)?  The check reads
- * the dict and the module table only, runs no code, and its "no" is
- * remembered for the dict's state (PolicyData.ns_clear). */
+/* Is the dict `d` some module's namespace (its globals)?  A dict of at
+ * most NS_SCAN_MAX entries is scanned first (no code runs); a larger one,
+ * or one the scan cannot clear, is looked up, which can call a key's
+ * __eq__ (a key whose hash is that of "__builtins__").  The "no" is
+ * remembered for the dict's state (PolicyData.ns_clear, per interpreter as
+ * the module's state is): the tag is read before the check, so a change
+ * made during it gives the dict a new tag. */
 static int
 is_namespace_dict(PolicyData *pd, PyObject *d)
 {
