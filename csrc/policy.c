@@ -130,13 +130,13 @@ typedef struct PolicyData {
     int inert_gadgets;
 #if COMPAT_HAS_DICT_TAG
     /* is_namespace_dict's "no" by dict state: the version tags of exact
-       dicts found not to be a namespace, direct-mapped by address, valid
+       dicts found not to be a namespace, in sets of two by address, valid
        while the interpreter's module table (ns_modules, whose entries the
        check consults) keeps the tag ns_modules_tag (0: empty).  A tag
        names one dict in one state (compat_dict_state_tag; a dict without
        such a tag is checked every time): a changed dict, or another dict
-       at a reused address, misses.  Two ways per set, by
-       address: sort_key_lambda's checks of its 5,000 records (in the
+       at a reused address, misses.  With two ways per set,
+       sort_key_lambda's checks of its 5,000 records (in the
        orders its sorts produce) miss 34% of the time, against 60%
        direct-mapped; each record's first check, 14%, always misses. */
 #define NS_CLEAR_SLOTS 8192
