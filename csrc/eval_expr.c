@@ -541,15 +541,61 @@ delete_target(Frame *f, Node *t)
 
 /* -------------------------------------------------------------- operators */
 
-/* fast_binop for two exact ints, either of more than one digit: when both
- * fit in a long long and so does the result (checked), the result is
- * computed there, as int's own methods would give it (Python's floor
+/* Python's `a // b` (OP_FloorDiv) or `a % b` (OP_Mod) on long longs, b
+ * neither 0 nor -1 with a == LLONG_MIN: C's truncated quotient and
+ * remainder, moved to the floor. */
+static ALWAYS_INLINE long long
+ll_floordiv_or_mod(int op, long long a, long long b)
+{
+    long long q = a / b, m = a % b;
+    if (m != 0 && ((m < 0) != (b < 0))) {
+        q -= 1;
+        m += b;
+    }
+    return op == OP_Mod ? m : q;
+}
+
+/* `a op b` on two long longs as int's own methods give it (Python's floor
  * division and modulo, its two's-complement bitwise operators, which agree
- * with C's on the values a long long holds).  What int does for such
+ * with C's on the values a long long holds): 1 with *res set, 0 when the
+ * result does not fit (checked), for division by zero and for the
+ * operators left to the number protocol (true division, powers, shifts). */
+static ALWAYS_INLINE int
+ll_binop(int op, long long a, long long b, long long *res)
+{
+    switch (op) {
+    case OP_Add:
+        return !__builtin_add_overflow(a, b, res);
+    case OP_Sub:
+        return !__builtin_sub_overflow(a, b, res);
+    case OP_Mult:
+        return !__builtin_mul_overflow(a, b, res);
+    case OP_FloorDiv:
+    case OP_Mod:
+        if (b == 0 || (a == LLONG_MIN && b == -1)) {
+            return 0; /* the ZeroDivisionError; 2**63 */
+        }
+        *res = ll_floordiv_or_mod(op, a, b);
+        return 1;
+    case OP_BitAnd:
+        *res = a & b;
+        return 1;
+    case OP_BitOr:
+        *res = a | b;
+        return 1;
+    case OP_BitXor:
+        *res = a ^ b;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* fast_binop for two exact ints, either of more than one digit: computed
+ * in a long long (ll_binop) when both fit.  What int does for such
  * operands costs more than the operation (a 3-digit `x % m` is a long
  * division, x_divrem; every operator a call of the number protocol), and
- * 2**30 to 2**62 is where LCGs, hashes, timestamps and money in cents live.
- * True division, powers and shifts stay generic (NULL). */
+ * 2**30 to 2**62 is where LCGs, hashes, timestamps and money in cents live. */
 static NOINLINE PyObject *
 fast_binop_medium(int op, PyObject *l, PyObject *r)
 {
@@ -563,48 +609,7 @@ fast_binop_medium(int op, PyObject *l, PyObject *r)
         return NULL;
     }
     long long res;
-    switch (op) {
-    case OP_Add:
-        if (__builtin_add_overflow(a, b, &res)) {
-            return NULL;
-        }
-        break;
-    case OP_Sub:
-        if (__builtin_sub_overflow(a, b, &res)) {
-            return NULL;
-        }
-        break;
-    case OP_Mult:
-        if (__builtin_mul_overflow(a, b, &res)) {
-            return NULL;
-        }
-        break;
-    case OP_FloorDiv:
-    case OP_Mod: {
-        if (b == 0 || (a == LLONG_MIN && b == -1)) {
-            return NULL; /* the ZeroDivisionError; 2**63 */
-        }
-        long long q = a / b, m = a % b;
-        if (m != 0 && ((m < 0) != (b < 0))) {
-            q -= 1;
-            m += b;
-        }
-        res = op == OP_Mod ? m : q;
-        break;
-    }
-    case OP_BitAnd:
-        res = a & b;
-        break;
-    case OP_BitOr:
-        res = a | b;
-        break;
-    case OP_BitXor:
-        res = a ^ b;
-        break;
-    default:
-        return NULL;
-    }
-    return PyLong_FromLongLong(res);
+    return ll_binop(op, a, b, &res) ? PyLong_FromLongLong(res) : NULL;
 }
 
 /* Fast paths for exact ints (one digit inline, up to a long long in
@@ -620,6 +625,8 @@ fast_binop(int op, PyObject *l, PyObject *r)
         if (!compat_small_int(l, &a) || !compat_small_int(r, &b)) {
             return fast_binop_medium(op, l, r);
         }
+        /* one digit each: no result overflows (ll_binop's checks are not
+           needed) */
         switch (op) {
         case OP_Add:
             return PyLong_FromLongLong(a + b);
@@ -628,17 +635,9 @@ fast_binop(int op, PyObject *l, PyObject *r)
         case OP_Mult:
             return PyLong_FromLongLong(a * b);
         case OP_FloorDiv:
-        case OP_Mod: {
-            if (b == 0) {
-                return NULL;
-            }
-            long long q = a / b, m = a % b;
-            if (m != 0 && ((m < 0) != (b < 0))) {
-                q -= 1;
-                m += b;
-            }
-            return PyLong_FromLongLong(op == OP_Mod ? m : q);
-        }
+        case OP_Mod:
+            return b == 0 ? NULL
+                          : PyLong_FromLongLong(ll_floordiv_or_mod(op, a, b));
         case OP_BitAnd:
             return PyLong_FromLongLong(a & b);
         case OP_BitOr:
@@ -751,6 +750,24 @@ binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
     return NULL;
 }
 
+/* Return the answer of an ordering or equality op (CMP_Eq .. CMP_GtE) on
+ * two values of a C type with its own comparison operators. */
+#define RETURN_ORDERED(op, x, y) \
+    switch ((CmpOpKind)(op)) {   \
+    case CMP_Eq:                 \
+        return (x) == (y);       \
+    case CMP_NotEq:              \
+        return (x) != (y);       \
+    case CMP_Lt:                 \
+        return (x) < (y);        \
+    case CMP_LtE:                \
+        return (x) <= (y);       \
+    case CMP_Gt:                 \
+        return (x) > (y);        \
+    default:                     \
+        return (x) >= (y);       \
+    }
+
 /* fast_compare for two exact ints, either of more than one digit: compared
  * as long longs when both fit (what long_richcompare answers), else -1. */
 static NOINLINE int
@@ -765,20 +782,7 @@ fast_compare_medium(int op, PyObject *l, PyObject *r)
     if (ovf != 0) {
         return -1;
     }
-    switch ((CmpOpKind)op) {
-    case CMP_Eq:
-        return a == c;
-    case CMP_NotEq:
-        return a != c;
-    case CMP_Lt:
-        return a < c;
-    case CMP_LtE:
-        return a <= c;
-    case CMP_Gt:
-        return a > c;
-    default:
-        return a >= c;
-    }
+    RETURN_ORDERED(op, a, c)
 }
 
 /* `l op r` for an ordering or equality op on two exact small ints or two
@@ -817,20 +821,7 @@ fast_compare(int op, PyObject *l, PyObject *r)
     else {
         return -1;
     }
-    switch ((CmpOpKind)op) {
-    case CMP_Eq:
-        return x == y;
-    case CMP_NotEq:
-        return x != y;
-    case CMP_Lt:
-        return x < y;
-    case CMP_LtE:
-        return x <= y;
-    case CMP_Gt:
-        return x > y;
-    default:
-        return x >= y;
-    }
+    RETURN_ORDERED(op, x, y)
 }
 
 static PyObject *
