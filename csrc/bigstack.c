@@ -389,6 +389,12 @@ thread_stack_size(PyObject *m, PyObject *noargs)
     return PyLong_FromSize_t(bigstack_thread_size());
 }
 
+static PyObject *
+stack_bound_queries(PyObject *m, PyObject *noargs)
+{
+    return PyLong_FromUnsignedLong(limits_stack_bound_queries());
+}
+
 static void
 clear_dict(void *d)
 {
@@ -433,6 +439,10 @@ static PyMethodDef bigstack_functions[] = {
     {"thread_stack_size", thread_stack_size, METH_NOARGS,
      "thread_stack_size() -> int: bytes of address space reserved for the "
      "calling thread's step stack (0: none mapped)."},
+    {"stack_bound_queries", stack_bound_queries, METH_NOARGS,
+     "stack_bound_queries() -> int: how many times the calling thread has "
+     "asked the system for its own stack's bounds (once per thread, see "
+     "limits.c)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -909,6 +909,8 @@ limits_host_call_done(Interp *in)
     limits_clock_spend(in, HOST_CALL_CLOCK_WEIGHT);
 }
 double limits_now(void);
+/* How many times this thread asked pthread_getattr_np for its bounds. */
+unsigned long limits_stack_bound_queries(void);
 
 /* Charge one operation.  Returns -1 with the abort error set when a budget
  * is exhausted.  charge_due() is its test alone: 1 when limits_tick_slow()
@@ -1261,7 +1263,8 @@ int budgets_add_to_module(PyObject *m);
 /* If `o` is a _core.Budgets object (the type budgets_add_to_module made),
  * copy its budgets into *b and return 1; else 0. */
 int budgets_from_object(ModState *st, PyObject *o, Budgets *b);
-/* bigstack.c: add release_thread_stack() / thread_stack_size().  0 / -1. */
+/* bigstack.c: add release_thread_stack() / thread_stack_size() /
+ * stack_bound_queries().  0 / -1. */
 int bigstack_add_to_module(PyObject *m);
 /* fuzzcov.c: add _fuzz_counters() in the fuzz build; nothing otherwise. */
 int fuzzcov_add_to_module(PyObject *m);

@@ -463,6 +463,9 @@ _smolbridge.rebase(_OwnPythonExecutor, "PythonExecutor")
 # its snapshot stays valid from step to step (a new `{}` each step would fail the identity
 # test of `_same_tools`).
 _NO_TOOLS: dict[str, Any] = {}
+# Base modules of authorized imports found installed (see
+# LocalPythonExecutor._check_authorized_imports_are_installed).
+_INSTALLED: set[str] = set()
 _get_ident = threading.get_ident
 
 
@@ -757,12 +760,23 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         )
 
     def _check_authorized_imports_are_installed(self) -> None:
-        """Raise InterpreterError if an authorized module is not installed (as smolagents)."""
-        missing_modules = [
-            base_module
-            for imp in self.authorized_imports
-            if imp != "*" and find_spec(base_module := imp.split(".")[0]) is None
-        ]
+        """Raise InterpreterError if an authorized module is not installed (as smolagents).
+
+        A module once found is remembered for the process (`_INSTALLED`): `find_spec` of a
+        module not imported yet searches sys.path, several stat calls for each of the
+        default imports not yet loaded, about 100 µs for every executor made. A missing
+        module is asked again each time, so installing it later is seen."""
+        missing_modules = []
+        for imp in self.authorized_imports:
+            if imp == "*":
+                continue
+            base_module = imp.split(".")[0]
+            if base_module in _INSTALLED:
+                continue
+            if find_spec(base_module) is None:
+                missing_modules.append(base_module)
+            else:
+                _INSTALLED.add(base_module)
         if missing_modules:
             raise InterpreterError(
                 f"Non-installed authorized modules: {', '.join(missing_modules)}. "

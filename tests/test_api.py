@@ -113,6 +113,32 @@ def test_non_installed_authorized_module_is_refused():
     )
 
 
+def test_installed_module_is_looked_up_once_and_a_missing_one_every_time(tmp_path, monkeypatch):
+    """The import check searches sys.path for a module once: found, it is remembered for the
+    process; missing, it is searched again by the next executor, so installing it is seen."""
+    name = f"snx_probe_{os.getpid()}_{id(tmp_path)}"
+    calls: list = []
+    real = executor_module.find_spec
+
+    def counting(mod, *args):
+        calls.append(mod)
+        return real(mod, *args)
+
+    monkeypatch.setattr(executor_module, "find_spec", counting)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for _ in range(2):
+        with pytest.raises(InterpreterError, match=f"Non-installed authorized modules: {name}"):
+            LocalPythonExecutor([f"{name}.sub"])
+    assert calls.count(name) == 2
+    (tmp_path / f"{name}.py").write_text("X = 1\n")
+    import importlib  # noqa: PLC0415
+
+    importlib.invalidate_caches()
+    for _ in range(3):
+        LocalPythonExecutor([name])
+    assert calls.count(name) == 3  # the two misses, then one lookup for three executors
+
+
 def test_wildcard_authorization_needs_no_module():
     LocalPythonExecutor(["*"])
 

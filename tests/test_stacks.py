@@ -385,6 +385,42 @@ def test_interpreted_functions_called_from_8_threads_after_the_step():
     assert len(results) == 8
 
 
+def test_stack_bounds_are_asked_once_per_thread():
+    """A thread's stack bounds are asked of the system once per thread, not once per executor
+    (for the main thread glibc parses /proc/self/maps: about 150 µs of every new executor's
+    first step). Each thread asks for its own, and its steps still end deep recursion."""
+    out: list = []
+    errors: list = []
+
+    def work(size):
+        try:
+            before = core.stack_bound_queries()
+            for _ in range(5):
+                ex = new_ex()
+                r = ex("def deep(n):\n    return 0 if n == 0 else 1 + deep(n - 1)\n"
+                       "try:\n    deep(10**6)\n    r = 'no error'\n"
+                       "except RecursionError:\n    r = 'RecursionError'\nr").output
+                out.append((size, r))
+            out.append((size, core.stack_bound_queries() - before))
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(repr(e))
+
+    old = threading.stack_size()
+    try:
+        for size in (512 * 1024, 64 * 2**20, 512 * 1024, 2 * 2**20):
+            threading.stack_size(size)
+            t = threading.Thread(target=work, args=(size,))
+            t.start()
+            t.join()
+    finally:
+        threading.stack_size(old)
+    assert not errors, errors
+    for size in (512 * 1024, 64 * 2**20, 2 * 2**20):
+        assert (size, "no error") not in out
+        assert out.count((size, "RecursionError")) == (10 if size == 512 * 1024 else 5)
+    assert [q for _s, q in out if isinstance(q, int)] == [1, 1, 1, 1], out
+
+
 def test_interpreted_function_called_from_other_threads_while_a_step_runs():
     ex = new_ex(["time"])
     ex("def f(x):\n    return x * 2")
