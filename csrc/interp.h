@@ -314,6 +314,8 @@ typedef struct {
     PyCFunction eg_split, eg_subgroup; /* funcbridge.c: the C functions of
                                           BaseExceptionGroup's methods */
     PyObject *matcher_code; /* funcbridge.c: code of `lambda e: p(e)` */
+    PyObject *entry_template; /* tripwire.c: the step's entry code, its
+                                  runner constant a placeholder (None) */
     PyObject *install_dirs; /* tripwire.c: real paths of the installation,
                                computed once (sysconfig + realpath are far
                                too slow for every executor's first step) */

@@ -1592,6 +1592,7 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->empty_tuple);
     Py_VISIT(st->matcher_code);
     Py_VISIT(st->install_dirs);
+    Py_VISIT(st->entry_template);
     Py_VISIT(st->kind_of_class);
     Py_VISIT(st->op_of_class);
     Py_VISIT(st->ast_module);
@@ -1619,6 +1620,7 @@ core_clear(PyObject *m)
     Py_CLEAR(st->empty_tuple);
     Py_CLEAR(st->matcher_code);
     Py_CLEAR(st->install_dirs);
+    Py_CLEAR(st->entry_template);
     Py_CLEAR(st->kind_of_class);
     Py_CLEAR(st->op_of_class);
     Py_CLEAR(st->ast_module);

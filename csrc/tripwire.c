@@ -1168,10 +1168,12 @@ PyType_Spec Runner_spec = {
     .slots = runner_slots,
 };
 
-/* Code of "a()" whose LOAD_NAME is turned into LOAD_CONST of the runner:
- * the frame looks up no name, and holds nothing but the runner.  New ref. */
+/* Code of "a()" whose LOAD_NAME is turned into LOAD_CONST of its one
+ * constant, None: the template of every interpreter's entry code, made once
+ * per module (CPython's compiler and the opcode map cost about 45,000
+ * instructions, which every new executor's first step paid).  New ref. */
 static PyObject *
-make_entry_code(PyObject *runner)
+make_entry_template(void)
 {
     PyObject *code = NULL, *opcode = NULL, *opmap = NULL, *raw = NULL,
              *patched = NULL, *consts = NULL, *res = NULL, *kw = NULL,
@@ -1207,7 +1209,7 @@ make_entry_code(PyObject *runner)
         PyErr_SetString(PyExc_SystemError, "unexpected entry bytecode");
         goto done;
     }
-    consts = PyTuple_Pack(1, runner);
+    consts = PyTuple_Pack(1, Py_None);
     empty = PyTuple_New(0);
     kw = consts && empty ? Py_BuildValue("{sOsOsO}", "co_code", patched,
                                          "co_consts", consts, "co_names",
@@ -1228,6 +1230,32 @@ done:
     Py_XDECREF(opmap);
     Py_XDECREF(opcode);
     Py_XDECREF(code);
+    return res;
+}
+
+/* The entry code of one interpreter: the template with the runner as its
+ * constant, so the frame looks up no name and holds nothing but the runner.
+ * A code object of its own (the tripwire tells the interpreter's entry
+ * frame by its identity).  New ref. */
+static PyObject *
+make_entry_code(ModState *st, PyObject *runner)
+{
+    if (st->entry_template == NULL) {
+        st->entry_template = make_entry_template();
+        if (st->entry_template == NULL) {
+            return NULL;
+        }
+    }
+    PyObject *consts = PyTuple_Pack(1, runner);
+    PyObject *empty = consts ? PyTuple_New(0) : NULL;
+    PyObject *kw = empty ? Py_BuildValue("{sO}", "co_consts", consts) : NULL;
+    PyObject *replace =
+        kw ? PyObject_GetAttrString(st->entry_template, "replace") : NULL;
+    PyObject *res = replace ? PyObject_Call(replace, empty, kw) : NULL;
+    Py_XDECREF(replace);
+    Py_XDECREF(kw);
+    Py_XDECREF(empty);
+    Py_XDECREF(consts);
     return res;
 }
 
@@ -1262,7 +1290,7 @@ tripwire_run_step(Interp *in, PyObject *state, void (*fn)(void *), void *arg)
         r->fn = NULL;
         r->arg = NULL;
         in->entry_runner = (PyObject *)r;
-        in->entry_code = make_entry_code((PyObject *)r);
+        in->entry_code = make_entry_code(in->st, (PyObject *)r);
         if (in->entry_code == NULL) {
             Py_CLEAR(in->entry_runner);
             return -1;
