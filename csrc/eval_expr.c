@@ -2132,6 +2132,18 @@ call_function(Frame *f, Node *e)
     return call_function_with(f, e, func, self_arg);
 }
 
+/* The call `e` of `func` (owned), its callee evaluated already and not an
+ * attribute (eval_for looks at a `range(...)` callee first): the rest of
+ * what call_function does.  New reference or NULL with an exception. */
+PyObject *
+call_with_callee(Frame *f, Node *e, PyObject *func)
+{
+    if (call_host_warm_ok(e, func)) {
+        return call_host_warm(f, e, func);
+    }
+    return call_function_with(f, e, func, NULL);
+}
+
 /* The call of `func` (owned), with `self_arg` (owned, or NULL) first when
  * load_method gave an unbound method. */
 static NOINLINE PyObject *

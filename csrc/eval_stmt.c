@@ -93,11 +93,145 @@ eval_body(Frame *f, Node **body, Py_ssize_t n)
 
 /* ------------------------------------------------------------------ loops */
 
+/* `for t in range(...)`: a call of a name with one to three positional
+ * arguments, neither starred nor keyword. */
+static inline int
+for_range_shape(Node *it)
+{
+    return it->kind == K_Call && it->Call.func->kind == K_Name &&
+           it->Call.nkeywords == 0 && !(it->flags & NF_STAR_ARGS) &&
+           it->Call.nargs >= 1 && it->Call.nargs <= 3;
+}
+
+/* The body of `for` over the `n` ints start, start + step, ...: what the
+ * loop over a range iterator does (the items are ints: no gate), counting
+ * in C. */
+static Status
+for_range_run(Frame *f, Node *s, long long start, long long step,
+              unsigned long long n)
+{
+    for (unsigned long long k = 0; k < n; k++) {
+        /* in range: every item lies between start and stop, only the
+           product may wrap (unsigned, then exact modulo 2**64) */
+        PyObject *item =
+            PyLong_FromLongLong((long long)((unsigned long long)start +
+                                            k * (unsigned long long)step));
+        if (item == NULL) {
+            return ST_ERROR;
+        }
+        int r = store_target(f, s->For.target, item);
+        Py_DECREF(item);
+        if (r < 0) {
+            return ST_ERROR;
+        }
+        Status st = body_run(f, s->For.body, s->For.nbody);
+        if (st == ST_BREAK) {
+            return ST_OK;
+        }
+        if (st != ST_OK && st != ST_CONTINUE) {
+            return st;
+        }
+    }
+    return eval_body(f, s->For.orelse, s->For.norelse);
+}
+
+/* `for t in range(a[, b[, c]]):` (for_range_shape) whose callee is the
+ * builtin range and whose arguments are ints that fit a long long, with a
+ * step other than 0: the loop counts in C, with no range object, iterator
+ * nor host call (CPython 3.11's FOR_ITER_RANGE goes as far as the
+ * iterator; a short inner loop paid about 1,000 instructions for those).
+ * The operations charged are the generic path's: the call node, its callee
+ * name (refunded, as for every call of a name), each argument.  Any other
+ * callee continues as call_function would; other arguments are given to
+ * range through the host-call entry point (its errors, an __index__ of the
+ * code's own).  Returns with *src the iterable (new reference) for the
+ * generic loop, or with *src NULL and the loop's outcome. */
+static NOINLINE Status
+for_range(Frame *f, Node *s, PyObject **src)
+{
+    Node *call = s->For.iter;
+    *src = NULL;
+    if (charge(f->in) < 0) { /* the call node, as eval_expr charges it */
+        return ST_ERROR;
+    }
+    PyObject *func = eval_expr(f, call->Call.func);
+    if (func == NULL) {
+        return ST_ERROR;
+    }
+    if (func != (PyObject *)&PyRange_Type) {
+        *src = call_with_callee(f, call, func);
+        return *src == NULL ? ST_ERROR : ST_OK;
+    }
+    uncharge(f->in); /* the callee name, as call_function_with */
+    Py_ssize_t n = call->Call.nargs, done = 0;
+    /* stack[0]: free slot (PY_VECTORCALL_ARGUMENTS_OFFSET) */
+    PyObject *stack[4];
+    PyObject **args = stack + 1;
+    long long v[3];
+    int fits = 1;
+    for (; done < n; done++) {
+        args[done] = eval_operand(f, call->Call.args[done]);
+        if (args[done] == NULL) {
+            break;
+        }
+        int overflow = 0;
+        if (fits && PyLong_CheckExact(args[done])) {
+            v[done] = PyLong_AsLongLongAndOverflow(args[done], &overflow);
+            fits = !overflow;
+        }
+        else {
+            fits = 0;
+        }
+    }
+    Status st = ST_ERROR;
+    if (done == n && fits && (n < 3 || v[2] != 0)) {
+        long long start = n == 1 ? 0 : v[0], stop = n == 1 ? v[0] : v[1];
+        long long step = n == 3 ? v[2] : 1;
+        unsigned long long count = 0; /* range's length, as CPython's */
+        if (step > 0 && start < stop) {
+            count =
+                ((unsigned long long)stop - (unsigned long long)start - 1) /
+                    (unsigned long long)step +
+                1;
+        }
+        else if (step < 0 && start > stop) {
+            count =
+                ((unsigned long long)start - (unsigned long long)stop - 1) /
+                    (0 - (unsigned long long)step) +
+                1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_DECREF(args[i]);
+        }
+        Py_DECREF(func);
+        return for_range_run(f, s, start, step, count);
+    }
+    if (done == n) {
+        /* security (hostcall.c): the one host-call entry point, with
+           every check (this site remembers no verdict) */
+        *src = hostcall_vectorcall(f->in, &func, args,
+                                   (size_t)n | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                   NULL, 0);
+        st = *src == NULL ? ST_ERROR : ST_OK;
+    }
+    for (Py_ssize_t i = 0; i < done; i++) {
+        Py_DECREF(args[i]);
+    }
+    Py_DECREF(func);
+    return st;
+}
+
 static Status
 eval_for(Frame *f, Node *s)
 {
-    PyObject *src = eval_expr(f, s->For.iter);
-    if (src == NULL) {
+    PyObject *src;
+    if (for_range_shape(s->For.iter)) {
+        Status st = for_range(f, s, &src);
+        if (src == NULL) {
+            return st; /* the loop ran (or failed) here */
+        }
+    }
+    else if ((src = eval_expr(f, s->For.iter)) == NULL) {
         return ST_ERROR;
     }
     PyObject *it = PyObject_GetIter(src);

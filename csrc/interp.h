@@ -572,6 +572,9 @@ Status eval_type_alias(Frame *f, Node *s);
 
 /* eval_expr.c */
 PyObject *eval_expr(Frame *f, Node *e);
+/* The call `e` of `func` (owned, evaluated already, not an attribute):
+ * what call_function does past evaluating the callee. */
+PyObject *call_with_callee(Frame *f, Node *e, PyObject *func);
 /* The truth of an expression in a test: 1 / 0 / -1 (eval_expr.c). */
 int eval_cond(Frame *f, Node *e);
 /* A call by interpreted code of `func`, an interpreted callable
