@@ -2641,17 +2641,16 @@ done:
 static NOINLINE PyObject *
 eval_comprehension(Frame *f, Node *e)
 {
-    PyObject *src = eval_expr(f, e->Comp.generators[0]->comprehension.iter);
-    if (src == NULL) {
+    /* the first iterable, in the enclosing scope; a generator expression
+       is called with its iterator */
+    Node *iter = e->Comp.generators[0]->comprehension.iter;
+    LoopSource ls;
+    if ((e->kind == K_GeneratorExp ? loop_source_object(f, iter, &ls)
+                                   : loop_source_init(f, iter, &ls)) < 0) {
         return NULL;
     }
-    PyObject *it = PyObject_GetIter(src);
-    Py_DECREF(src);
-    if (it == NULL) {
-        return NULL;
-    }
-    PyObject *r = run_comprehension(f, e, it);
-    Py_DECREF(it);
+    PyObject *r = run_comprehension(f, e, &ls);
+    loop_source_clear(&ls);
     return r;
 }
 

@@ -93,74 +93,61 @@ eval_body(Frame *f, Node **body, Py_ssize_t n)
 
 /* ------------------------------------------------------------------ loops */
 
-/* `for t in range(...)`: a call of a name with one to three positional
- * arguments, neither starred nor keyword. */
+/* `range(...)` as a loop's iterable: a call of a name with one to three
+ * positional arguments, neither starred nor keyword. */
 static inline int
-for_range_shape(Node *it)
+range_call_shape(Node *it)
 {
     return it->kind == K_Call && it->Call.func->kind == K_Name &&
            it->Call.nkeywords == 0 && !(it->flags & NF_STAR_ARGS) &&
            it->Call.nargs >= 1 && it->Call.nargs <= 3;
 }
 
-/* The body of `for` over the `n` ints start, start + step, ...: what the
- * loop over a range iterator does (the items are ints: no gate), counting
- * in C. */
-static Status
-for_range_run(Frame *f, Node *s, long long start, long long step,
-              unsigned long long n)
+/* ls over the iterable `src` (stolen). */
+static int
+loop_source_iter(Interp *in, PyObject *src, LoopSource *ls)
 {
-    for (unsigned long long k = 0; k < n; k++) {
-        /* in range: every item lies between start and stop, only the
-           product may wrap (unsigned, then exact modulo 2**64) */
-        PyObject *item =
-            PyLong_FromLongLong((long long)((unsigned long long)start +
-                                            k * (unsigned long long)step));
-        if (item == NULL) {
-            return ST_ERROR;
-        }
-        int r = store_target(f, s->For.target, item);
-        Py_DECREF(item);
-        if (r < 0) {
-            return ST_ERROR;
-        }
-        Status st = body_run(f, s->For.body, s->For.nbody);
-        if (st == ST_BREAK) {
-            return ST_OK;
-        }
-        if (st != ST_OK && st != ST_CONTINUE) {
-            return st;
-        }
+    ls->it = PyObject_GetIter(src);
+    Py_DECREF(src);
+    if (ls->it == NULL) {
+        return -1;
     }
-    return eval_body(f, s->For.orelse, s->For.norelse);
+    /* a range's own next: the loop's body or element is charged */
+    ls->next = deadline_range_next_orig(Py_TYPE(ls->it)->tp_iternext);
+    ls->gated = generator_yields_gated(in, ls->it);
+    return 0;
 }
 
-/* `for t in range(a[, b[, c]]):` (for_range_shape) whose callee is the
- * builtin range and whose arguments are ints that fit a long long, with a
- * step other than 0: the loop counts in C, with no range object, iterator
- * nor host call (CPython 3.11's FOR_ITER_RANGE goes as far as the
- * iterator; a short inner loop paid about 1,000 instructions for those).
- * The operations charged are the generic path's: the call node, its callee
- * name (refunded, as for every call of a name), each argument.  Any other
- * callee continues as call_function would; other arguments are given to
- * range through the host-call entry point (its errors, an __index__ of the
- * code's own).  Returns with *src the iterable (new reference) for the
- * generic loop, or with *src NULL and the loop's outcome. */
-static NOINLINE Status
-for_range(Frame *f, Node *s, PyObject **src)
+int
+loop_source_object(Frame *f, Node *iter, LoopSource *ls)
 {
-    Node *call = s->For.iter;
-    *src = NULL;
+    PyObject *src = eval_expr(f, iter);
+    return src == NULL ? -1 : loop_source_iter(f->in, src, ls);
+}
+
+/* A range(...) call (range_call_shape) as a loop's items.  When the callee
+ * is the builtin range and the arguments are ints that fit a long long,
+ * with a step other than 0, the loop counts in C (CPython 3.11's
+ * FOR_ITER_RANGE goes as far as the iterator; a short inner loop paid
+ * about 1,000 instructions for the object, the iterator and the host
+ * call).  The operations charged are the generic path's: the call node,
+ * its callee name (refunded, as for every call of a name), each argument.
+ * Any other callee continues as call_function would; other arguments go
+ * to range through the host-call entry point (its errors, an __index__ of
+ * the code's own). */
+static NOINLINE int
+loop_source_range(Frame *f, Node *call, LoopSource *ls)
+{
     if (charge(f->in) < 0) { /* the call node, as eval_expr charges it */
-        return ST_ERROR;
+        return -1;
     }
     PyObject *func = eval_expr(f, call->Call.func);
     if (func == NULL) {
-        return ST_ERROR;
+        return -1;
     }
     if (func != (PyObject *)&PyRange_Type) {
-        *src = call_with_callee(f, call, func);
-        return *src == NULL ? ST_ERROR : ST_OK;
+        PyObject *src = call_with_callee(f, call, func);
+        return src == NULL ? -1 : loop_source_iter(f->in, src, ls);
     }
     uncharge(f->in); /* the callee name, as call_function_with */
     Py_ssize_t n = call->Call.nargs, done = 0;
@@ -183,7 +170,7 @@ for_range(Frame *f, Node *s, PyObject **src)
             fits = 0;
         }
     }
-    Status st = ST_ERROR;
+    int rc = -1;
     if (done == n && fits && (n < 3 || v[2] != 0)) {
         long long start = n == 1 ? 0 : v[0], stop = n == 1 ? v[0] : v[1];
         long long step = n == 3 ? v[2] : 1;
@@ -200,53 +187,51 @@ for_range(Frame *f, Node *s, PyObject **src)
                     (0 - (unsigned long long)step) +
                 1;
         }
-        for (Py_ssize_t i = 0; i < n; i++) {
-            Py_DECREF(args[i]);
-        }
-        Py_DECREF(func);
-        return for_range_run(f, s, start, step, count);
+        ls->it = NULL;
+        ls->next = NULL;
+        ls->gated = 1; /* ints */
+        ls->start = start;
+        ls->step = step;
+        ls->k = 0;
+        ls->n = count;
+        rc = 0;
     }
-    if (done == n) {
+    else if (done == n) {
         /* security (hostcall.c): the one host-call entry point, with
            every check (this site remembers no verdict) */
-        *src = hostcall_vectorcall(f->in, &func, args,
-                                   (size_t)n | PY_VECTORCALL_ARGUMENTS_OFFSET,
-                                   NULL, 0);
-        st = *src == NULL ? ST_ERROR : ST_OK;
+        PyObject *src = hostcall_vectorcall(
+            f->in, &func, args, (size_t)n | PY_VECTORCALL_ARGUMENTS_OFFSET,
+            NULL, 0);
+        rc = src == NULL ? -1 : loop_source_iter(f->in, src, ls);
     }
     for (Py_ssize_t i = 0; i < done; i++) {
         Py_DECREF(args[i]);
     }
     Py_DECREF(func);
-    return st;
+    return rc;
+}
+
+int
+loop_source_init(Frame *f, Node *iter, LoopSource *ls)
+{
+    if (range_call_shape(iter)) {
+        return loop_source_range(f, iter, ls);
+    }
+    return loop_source_object(f, iter, ls);
 }
 
 static Status
 eval_for(Frame *f, Node *s)
 {
-    PyObject *src;
-    if (for_range_shape(s->For.iter)) {
-        Status st = for_range(f, s, &src);
-        if (src == NULL) {
-            return st; /* the loop ran (or failed) here */
-        }
-    }
-    else if ((src = eval_expr(f, s->For.iter)) == NULL) {
-        return ST_ERROR;
-    }
-    PyObject *it = PyObject_GetIter(src);
-    Py_DECREF(src);
-    if (it == NULL) {
+    LoopSource ls;
+    if (loop_source_init(f, s->For.iter, &ls) < 0) {
         return ST_ERROR;
     }
     Status st = ST_OK;
-    /* a range's own next: the body's operations are charged */
-    iternextfunc next = deadline_range_next_orig(Py_TYPE(it)->tp_iternext);
-    int gated = generator_yields_gated(f->in, it);
     /* no charge per iteration: as smolagents counts, the body's statements
        are the operations (a body has at least one) */
     for (;;) {
-        PyObject *item = loop_iter_next(next, it);
+        PyObject *item = loop_source_next(&ls);
         if (item == NULL) {
             if (PyErr_Occurred()) {
                 st = ST_ERROR;
@@ -254,11 +239,11 @@ eval_for(Frame *f, Node *s)
             }
             /* the iterator is released before the else clause, as by
                CPython's FOR_ITER */
-            Py_CLEAR(it);
+            loop_source_clear(&ls);
             st = eval_body(f, s->For.orelse, s->For.norelse);
             break;
         }
-        if ((!gated && gate_value(f->in, item) < 0) ||
+        if (loop_source_gate(f->in, &ls, item) < 0 ||
             store_target(f, s->For.target, item) < 0) {
             Py_DECREF(item);
             st = ST_ERROR;
@@ -278,7 +263,7 @@ eval_for(Frame *f, Node *s)
             break;
         }
     }
-    Py_XDECREF(it);
+    loop_source_clear(&ls);
     return st;
 }
 

@@ -761,12 +761,14 @@ function_init_for_call(Interp *in, PyTypeObject *tp, CompatTypeCache *ic,
 }
 
 /* Run a comprehension: a scope whose only parameter `.0` is the iterator of
- * the first `for`.  List/set/dict comprehensions run eagerly here; generator
- * expressions become generators. */
-static int comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc);
+ * the first `for` (`src`: its items).  List/set/dict comprehensions run
+ * eagerly here, taking the items from `src`, a count in C or not;
+ * generator expressions become generators, called with src's iterator. */
+static int comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc,
+                     LoopSource *first);
 
 PyObject *
-run_comprehension(Frame *f, Node *e, PyObject *iter)
+run_comprehension(Frame *f, Node *e, LoopSource *src)
 {
     Scope *s = e->Comp.scope;
     PyObject *closure = NULL;
@@ -796,7 +798,7 @@ run_comprehension(Frame *f, Node *e, PyObject *iter)
         if (fn == NULL) {
             return NULL;
         }
-        res = PyObject_CallOneArg(fn, iter);
+        res = PyObject_CallOneArg(fn, src->it);
         Py_DECREF(fn);
         return res;
     }
@@ -822,8 +824,7 @@ run_comprehension(Frame *f, Node *e, PyObject *iter)
     cf.cells = slots + s->nlocals;
     cf.back = f;
     cf.program = f->program;
-    Py_INCREF(iter);
-    cf.fast[0] = iter;
+    cf.fast[0] = Py_XNewRef(src->it); /* NULL when counting */
     if (frame_init_cells(&cf, closure) < 0) {
         goto done;
     }
@@ -833,7 +834,7 @@ run_comprehension(Frame *f, Node *e, PyObject *iter)
     if (acc == NULL) {
         goto done;
     }
-    if (limits_check_stack(f->in) < 0 || comp_loop(&cf, e, 0, acc) < 0) {
+    if (limits_check_stack(f->in) < 0 || comp_loop(&cf, e, 0, acc, src) < 0) {
         Py_DECREF(acc);
         goto done;
     }
@@ -849,41 +850,30 @@ done:
 
 /* One `for` clause of a comprehension (gi-th), recursing for the next. */
 static int
-comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
+comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc, LoopSource *first)
 {
     Node *g = e->Comp.generators[gi];
-    PyObject *it;
-    if (gi == 0) {
-        it = cf->fast[0];
-        Py_INCREF(it);
-    }
-    else {
-        PyObject *src = eval_expr(cf, g->comprehension.iter);
-        if (src == NULL) {
+    LoopSource own, *ls = first;
+    if (gi > 0) {
+        if (loop_source_init(cf, g->comprehension.iter, &own) < 0) {
             return -1;
         }
-        it = PyObject_GetIter(src);
-        Py_DECREF(src);
-        if (it == NULL) {
-            return -1;
-        }
+        ls = &own;
     }
     int rc = 0;
     PyObject *item;
-    int gated = generator_yields_gated(cf->in, it);
     /* no charge per iteration: the element (and the conditions, or the
        next loop's iterable) are the operations, as smolagents counts them;
        nor for a range's items (loop_iter_next) */
-    iternextfunc next = deadline_range_next_orig(Py_TYPE(it)->tp_iternext);
     for (;;) {
-        item = loop_iter_next(next, it);
+        item = loop_source_next(ls);
         if (item == NULL) {
             if (PyErr_Occurred()) {
                 rc = -1;
             }
             break;
         }
-        if ((!gated && gate_value(cf->in, item) < 0) ||
+        if (loop_source_gate(cf->in, ls, item) < 0 ||
             store_target(cf, g->comprehension.target, item) < 0) {
             Py_DECREF(item);
             rc = -1;
@@ -905,7 +895,7 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
             continue;
         }
         if (gi + 1 < e->Comp.ngenerators) {
-            if (comp_loop(cf, e, gi + 1, acc) < 0) {
+            if (comp_loop(cf, e, gi + 1, acc, NULL) < 0) {
                 rc = -1;
                 break;
             }
@@ -942,7 +932,9 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc)
             }
         }
     }
-    Py_DECREF(it);
+    if (ls == &own) {
+        loop_source_clear(&own);
+    }
     return rc;
 }
 

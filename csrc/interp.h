@@ -699,7 +699,6 @@ PyObject *function_new(Frame *f, Node *def, Scope *scope, PyObject *defaults,
                        PyObject *kwdefaults, PyObject *annotations,
                        PyObject *closure);
 /* Run a comprehension scope with `iter` bound to `.0`. */
-PyObject *run_comprehension(Frame *f, Node *e, PyObject *iter);
 PyObject *build_class(Frame *f, Node *s);
 void frame_clear(Frame *fr);
 int scope_cell_slot(Scope *ps, PyObject *name);
@@ -1164,6 +1163,59 @@ loop_iter_next(iternextfunc next, PyObject *it)
     }
     return x;
 }
+
+/* The items of a `for` statement or of a comprehension's `for` clause:
+ * its iterator (`it`, with `next` as for loop_iter_next), or, for a call
+ * of the builtin range whose arguments are ints that fit a long long, a
+ * count in C (`it` NULL): no range object, iterator nor host call.
+ * loop_source_init (eval_stmt.c) evaluates the iterable expression;
+ * loop_source_object always makes the iterator (a generator expression
+ * needs an object).  Both 0, or -1 with an exception and nothing to
+ * clear. */
+typedef struct {
+    PyObject *it;      /* owned; NULL: counting */
+    iternextfunc next; /* it's */
+    int gated;         /* its items need no value gate */
+    long long start, step;
+    unsigned long long k, n; /* counting: items given, items in all */
+} LoopSource;
+int loop_source_init(Frame *f, Node *iter, LoopSource *ls);
+int loop_source_object(Frame *f, Node *iter, LoopSource *ls);
+
+/* The next item (new reference), or NULL at the end or with an error. */
+static inline PyObject *
+loop_source_next(LoopSource *ls)
+{
+    if (ls->it != NULL) {
+        return loop_iter_next(ls->next, ls->it);
+    }
+    if (ls->k >= ls->n) {
+        return NULL;
+    }
+    /* every item lies between start and stop: only the product may wrap
+       (unsigned, then exact modulo 2**64) */
+    unsigned long long k = ls->k++;
+    return PyLong_FromLongLong((long long)((unsigned long long)ls->start +
+                                           k * (unsigned long long)ls->step));
+}
+
+/* The item needs the value gate (an iterator's, unless its producer gated
+ * it already). */
+static inline int
+loop_source_gate(Interp *in, LoopSource *ls, PyObject *item)
+{
+    return ls->gated ? 0 : gate_value(in, item);
+}
+
+static inline void
+loop_source_clear(LoopSource *ls)
+{
+    Py_CLEAR(ls->it);
+}
+
+/* A comprehension whose first `for` clause's items come from `src` (a
+ * generator expression's: an iterator). */
+PyObject *run_comprehension(Frame *f, Node *e, LoopSource *src);
 /* Replace *pit (owned) by a budget iterator when it has no bound.  0 / -1. */
 int deadline_wrap_iter(Interp *in, PyObject **pit);
 int deadline_wrap_args(Interp *in, PyObject *func, PyObject **args,

@@ -4,7 +4,8 @@
 # multiplied, a zero step, non-int arguments (bool, float, an object with __index__), a
 # shadowed and a restored `range`, break / continue / else, targets that are not names, a loop
 # variable rebound in the body, arguments evaluated once and in order, and the loop inside a
-# generator, a nested function and a class body.
+# generator, a nested function and a class body; the same in comprehensions (first and inner
+# clauses, conditions, generator expressions, dict and set comprehensions).
 seen = []
 for i in range(4):
     seen.append(i)
@@ -168,3 +169,38 @@ total = 0
 for i in range(200000):
     total += i
 print(total)
+
+comps = [
+    [i * i for i in range(6)],
+    [(i, j) for i in range(4) for j in range(i, 4, 2) if (i + j) % 3],
+    [j for i in range(-3, 3) for j in range(i)],
+    {i % 4 for i in range(10, -10, -3)},
+    {i: [j for j in range(i)] for i in range(4)},
+    sum(x * x for x in range(1000)),
+    list(x for x in range(2**63 - 2, 2**63 + 1)),
+    [i for i in range(True, Three())],
+    [[r * c for c in range(3)] for r in range(3)],
+    [i for i in range(0)],
+    [i for i in range(5, 0)],
+]
+try:
+    comps.append([i for i in range(1, 4, 0)])
+except ValueError as e:
+    comps.append(("comp zero step", str(e)))
+try:
+    comps.append([j for i in range(2) for j in range(i / 2)])
+except TypeError as e:
+    comps.append(("inner float", str(e)))
+
+
+class Grid:
+    size = 3
+    cells = [c * 2 for c in range(4)]
+
+
+def local_range():
+    range = lambda n: ["local", n]  # noqa: A001
+    return [x for x in range(2)]
+
+
+print(comps, Grid.cells, local_range())

@@ -35,8 +35,12 @@ ALLOWED = {
     ("eval_expr.c", "PyDict_Update(d, m)"): "{**m}: a mapping's keys are finite; values gated",
     ("eval_expr.c", "PyObject_Vectorcall(superobj, args, 2, NULL)"): "super(cls, obj): the builtin type",
     ("eval_expr.c", "res = PyObject_Call(func, args, kw);"): "interpreted function (direct_call)",
-    ("eval_expr.c", "PyObject *it = PyObject_GetIter(src);"): "comprehension: each item charged",
-    ("eval_stmt.c", "PyObject *it = PyObject_GetIter(src);"): "for loop: each item charged",
+    ("eval_stmt.c", "ls->it = PyObject_GetIter(src);"): (
+        "loop source of a for statement or comprehension: each item charged"
+    ),
+    ("eval_stmt.c", "ls->next = deadline_range_next_orig(Py_TYPE(ls->it)->tp_iternext);"): (
+        "loop source: a range's own next, each item charged"
+    ),
     ("eval_stmt.c", "PyObject_CallMethodOneArg(exc, name, type)"): "except*: ExceptionGroup.split",
     ("eval_expr.c", "iter = PyObject_GetIter(keys);"): "f(**m): the mapping's keys, materialized",
     ("eval_expr.c", "while ((key = PyIter_Next(iter)) != NULL)"): "f(**m): materialized keys",
@@ -53,18 +57,12 @@ ALLOWED = {
     ("eval_match.c", "PyDict_Update(rest, subject)"): "mapping pattern **rest: a Mapping",
     ("eval_match.c", "PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type)"): "object(): sentinel",
     ("eval_match.c", "PyObject *v = PyObject_Vectorcall(get, args, 2, NULL);"): "Mapping.get: protocol",
-    ("function.c", "res = PyObject_CallOneArg(fn, iter);"): "comprehension function: interpreted",
+    ("function.c", "res = PyObject_CallOneArg(fn, src->it);"): (
+        "generator expression: an interpreted generator function"
+    ),
     ("function.c", "PyObject *res = PyObject_Vectorcall(func, args, nargsf, kwnames);"): (
         "function_call_direct: an interpreted callable (a bound method, another interpreter's "
         "function), through its own entry checks"
-    ),
-    ("function.c", "it = PyObject_GetIter(src);"): "generator expression: each item charged",
-    ("function.c", "item = loop_iter_next(next, it);"): "comprehension loop: each item charged",
-    ("function.c", "iternextfunc next = deadline_range_next_orig("): (
-        "comprehension loop: a range's own next, each item charged"
-    ),
-    ("eval_stmt.c", "iternextfunc next = deadline_range_next_orig("): (
-        "for loop: a range's own next, each item charged"
     ),
     ("function.c", 'PyObject_CallMethod(textwrap, "dedent"'): "__source__: our own use of textwrap",
     ("function.c", 'PyObject_CallMethod(ast, "parse"'): "__source__: our own use of ast",
@@ -87,7 +85,6 @@ ALLOWED = {
     ("generator.c", "deadline_range_next_orig(Py_TYPE(L->iter)->tp_iternext),"): (
         "flat generator's for loop: a range's own next, as eval_for"
     ),
-    ("eval_stmt.c", "PyObject *item = loop_iter_next(next, it);"): "for loop: each item charged",
 }
 
 
