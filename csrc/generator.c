@@ -134,10 +134,10 @@ typedef struct {
     Node **body;     /* its statements being run: a body or the else clause */
     Py_ssize_t n, i; /* their number; the next to run (while suspended: the
                         yield) */
-    PyObject *iter;  /* for, in its body: the iterator (owned) */
+    LoopSource src;  /* for, in its body: its items (an iterator, owned, or
+                        a count) */
     long long count; /* while: iterations so far */
     int in_else;     /* for / while: running the else clause */
-    int gated;       /* for: generator_yields_gated(iter) */
 } FlatLevel;
 
 /* One C stack.  The struct lives at the top of its own mapping. */
@@ -859,7 +859,7 @@ flat_release(GenObject *gen)
 {
     while (gen->flat_top > 0) {
         gen->flat_top--;
-        Py_CLEAR(gen->flat[gen->flat_top].iter);
+        loop_source_clear(&gen->flat[gen->flat_top].src);
     }
     if (gen->flat != gen->flat_small) {
         PyMem_Free(gen->flat);
@@ -870,10 +870,13 @@ flat_release(GenObject *gen)
 /* Enter `body` (n statements, n > 0) of `stmt` as the innermost level. */
 static inline FlatLevel *
 flat_push(GenObject *gen, Node *stmt, Node **body, Py_ssize_t n, Py_ssize_t i,
-          PyObject *iter)
+          LoopSource *src)
 {
     FlatLevel *L = &gen->flat[gen->flat_top];
-    *L = (FlatLevel){stmt, body, n, i, iter, 0, 0, 0};
+    *L = (FlatLevel){stmt, body, n, i, {0}, 0, 0};
+    if (src != NULL) {
+        L->src = *src; /* takes its iterator */
+    }
     gen->flat_top++;
     return L;
 }
@@ -893,7 +896,7 @@ flat_jump(GenObject *gen, int brk)
         }
         if (L->stmt->kind != K_If && !L->in_else) {
             if (brk) {
-                Py_CLEAR(L->iter);
+                loop_source_clear(&L->src);
                 gen->flat_top--;
             }
             else {
@@ -1018,20 +1021,14 @@ flat_step(GenObject *gen)
                 continue;
             }
             case K_For: {
-                PyObject *src = eval_expr(cf, s->For.iter);
-                if (src == NULL) {
-                    goto fail;
-                }
-                PyObject *it = PyObject_GetIter(src);
-                Py_DECREF(src);
-                if (it == NULL) {
+                LoopSource ls;
+                if (loop_source_init(cf, s->For.iter, &ls) < 0) {
                     goto fail;
                 }
                 L->i++;
                 /* at the end of its body: the next item is fetched first */
                 L = flat_push(gen, s, s->For.body, s->For.nbody, s->For.nbody,
-                              it);
-                L->gated = generator_yields_gated(in, it);
+                              &ls);
                 continue;
             }
             case K_While:
@@ -1058,22 +1055,20 @@ flat_step(GenObject *gen)
         if (!L->in_else && s->kind == K_For) {
             /* as eval_for: no charge per iteration (nor for a range's
                items: the body's statements are charged) */
-            PyObject *item = loop_iter_next(
-                deadline_range_next_orig(Py_TYPE(L->iter)->tp_iternext),
-                L->iter);
+            PyObject *item = loop_source_next(&L->src);
             if (item == NULL) {
                 if (PyErr_Occurred()) {
                     goto fail;
                 }
                 /* released before the else clause, as by CPython */
-                Py_CLEAR(L->iter);
+                loop_source_clear(&L->src);
                 L->in_else = 1;
                 L->body = s->For.orelse;
                 L->n = s->For.norelse;
                 L->i = 0;
                 continue;
             }
-            if ((!L->gated && gate_value(in, item) < 0) ||
+            if (loop_source_gate(in, &L->src, item) < 0 ||
                 store_target(cf, s->For.target, item) < 0) {
                 Py_DECREF(item);
                 goto fail;
@@ -1805,7 +1800,7 @@ gen_traverse(GenObject *gen, visitproc visit, void *arg)
         Py_VISIT(gen->gx_iters[i]);
     }
     for (int i = 0; i < gen->flat_top; i++) {
-        Py_VISIT(gen->flat[i].iter);
+        Py_VISIT(gen->flat[i].src.it);
     }
     Scope *s = gen->frame.scope;
     if (gen->frame.fast != NULL && s != NULL) {

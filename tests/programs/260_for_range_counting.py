@@ -5,7 +5,8 @@
 # shadowed and a restored `range`, break / continue / else, targets that are not names, a loop
 # variable rebound in the body, arguments evaluated once and in order, and the loop inside a
 # generator, a nested function and a class body; the same in comprehensions (first and inner
-# clauses, conditions, generator expressions, dict and set comprehensions).
+# clauses, conditions, generator expressions, dict and set comprehensions) and in generators
+# suspended inside such loops (nested, break / continue / else, send, close, abandoned).
 seen = []
 for i in range(4):
     seen.append(i)
@@ -204,3 +205,39 @@ def local_range():
 
 
 print(comps, Grid.cells, local_range())
+
+
+def pairs(n):
+    for i in range(n):
+        for j in range(i, n, 2):
+            if j == 5:
+                continue
+            if i == 4:
+                break
+            yield i, j
+        else:
+            yield "else", i
+    for k in range(3, 0, -1):
+        got = yield k
+        if got is not None:
+            yield ("got", got)
+
+
+g = pairs(6)
+out = [next(g) for _ in range(8)]
+out.extend(list(g))
+s = pairs(2)
+out.append([next(s), next(s), next(s), next(s), next(s), s.send("hi"), next(s)])
+s.close()
+abandoned = pairs(10)
+out.append(next(abandoned))
+del abandoned
+
+
+def big(n):
+    for i in range(2**63 - n, 2**63 + n):
+        yield i
+
+
+out.append(list(big(2)))
+print(out)

@@ -75,16 +75,13 @@ ALLOWED = {
     ("generator.c", "deadline_range_next_orig(Py_TYPE(it)->tp_iternext), it);"): (
         "genexp loop: a range's own next, each item charged"
     ),
-    ("generator.c", "PyObject *it = PyObject_GetIter(src);"): "genexp inner loop, flat for: charged",
+    ("generator.c", "PyObject *it = PyObject_GetIter(src);"): "genexp inner loop: charged",
     ("generator.c", "iter = PyObject_GetIter(iterable);"): "yield from: each item charged",
     ("generator.c", "ret = PyObject_CallNoArgs(meth);"): "close() of a subiterator (gated method)",
     ("generator.c", "ret = PyObject_CallFunctionObjArgs("): "throw() of a subiterator (gated method)",
     ("generator.c", "PyObject_CallFinalizerFromDealloc"): "our generator's own finalizer",
     ("generator.c", "*presult = Py_TYPE(iter)->tp_iternext(iter);"): "yield from: each item charged",
     ("generator.c", "PyObject *item = loop_iter_next("): "genexp / flat for loop: each item charged",
-    ("generator.c", "deadline_range_next_orig(Py_TYPE(L->iter)->tp_iternext),"): (
-        "flat generator's for loop: a range's own next, as eval_for"
-    ),
 }
 
 
