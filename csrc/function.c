@@ -824,7 +824,13 @@ run_comprehension(Frame *f, Node *e, LoopSource *src)
     cf.cells = slots + s->nlocals;
     cf.back = f;
     cf.program = f->program;
-    cf.fast[0] = Py_XNewRef(src->it); /* NULL when counting */
+    /* `.0`: the first clause's iterator; when the clause counts in C, the
+       empty tuple in its place, so that the slot is bound as in CPython
+       for its two readers, dir() (which lists it) and super() with no
+       arguments (whose first argument it is: an object that is neither
+       None, which would make an unbound super, nor an instance, so the
+       same TypeError as with the range's iterator) */
+    cf.fast[0] = Py_NewRef(src->it != NULL ? src->it : f->in->st->empty_tuple);
     if (frame_init_cells(&cf, closure) < 0) {
         goto done;
     }
