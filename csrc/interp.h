@@ -1477,7 +1477,28 @@ static inline PyObject *
 subscript_get(PyObject *obj, PyObject *key)
 {
     PyObject **slot = list_int_slot(obj, key);
-    return slot != NULL ? Py_NewRef(*slot) : PyObject_GetItem(obj, key);
+    if (slot != NULL) {
+        return Py_NewRef(*slot);
+    }
+    if (PyDict_CheckExact(obj)) {
+        /* an exact dict, as CPython's BINARY_SUBSCR_DICT: the lookup
+           without the mapping protocol's dispatch (an exact dict has no
+           __missing__); a missing key raises KeyError((key,)) as
+           dict_subscript does, with no second lookup */
+        PyObject *v = PyDict_GetItemWithError(obj, key);
+        if (v != NULL) {
+            return Py_NewRef(v);
+        }
+        if (!PyErr_Occurred()) {
+            PyObject *args = PyTuple_Pack(1, key);
+            if (args != NULL) {
+                PyErr_SetObject(PyExc_KeyError, args);
+                Py_DECREF(args);
+            }
+        }
+        return NULL;
+    }
+    return PyObject_GetItem(obj, key);
 }
 
 /* obj[key] = value.  0 / -1. */
