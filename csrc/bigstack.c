@@ -49,6 +49,7 @@
  * CPython versions that track C stack bounds themselves).
  */
 #include "interp.h"
+#include "bigstack.h"
 #include "switch.h"
 
 #include <pthread.h>
@@ -83,17 +84,6 @@
 #define BIG_CANARY ((uintptr_t)0x6269677374616b31u)
 #define BIG_ASAN_UNPOISON ((size_t)64 * 1024)
 
-struct BigStack {
-    char *map;
-    size_t map_size;
-    char *low, *high;
-    uintptr_t *canary;
-    int busy; /* number of bigstack_switch() calls in progress */
-    /* lowest stack pointer of a frame on this stack suspended in a switch
-       to a generator body (NULL: none); see bigstack_note_switch_out() */
-    char *resume_sp;
-};
-
 /* One switch onto the big stack: the resumer's side and what the body
  * runs.  Lives on the resumer's stack. */
 typedef struct {
@@ -109,11 +99,8 @@ typedef struct {
 static pthread_key_t big_key;
 static pthread_once_t big_once = PTHREAD_ONCE_INIT;
 static int big_key_ok;
-/* A mirror of the thread-specific value (set with it): every host call asks
- * for it, and a thread-local read is much cheaper than pthread_once +
- * pthread_getspecific.  The key stays the owner (its destructor releases
- * the stack at thread exit). */
-static HOT_TLS BigStack *big_tls;
+/* bigstack.h: the mirror of the thread-specific value every host call reads. */
+HOT_TLS BigStack *bigstack_tls;
 
 static void
 bigstack_unmap(BigStack *bs)
@@ -142,7 +129,7 @@ bigstack_make_key(void)
 static inline BigStack *
 thread_stack(void)
 {
-    return big_tls;
+    return bigstack_tls;
 }
 
 /* Size to reserve: BIG_STACK_SIZE, or an eighth of the address-space
@@ -209,7 +196,7 @@ thread_stack_get(void)
                         "could not record the step's C stack for this thread");
         return NULL;
     }
-    big_tls = bs;
+    bigstack_tls = bs;
     return bs;
 }
 
@@ -221,7 +208,7 @@ bigstack_release_thread(void)
         return 0;
     }
     (void)pthread_setspecific(big_key, NULL);
-    big_tls = NULL;
+    bigstack_tls = NULL;
     bigstack_unmap(bs);
     return 1;
 }
@@ -464,100 +451,6 @@ typedef struct {
     PyThreadState *ts; /* the step's (compat_recursion_enter) */
 } BigCall;
 
-/* The C function `meth` of a builtin with calling convention `flags`
- * (its ml_flags), called with `self` and the `nargs` arguments at `args`
- * when the convention is METH_O with one argument, METH_NOARGS with none or
- * METH_FASTCALL without keywords, as CPython's specialized calls make it
- * (3.11's PRECALL_BUILTIN_O / _FAST and PRECALL_NO_KW_METHOD_DESCRIPTOR_*,
- * 3.12's CALL_BUILTIN_* / CALL_METHOD_DESCRIPTOR_*), without the
- * vectorcall dispatch and under the same recursion guard.  Any other
- * convention or count, whose errors CPython words, is left to
- * PyObject_Vectorcall.  1 with *res the result (NULL on error), 0 when not
- * taken. */
-static inline int
-builtin_form_call(int flags, PyCFunction meth, PyObject *self,
-                  PyObject *const *args, Py_ssize_t nargs, PyObject **res,
-                  PyThreadState *ts)
-{
-    int form = flags & (METH_VARARGS | METH_FASTCALL | METH_NOARGS | METH_O |
-                        METH_KEYWORDS | METH_METHOD);
-    if (!((form == METH_O && nargs == 1) ||
-          (form == METH_NOARGS && nargs == 0) || form == METH_FASTCALL)) {
-        return 0;
-    }
-    if (compat_recursion_enter(ts) < 0) {
-        *res = NULL;
-        return 1;
-    }
-    switch (form) {
-    case METH_O:
-        *res = meth(self, args[0]);
-        break;
-    case METH_NOARGS:
-        *res = meth(self, NULL);
-        break;
-    default:
-        *res = ((_PyCFunctionFast)(void (*)(void))meth)(self, args, nargs);
-        break;
-    }
-    compat_recursion_leave(ts);
-    return 1;
-}
-
-/* An unbound method descriptor called with its object first (its type
- * checked as method_vectorcall_* checks it): builtin_form_call on the
- * rest. */
-static inline int
-method_descr_call(PyObject *func, PyObject *const *args, Py_ssize_t nargs,
-                  PyObject **res, PyThreadState *ts)
-{
-    PyMethodDescrObject *d = (PyMethodDescrObject *)func;
-    if (nargs < 1 || !PyObject_TypeCheck(args[0], PyDescr_TYPE(d))) {
-        return 0;
-    }
-    PyMethodDef *ml = d->d_method;
-    return builtin_form_call(ml->ml_flags, ml->ml_meth, args[0], args + 1,
-                             nargs - 1, res, ts);
-}
-
-/* A builtin function or a builtin bound method (PyCFunction_Type exactly:
- * `len`, `isinstance`, `random.random`): builtin_form_call with its self. */
-static inline int
-cfunction_call(PyObject *func, PyObject *const *args, Py_ssize_t nargs,
-               PyObject **res, PyThreadState *ts)
-{
-    return builtin_form_call(PyCFunction_GET_FLAGS(func),
-                             PyCFunction_GET_FUNCTION(func),
-                             PyCFunction_GET_SELF(func), args, nargs, res, ts);
-}
-
-/* The call itself.  `str(x)` is made as CPython's specialized call makes
- * it (3.11's PRECALL_NO_KW_STR_1, 3.12's CALL_STR_1): PyObject_Str, with no
- * argument tuple (str has no vectorcall of its own on 3.11). */
-static inline PyObject *
-host_vectorcall(PyObject *func, PyObject *const *args, size_t nargsf,
-                PyObject *kwnames, PyThreadState *ts)
-{
-    if (kwnames == NULL) {
-        PyObject *res;
-        PyTypeObject *ft = Py_TYPE(func);
-        if (ft == &PyCFunction_Type &&
-            cfunction_call(func, args, PyVectorcall_NARGS(nargsf), &res, ts)) {
-            return res;
-        }
-        if (ft == &PyMethodDescr_Type &&
-            method_descr_call(func, args, PyVectorcall_NARGS(nargsf), &res,
-                              ts)) {
-            return res;
-        }
-        if (func == (PyObject *)&PyUnicode_Type &&
-            PyVectorcall_NARGS(nargsf) == 1) {
-            return PyObject_Str(args[0]);
-        }
-    }
-    return PyObject_Vectorcall(func, args, nargsf, kwnames);
-}
-
 static void
 bigcall_run(void *p)
 {
@@ -584,7 +477,7 @@ on_generator_stack(BigStack **pbs)
            !(sp >= bs->low && sp < bs->high);
 }
 
-static NOINLINE PyObject *
+NOINLINE PyObject *
 bigstack_vectorcall_slow(Interp *in, PyObject *func, PyObject *const *args,
                          size_t nargsf, PyObject *kwnames)
 {
@@ -597,19 +490,6 @@ bigstack_vectorcall_slow(Interp *in, PyObject *func, PyObject *const *args,
         return NULL;
     }
     return c.res;
-}
-
-PyObject *
-bigstack_vectorcall(Interp *in, PyObject *func, PyObject *const *args,
-                    size_t nargsf, PyObject *kwnames)
-{
-    BigStack *bs = thread_stack();
-    if (bs == NULL || bs->resume_sp == NULL) {
-        /* no generator resumed from the big stack: not on a generator's
-           stack (the common case, kept lean) */
-        return host_vectorcall(func, args, nargsf, kwnames, in->run_ts);
-    }
-    return bigstack_vectorcall_slow(in, func, args, nargsf, kwnames);
 }
 
 PyObject *

@@ -39,6 +39,7 @@
  * evaluator outside this file and a reviewed allowlist.
  */
 #include "interp.h"
+#include "bigstack.h"
 
 /* Step 7 on a result that is not a plain value. */
 static NOINLINE PyObject *

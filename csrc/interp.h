@@ -1294,9 +1294,8 @@ int bigstack_call_from_generator(Interp *in, void (*fn)(void *), void *arg);
  * position on the big stack; returns what to put back afterwards. */
 char *bigstack_note_switch_out(void);
 /* A host call (PyObject_Vectorcall / PyObject_Call) made from interpreted
- * code: on the big stack when made on a generator's stack.  New ref. */
-PyObject *bigstack_vectorcall(Interp *in, PyObject *func, PyObject *const *args,
-                              size_t nargsf, PyObject *kwnames);
+ * code: on the big stack when made on a generator's stack.  New ref.
+ * (bigstack_vectorcall: inline, in bigstack.h.) */
 PyObject *bigstack_call(Interp *in, PyObject *func, PyObject *args,
                         PyObject *kw);
 void bigstack_note_switch_back(char *saved);
