@@ -824,13 +824,14 @@ run_comprehension(Frame *f, Node *e, LoopSource *src)
     cf.cells = slots + s->nlocals;
     cf.back = f;
     cf.program = f->program;
-    /* `.0`: the first clause's iterator; when the clause counts in C, the
-       empty tuple in its place, so that the slot is bound as in CPython
-       for its two readers, dir() (which lists it) and super() with no
-       arguments (whose first argument it is: an object that is neither
-       None, which would make an unbound super, nor an instance, so the
-       same TypeError as with the range's iterator) */
-    cf.fast[0] = Py_NewRef(src->it != NULL ? src->it : f->in->st->empty_tuple);
+    /* `.0`: the first clause's iterator; when the clause counts in C, an
+       exhausted range iterator (one per module) in its place, so that the
+       slot is bound as in CPython for its two readers: dir(), which lists
+       it, and super() with no arguments, whose first argument it is (not
+       None, which would make an unbound super; a range_iterator, which
+       3.13's TypeError names) */
+    cf.fast[0] =
+        Py_NewRef(src->it != NULL ? src->it : f->in->st->empty_range_iter);
     if (frame_init_cells(&cf, closure) < 0) {
         goto done;
     }

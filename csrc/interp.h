@@ -277,6 +277,8 @@ typedef struct {
     PyObject *builtin_isinstance, *builtin_len, *list_append,
         *list_extend;           /* hostcall_fast_builtin, list_extend_fast */
     PyObject *empty_tuple;      /* the arguments of object_new (function.c) */
+    PyObject *empty_range_iter; /* iter(range(0)): a counted comprehension's
+                                   `.0` (function.c) */
     PyObject *str_dunder_class; /* "__class__" */
     PyObject *str_init;         /* "__init__" */
     PyObject *str_dot0;         /* ".0" */

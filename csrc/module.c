@@ -1540,8 +1540,14 @@ core_exec(PyObject *m)
         st->list_extend =
             PyObject_GetAttrString((PyObject *)&PyList_Type, "extend");
         st->empty_tuple = PyTuple_New(0);
+        PyObject *zero = PyLong_FromLong(0);
+        PyObject *r0 =
+            zero ? PyObject_CallOneArg((PyObject *)&PyRange_Type, zero) : NULL;
+        st->empty_range_iter = r0 ? PyObject_GetIter(r0) : NULL;
+        Py_XDECREF(r0);
+        Py_XDECREF(zero);
         if (st->list_append == NULL || st->list_extend == NULL ||
-            st->empty_tuple == NULL) {
+            st->empty_tuple == NULL || st->empty_range_iter == NULL) {
             return -1;
         }
     }
@@ -1590,6 +1596,7 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->list_append);
     Py_VISIT(st->list_extend);
     Py_VISIT(st->empty_tuple);
+    Py_VISIT(st->empty_range_iter);
     Py_VISIT(st->matcher_code);
     Py_VISIT(st->install_dirs);
     Py_VISIT(st->entry_template);
@@ -1618,6 +1625,7 @@ core_clear(PyObject *m)
     Py_CLEAR(st->list_append);
     Py_CLEAR(st->list_extend);
     Py_CLEAR(st->empty_tuple);
+    Py_CLEAR(st->empty_range_iter);
     Py_CLEAR(st->matcher_code);
     Py_CLEAR(st->install_dirs);
     Py_CLEAR(st->entry_template);
