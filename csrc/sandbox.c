@@ -1,20 +1,27 @@
-/* sandbox.c: the kernel-side confinement of a process-mode worker.
+/* sandbox.c: the seccomp-bpf filters of process mode (docs/isolation.md).
  *
  * Exposed on `_core` (added at module exec by sandbox_add_functions):
  *
  *   sandbox_apply(network=False) -> None
- *       PR_SET_NO_NEW_PRIVS, PR_SET_DUMPABLE 0, then a seccomp-bpf filter
- *       installed with prctl(PR_SET_SECCOMP) (no library).  Irreversible for
- *       the calling process and everything it forks.  What the filter refuses
- *       (with EPERM, so Python raises PermissionError rather than dying):
+ *       The worker's filter.  PR_SET_NO_NEW_PRIVS, PR_SET_DUMPABLE 0, then a
+ *       seccomp-bpf filter installed with prctl(PR_SET_SECCOMP) (no library).
+ *       Irreversible for the calling process and everything it forks.  What
+ *       it refuses (with EPERM, so Python raises PermissionError rather than
+ *       dying):
  *         - running programs: execve, execveat;
- *         - new processes: fork, vfork, clone without CLONE_THREAD (threads
- *           still work), clone3 (ENOSYS: glibc then falls back to clone, whose
- *           flags the filter can read);
+ *         - new processes: fork, vfork; clone unless CLONE_THREAD is set and
+ *           no namespace flag is (threads still work); clone3 answers ENOSYS
+ *           (glibc then falls back to clone, whose flags the filter can read);
+ *         - signals to anything but the caller itself: kill, tgkill,
+ *           rt_sigqueueinfo and rt_tgsigqueueinfo only when their first
+ *           argument is the caller's own pid (as seen in its pid namespace,
+ *           read when the filter is installed; the low 32 bits, which are
+ *           what the kernel reads of a pid_t), tkill and pidfd_send_signal
+ *           never;
  *         - reaching other processes or the kernel's privileged surface:
- *           ptrace, process_vm_readv/writev, kcmp, pidfd_open/getfd,
- *           mount, umount2, pivot_root, chroot, unshare, setns, the new mount
- *           API, module loading, kexec, bpf, perf_event_open, keyrings,
+ *           ptrace, process_vm_readv/writev, kcmp, pidfd_open/getfd, mount,
+ *           umount2, pivot_root, chroot, unshare, setns, the new mount API,
+ *           module loading, kexec, bpf, perf_event_open, keyrings,
  *           userfaultfd, io_uring (whose requests bypass seccomp),
  *           name_to_handle_at/open_by_handle_at, reboot, swapon/off, acct;
  *         - networking unless `network` is true: socket, socketpair.  Sockets
@@ -23,15 +30,26 @@
  *       A system call of another architecture (the i386 entry on x86_64, x32)
  *       kills the process: its numbers would not mean what the filter reads.
  *
- *   sandbox_unshare_network() -> None
- *       unshare(CLONE_NEWUSER | CLONE_NEWNET): a network namespace with only a
- *       loopback interface, down.  The fallback when bubblewrap is not
- *       installed (bubblewrap also gives the file-system view).
+ *   sandbox_enter_worker_mode() -> None
+ *       The policy's worker mode (docs/isolation.md, "Two tiers"): library
+ *       code acting for the code is bounded by the kernel, not refused.  Only
+ *       in a process that installed the worker's filter; for good.
+ *   kernel_bounded() -> bool
  *
- * Linux only; elsewhere both raise OSError(ENOSYS).
+ *   sandbox_apply_forkserver() -> None
+ *       The fork server's own filter: PR_SET_DUMPABLE 0 (its memory cannot be
+ *       opened by another process of its uid) and a filter refusing what a
+ *       fork server never needs: execve, ptrace, process_vm_*, kcmp,
+ *       pidfd_getfd, module loading, kexec, bpf, perf_event_open, keyrings,
+ *       userfaultfd, io_uring, reboot, swapon/off, acct.  Namespaces, mounts
+ *       and fork stay allowed: its children build the workers' sandboxes.
+ *       Children inherit it; a worker's own filter stacks on top.
+ *
+ * Linux (x86_64, aarch64) only; elsewhere both raise OSError(ENOSYS).
  */
 #include "interp.h"
 #include "sandbox.h"
+#include "tripwire.h"
 
 #include <errno.h>
 
@@ -54,71 +72,122 @@
 #ifndef CLONE_THREAD
 #define CLONE_THREAD 0x00010000
 #endif
+#ifndef CLONE_NEWCGROUP
+#define CLONE_NEWCGROUP 0x02000000
+#endif
+#define SB_CLONE_NEWTIME 0x00000080
+/* Namespace flags a thread may not be cloned with (the kernel refuses most
+ * of them with CLONE_THREAD already; the filter does not rely on it). */
+#define SB_CLONE_NAMESPACES                                                                     \
+    (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |             \
+     CLONE_NEWPID | CLONE_NEWNET | SB_CLONE_NEWTIME)
 
 #define SB_ERRNO(e) (SECCOMP_RET_ERRNO | ((e) & SECCOMP_RET_DATA))
+#define SB_NONE (-1L) /* a number no kernel header defines: skipped */
 
-/* System calls refused with EPERM in every worker.  A number the kernel
- * headers of the build machine do not define is simply not listed. */
-static const long denied_always[] = {
-    __NR_execve,
 #ifdef __NR_execveat
-    __NR_execveat,
+#define SB_NR_execveat __NR_execveat
+#else
+#define SB_NR_execveat SB_NONE
 #endif
 #ifdef __NR_fork
-    __NR_fork,
+#define SB_NR_fork __NR_fork
+#else
+#define SB_NR_fork SB_NONE
 #endif
 #ifdef __NR_vfork
-    __NR_vfork,
+#define SB_NR_vfork __NR_vfork
+#else
+#define SB_NR_vfork SB_NONE
 #endif
+#ifdef __NR_kcmp
+#define SB_NR_kcmp __NR_kcmp
+#else
+#define SB_NR_kcmp SB_NONE
+#endif
+#ifdef __NR_pidfd_open
+#define SB_NR_pidfd_open __NR_pidfd_open
+#else
+#define SB_NR_pidfd_open SB_NONE
+#endif
+#ifdef __NR_pidfd_getfd
+#define SB_NR_pidfd_getfd __NR_pidfd_getfd
+#else
+#define SB_NR_pidfd_getfd SB_NONE
+#endif
+#ifdef __NR_pidfd_send_signal
+#define SB_NR_pidfd_send_signal __NR_pidfd_send_signal
+#else
+#define SB_NR_pidfd_send_signal SB_NONE
+#endif
+#ifdef __NR_kexec_file_load
+#define SB_NR_kexec_file_load __NR_kexec_file_load
+#else
+#define SB_NR_kexec_file_load SB_NONE
+#endif
+#ifdef __NR_userfaultfd
+#define SB_NR_userfaultfd __NR_userfaultfd
+#else
+#define SB_NR_userfaultfd SB_NONE
+#endif
+#ifdef __NR_io_uring_setup
+#define SB_NR_io_uring_setup __NR_io_uring_setup
+#define SB_NR_io_uring_enter __NR_io_uring_enter
+#define SB_NR_io_uring_register __NR_io_uring_register
+#else
+#define SB_NR_io_uring_setup SB_NONE
+#define SB_NR_io_uring_enter SB_NONE
+#define SB_NR_io_uring_register SB_NONE
+#endif
+#ifdef __NR_open_tree
+#define SB_NR_open_tree __NR_open_tree
+#define SB_NR_move_mount __NR_move_mount
+#define SB_NR_fsopen __NR_fsopen
+#define SB_NR_fsconfig __NR_fsconfig
+#define SB_NR_fsmount __NR_fsmount
+#define SB_NR_fspick __NR_fspick
+#else
+#define SB_NR_open_tree SB_NONE
+#define SB_NR_move_mount SB_NONE
+#define SB_NR_fsopen SB_NONE
+#define SB_NR_fsconfig SB_NONE
+#define SB_NR_fsmount SB_NONE
+#define SB_NR_fspick SB_NONE
+#endif
+#ifdef __NR_mount_setattr
+#define SB_NR_mount_setattr __NR_mount_setattr
+#else
+#define SB_NR_mount_setattr SB_NONE
+#endif
+#ifdef __NR_clone3
+#define SB_NR_clone3 __NR_clone3
+#else
+#define SB_NR_clone3 SB_NONE
+#endif
+
+/* What no process of ours needs, fork server or worker: refused in both. */
+static const long denied_everywhere[] = {
+    __NR_execve,
+    SB_NR_execveat,
     __NR_ptrace,
     __NR_process_vm_readv,
     __NR_process_vm_writev,
-#ifdef __NR_kcmp
-    __NR_kcmp,
-#endif
-#ifdef __NR_pidfd_open
-    __NR_pidfd_open,
-#endif
-#ifdef __NR_pidfd_getfd
-    __NR_pidfd_getfd,
-#endif
-    __NR_mount,
-    __NR_umount2,
-    __NR_pivot_root,
-    __NR_chroot,
-    __NR_unshare,
-    __NR_setns,
-#ifdef __NR_open_tree
-    __NR_open_tree,
-    __NR_move_mount,
-    __NR_fsopen,
-    __NR_fsconfig,
-    __NR_fsmount,
-    __NR_fspick,
-#endif
-#ifdef __NR_mount_setattr
-    __NR_mount_setattr,
-#endif
+    SB_NR_kcmp,
+    SB_NR_pidfd_getfd,
     __NR_init_module,
     __NR_finit_module,
     __NR_delete_module,
     __NR_kexec_load,
-#ifdef __NR_kexec_file_load
-    __NR_kexec_file_load,
-#endif
+    SB_NR_kexec_file_load,
     __NR_bpf,
     __NR_perf_event_open,
     __NR_keyctl,
     __NR_add_key,
     __NR_request_key,
-#ifdef __NR_userfaultfd
-    __NR_userfaultfd,
-#endif
-#ifdef __NR_io_uring_setup
-    __NR_io_uring_setup,
-    __NR_io_uring_enter,
-    __NR_io_uring_register,
-#endif
+    SB_NR_userfaultfd,
+    SB_NR_io_uring_setup,
+    SB_NR_io_uring_enter,
+    SB_NR_io_uring_register,
     __NR_name_to_handle_at,
     __NR_open_by_handle_at,
     __NR_reboot,
@@ -127,98 +196,249 @@ static const long denied_always[] = {
     __NR_acct,
 };
 
-/* Refused unless the network is granted. */
+/* What a worker may not do besides: make processes, reach other processes by
+ * pid or pidfd, change its namespaces or mounts. */
+static const long denied_in_worker[] = {
+    SB_NR_fork,
+    SB_NR_vfork,
+    SB_NR_pidfd_open,
+    SB_NR_pidfd_send_signal,
+    __NR_tkill,
+    __NR_mount,
+    __NR_umount2,
+    __NR_pivot_root,
+    __NR_chroot,
+    __NR_unshare,
+    __NR_setns,
+    SB_NR_open_tree,
+    SB_NR_move_mount,
+    SB_NR_fsopen,
+    SB_NR_fsconfig,
+    SB_NR_fsmount,
+    SB_NR_fspick,
+    SB_NR_mount_setattr,
+};
+
+/* Refused in a worker unless the network is granted. */
 static const long denied_network[] = {
     __NR_socket,
     __NR_socketpair,
 };
 
-#define N_ALWAYS (sizeof(denied_always) / sizeof(denied_always[0]))
-#define N_NETWORK (sizeof(denied_network) / sizeof(denied_network[0]))
-/* header (arch check, load nr, x32 check) + one jump per number + clone3
- * + clone (2) + the return instructions */
-#define MAX_FILTER (8 + N_ALWAYS + N_NETWORK + 16)
+/* Signals: allowed only when the first argument is the worker's own pid. */
+static const long signal_own_pid[] = {
+    __NR_kill,
+    __NR_tgkill,
+    __NR_rt_sigqueueinfo,
+    __NR_rt_tgsigqueueinfo,
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_FILTER                                                                              \
+    (16 + COUNT(denied_everywhere) + COUNT(denied_in_worker) + COUNT(denied_network) +          \
+     3 * COUNT(signal_own_pid) + 16)
+
+/* ------------------------------------------------------------- assembler */
+
+/* A filter under construction: jumps name labels (the return instructions
+ * at the end, or a block of their own), resolved by fb_finish.  BPF jumps
+ * are forward only and at most 255 instructions long, which the layout
+ * below respects (checked). */
+enum {
+    L_ALLOW,
+    L_DENY,
+    L_NOSYS,
+    L_KILL,
+    L_SIGNAL, /* the signal block: first argument must be our pid */
+    L_CLONE,  /* the clone block: CLONE_THREAD and no namespace flag */
+    N_LABELS
+};
+
+typedef struct {
+    struct sock_filter ins[MAX_FILTER];
+    int jt_label[MAX_FILTER]; /* -1: a literal offset */
+    int jf_label[MAX_FILTER];
+    int n;
+    int at[N_LABELS]; /* instruction index of each label, -1 until placed */
+    int overflow;
+} Filter;
 
 static void
-put(struct sock_filter *prog, int *n, struct sock_filter ins)
+fb_emit(Filter *f, struct sock_filter ins, int jt, int jf)
 {
-    prog[(*n)++] = ins;
+    if (f->n >= (int)MAX_FILTER) {
+        f->overflow = 1;
+        return;
+    }
+    f->ins[f->n] = ins;
+    f->jt_label[f->n] = jt;
+    f->jf_label[f->n] = jf;
+    f->n++;
 }
 
-/* Fills `prog` with the filter; returns its length.  Layout:
- *   0: load arch; if not ours -> KILL
- *   load nr; (x86_64) nr >= x32 bit -> KILL
- *   for each denied nr: jeq -> DENY
- *   clone3 -> ENOSYS
- *   clone -> load flags; CLONE_THREAD set -> ALLOW else DENY
- *   ALLOW / DENY / ENOSYS / KILL
- * Jump offsets are computed against the labels at the end. */
-static int
-build_filter(struct sock_filter *prog, int network)
+static void
+fb_stmt(Filter *f, unsigned short code, unsigned int k)
 {
-    long nrs[N_ALWAYS + N_NETWORK];
-    int nn = 0;
-    for (size_t i = 0; i < N_ALWAYS; i++) {
-        nrs[nn++] = denied_always[i];
+    fb_emit(f, (struct sock_filter)BPF_STMT(code, k), -1, -1);
+}
+
+/* if (A == k) goto label; else fall through */
+static void
+fb_jeq(Filter *f, unsigned int k, int label)
+{
+    fb_emit(f, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, k, 0, 0), label, -1);
+}
+
+static void
+fb_label(Filter *f, int label)
+{
+    f->at[label] = f->n;
+}
+
+static void
+fb_ret(Filter *f, int label, unsigned int action)
+{
+    fb_label(f, label);
+    fb_stmt(f, BPF_RET | BPF_K, action);
+}
+
+/* Resolves the labels; 0, or -1 when the program is too long or a jump
+ * cannot be encoded. */
+static int
+fb_finish(Filter *f)
+{
+    if (f->overflow) {
+        return -1;
     }
-    if (!network) {
-        for (size_t i = 0; i < N_NETWORK; i++) {
-            nrs[nn++] = denied_network[i];
+    for (int i = 0; i < f->n; i++) {
+        int labels[2] = {f->jt_label[i], f->jf_label[i]};
+        unsigned char *fields[2] = {&f->ins[i].jt, &f->ins[i].jf};
+        for (int j = 0; j < 2; j++) {
+            if (labels[j] < 0) {
+                continue;
+            }
+            int target = f->at[labels[j]];
+            int off = target - i - 1;
+            if (target < 0 || off < 0 || off > 255) {
+                return -1;
+            }
+            *fields[j] = (unsigned char)off;
         }
     }
-    /* Instruction count before the labels, so the label positions are known:
-     * arch: 2, load nr: 1, x32: 1 (x86_64 only), denials: nn, clone3: 1,
-     * clone: 1 (jeq) + 1 (load arg) + 1 (jset) + 1 (reload nr, unused path
-     * never taken) -> we end the clone branch with direct jumps. */
-#if defined(__x86_64__)
-    const int x32 = 1;
-#else
-    const int x32 = 0;
-#endif
-    const int body = 2 + 1 + x32 + nn + 1 + 3;
-    const int L_ALLOW = body;
-    const int L_DENY = body + 1;
-    const int L_NOSYS = body + 2;
-    const int L_KILL = body + 3;
-    int n = 0;
-#define OFF(label) ((unsigned char)((label) - n - 1))
+    return 0;
+}
 
-    put(prog, &n, (struct sock_filter)BPF_STMT(
-                      BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
-    put(prog, &n, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SANDBOX_ARCH,
-                                               0, OFF(L_KILL)));
-    put(prog, &n, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-                                               offsetof(struct seccomp_data, nr)));
-#if defined(__x86_64__)
-    put(prog, &n, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u,
-                                               OFF(L_KILL), 0));
-#endif
-    for (int i = 0; i < nn; i++) {
-        put(prog, &n, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-                                                   (unsigned int)nrs[i], OFF(L_DENY), 0));
+static void
+fb_deny_list(Filter *f, const long *nrs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (nrs[i] != SB_NONE) {
+            fb_jeq(f, (unsigned int)nrs[i], L_DENY);
+        }
     }
-#ifdef __NR_clone3
-    put(prog, &n, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone3,
-                                               OFF(L_NOSYS), 0));
-#else
-    put(prog, &n, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffu,
-                                               OFF(L_NOSYS), 0));
+}
+
+/* The common head: kill a foreign architecture, load the number. */
+static void
+fb_head(Filter *f)
+{
+    fb_stmt(f, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+    fb_emit(f, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SANDBOX_ARCH, 0, 0), -1,
+            L_KILL);
+    fb_stmt(f, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+#if defined(__x86_64__)
+    /* x32 system calls (numbers with bit 30 set) */
+    fb_emit(f, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 0),
+            L_KILL, -1);
 #endif
-    /* clone(flags, ...): the flags are the low word of args[0] on both
-     * x86_64 and aarch64 (little-endian). */
-    put(prog, &n, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone, 0,
-                                               OFF(L_ALLOW)));
-    put(prog, &n, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-                                               offsetof(struct seccomp_data, args[0])));
-    put(prog, &n, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD,
-                                               OFF(L_ALLOW), OFF(L_DENY)));
-    /* labels */
-    put(prog, &n, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-    put(prog, &n, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SB_ERRNO(EPERM)));
-    put(prog, &n, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SB_ERRNO(ENOSYS)));
-    put(prog, &n, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
-#undef OFF
-    return n;
+}
+
+/* The low 32 bits of the first argument (little-endian on both supported
+ * architectures): what the kernel reads of a pid_t or an int. */
+#define ARG0_LOW offsetof(struct seccomp_data, args[0])
+
+static void
+build_worker(Filter *f, int network, pid_t own)
+{
+    fb_head(f);
+    fb_deny_list(f, denied_everywhere, COUNT(denied_everywhere));
+    fb_deny_list(f, denied_in_worker, COUNT(denied_in_worker));
+    if (!network) {
+        fb_deny_list(f, denied_network, COUNT(denied_network));
+    }
+    if (SB_NR_clone3 != SB_NONE) {
+        fb_jeq(f, (unsigned int)SB_NR_clone3, L_NOSYS);
+    }
+    for (size_t i = 0; i < COUNT(signal_own_pid); i++) {
+        fb_jeq(f, (unsigned int)signal_own_pid[i], L_SIGNAL);
+    }
+    fb_jeq(f, __NR_clone, L_CLONE);
+    fb_stmt(f, BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    /* signal block */
+    fb_label(f, L_SIGNAL);
+    fb_stmt(f, BPF_LD | BPF_W | BPF_ABS, ARG0_LOW);
+    fb_emit(f, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)own, 0, 0),
+            L_ALLOW, L_DENY);
+    /* clone block: flags are the low word of args[0] on both architectures */
+    fb_label(f, L_CLONE);
+    fb_stmt(f, BPF_LD | BPF_W | BPF_ABS, ARG0_LOW);
+    fb_emit(f, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 0), -1,
+            L_DENY);
+    fb_emit(f,
+            (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, SB_CLONE_NAMESPACES, 0, 0),
+            L_DENY, L_ALLOW);
+    fb_ret(f, L_ALLOW, SECCOMP_RET_ALLOW);
+    fb_ret(f, L_DENY, SB_ERRNO(EPERM));
+    fb_ret(f, L_NOSYS, SB_ERRNO(ENOSYS));
+    fb_ret(f, L_KILL, SECCOMP_RET_KILL_PROCESS);
+}
+
+static void
+build_forkserver(Filter *f)
+{
+    fb_head(f);
+    fb_deny_list(f, denied_everywhere, COUNT(denied_everywhere));
+    fb_ret(f, L_ALLOW, SECCOMP_RET_ALLOW);
+    fb_ret(f, L_DENY, SB_ERRNO(EPERM));
+    fb_label(f, L_NOSYS);  /* unused here */
+    fb_label(f, L_SIGNAL); /* unused here */
+    fb_label(f, L_CLONE);  /* unused here */
+    fb_ret(f, L_KILL, SECCOMP_RET_KILL_PROCESS);
+}
+
+/* Set once this process has installed the worker's filter (sandbox_apply):
+ * the condition of sandbox_enter_worker_mode.  Irreversible, like the filter. */
+static int worker_filter_installed = 0;
+
+/* Installs `f` after no_new_privs and not-dumpable; None or NULL. */
+static PyObject *
+install(Filter *f)
+{
+    if (fb_finish(f) != 0) { /* cannot happen: MAX_FILTER bounds the layout */
+        PyErr_SetString(PyExc_SystemError, "seccomp filter does not assemble");
+        return NULL;
+    }
+    struct sock_fprog fprog = {.len = (unsigned short)f->n, .filter = f->ins};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+        return PyErr_SetFromErrno(PyExc_OSError);
+    }
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
+        return PyErr_SetFromErrno(PyExc_OSError);
+    }
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0) != 0) {
+        return PyErr_SetFromErrno(PyExc_OSError);
+    }
+    Py_RETURN_NONE;
+}
+
+static void
+filter_init(Filter *f)
+{
+    f->n = 0;
+    f->overflow = 0;
+    for (int i = 0; i < N_LABELS; i++) {
+        f->at[i] = -1;
+    }
 }
 
 /* sandbox_apply(network=False): returns None (new reference) or NULL. */
@@ -234,34 +454,58 @@ sandbox_apply(PyObject *module, PyObject *args, PyObject *kwargs)
     errno = ENOSYS;
     return PyErr_SetFromErrno(PyExc_OSError);
 #else
-    struct sock_filter prog[MAX_FILTER];
-    int len = build_filter(prog, network);
-    if (len > (int)MAX_FILTER) { /* cannot happen: MAX_FILTER bounds the layout */
-        PyErr_SetString(PyExc_SystemError, "seccomp filter too long");
-        return NULL;
+    Filter *f = PyMem_Malloc(sizeof(Filter));
+    if (f == NULL) {
+        return PyErr_NoMemory();
     }
-    struct sock_fprog fprog = {.len = (unsigned short)len, .filter = prog};
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
-        return PyErr_SetFromErrno(PyExc_OSError);
+    filter_init(f);
+    build_worker(f, network, getpid());
+    PyObject *res = install(f);
+    PyMem_Free(f);
+    if (res != NULL) {
+        worker_filter_installed = 1;
     }
-    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
-        return PyErr_SetFromErrno(PyExc_OSError);
-    }
-    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0) != 0) {
-        return PyErr_SetFromErrno(PyExc_OSError);
-    }
-    Py_RETURN_NONE;
+    return res;
 #endif
 }
 
-/* sandbox_unshare_network(): returns None (new reference) or NULL. */
+/* sandbox_enter_worker_mode(): None or NULL.  The two tiers of the policy
+ * (docs/isolation.md): in a worker whose kernel sandbox is complete, library
+ * code acting for the code is bounded by the kernel, not refused
+ * (tripwire_kernel_bounded).  Only after this process installed the worker's
+ * seccomp filter, with no_new_privs, and for good. */
 static PyObject *
-sandbox_unshare_network(PyObject *module, PyObject *unused)
+sandbox_enter_worker_mode(PyObject *module, PyObject *unused)
 {
-    if (unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0) {
-        return PyErr_SetFromErrno(PyExc_OSError);
+    if (!worker_filter_installed || prctl(PR_GET_SECCOMP, 0, 0, 0, 0) != 2 ||
+        prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "the worker mode of the policy needs the worker's seccomp filter "
+                        "installed in this process (sandbox_apply)");
+        return NULL;
     }
+    tripwire_kernel_bounded = 1;
     Py_RETURN_NONE;
+}
+
+/* sandbox_apply_forkserver(): returns None (new reference) or NULL. */
+static PyObject *
+sandbox_apply_forkserver(PyObject *module, PyObject *unused)
+{
+#ifndef SANDBOX_ARCH
+    errno = ENOSYS;
+    return PyErr_SetFromErrno(PyExc_OSError);
+#else
+    Filter *f = PyMem_Malloc(sizeof(Filter));
+    if (f == NULL) {
+        return PyErr_NoMemory();
+    }
+    filter_init(f);
+    build_forkserver(f);
+    PyObject *res = install(f);
+    PyMem_Free(f);
+    return res;
+#endif
 }
 
 #else /* not Linux */
@@ -274,7 +518,14 @@ sandbox_apply(PyObject *module, PyObject *args, PyObject *kwargs)
 }
 
 static PyObject *
-sandbox_unshare_network(PyObject *module, PyObject *unused)
+sandbox_apply_forkserver(PyObject *module, PyObject *unused)
+{
+    errno = ENOSYS;
+    return PyErr_SetFromErrno(PyExc_OSError);
+}
+
+static PyObject *
+sandbox_enter_worker_mode(PyObject *module, PyObject *unused)
 {
     errno = ENOSYS;
     return PyErr_SetFromErrno(PyExc_OSError);
@@ -282,18 +533,33 @@ sandbox_unshare_network(PyObject *module, PyObject *unused)
 
 #endif
 
+/* kernel_bounded(): whether this process is a worker in worker mode. */
+static PyObject *
+sandbox_kernel_bounded(PyObject *module, PyObject *unused)
+{
+    return PyBool_FromLong(tripwire_kernel_bounded);
+}
+
 static PyMethodDef sandbox_methods[] = {
     {"sandbox_apply", (PyCFunction)(void (*)(void))sandbox_apply,
      METH_VARARGS | METH_KEYWORDS,
      "sandbox_apply(network=False): no_new_privs and the worker's seccomp filter."},
-    {"sandbox_unshare_network", sandbox_unshare_network, METH_NOARGS,
-     "sandbox_unshare_network(): new user and network namespaces."},
+    {"sandbox_apply_forkserver", sandbox_apply_forkserver, METH_NOARGS,
+     "sandbox_apply_forkserver(): not dumpable, and the fork server's seccomp filter."},
+    {"sandbox_enter_worker_mode", sandbox_enter_worker_mode, METH_NOARGS,
+     "sandbox_enter_worker_mode(): library code is bounded by the kernel, not refused."},
+    {"kernel_bounded", sandbox_kernel_bounded, METH_NOARGS,
+     "kernel_bounded(): whether this process is a worker in worker mode."},
     {NULL, NULL, 0, NULL},
 };
 
-/* Adds the functions above to module `m`; 0 or -1 with an exception. */
+/* Adds the functions above and the jail primitives (jail.c) to module `m`;
+ * 0 or -1 with an exception. */
 int
 sandbox_add_functions(PyObject *m)
 {
-    return PyModule_AddFunctions(m, sandbox_methods);
+    if (PyModule_AddFunctions(m, sandbox_methods) < 0) {
+        return -1;
+    }
+    return jail_add_functions(m);
 }
