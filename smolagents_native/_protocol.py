@@ -1,17 +1,22 @@
 """Wire format between the host and a process-mode worker (docs/isolation.md).
 
-One frame = a 5-byte header (little-endian payload length, one kind byte) and the payload.
-Kinds and payloads:
+One frame = a 9-byte header (little-endian payload length, one kind byte, a sequence number)
+and the payload. Kinds and payloads:
 
   host -> worker                       worker -> host
+  INIT   the executor's configuration  READY  the sandbox's description (answers INIT)
+                                       SETUP_FAIL why the sandbox could not be set up (text)
   RUN    code as UTF-8                 DONE   the step's result (`encode_done`)
-  VARS   pickled {name: value}         CALL   a tool call (`encode_call`)
-  TOOLS  pickled tool names            OK     VARS / TOOLS / RESTORE done (empty)
-  RESULT a tool's answer: one byte     FAIL   pickled error message
-         (1 returned, 0 raised) and
+  TOOLS  tool names                    CALL   a tool call (`encode_call`)
+  RESULT a tool's answer: one byte     OK     TOOLS / RESTORE done (empty)
+         (1 returned, 0 raised) and    FAIL   error message (UTF-8)
          a tagged value
-  RESTORE pickled {name: tagged value}
-  DESCRIBE (empty) -> OK with the repr of the last output (when the host refused its pickle)
+  RESTORE {name: tagged value}
+
+Every request carries a sequence number, which its replies echo: a RUN's DONE and the CALLs
+of its tool calls carry the RUN's, a CALL's RESULT carries it back, OK / FAIL carry the
+control request's. The host treats a frame with another number, or bytes that arrive after
+a step's DONE, as a worker out of turn and replaces it.
 
 Values cross as *tagged values*: one tag byte, then None / bools (no data), an exact `int`
 within 64 bits, an exact `float` (8 bytes), an exact `str` (UTF-8) or `bytes` as they are,
@@ -35,19 +40,20 @@ import struct
 import time
 from typing import Any
 
-HEADER = struct.Struct("<IB")
-MAX_FRAME = 1 << 30  # a frame announcing more is a protocol error (1 GiB)
+HEADER = struct.Struct("<IBI")
+MAX_FRAME = 1 << 30  # default bound of a frame from a worker (the host may set a lower one)
 
 RUN = 1
-VARS = 2
+INIT = 2
 TOOLS = 3
 RESULT = 4
 RESTORE = 5
-DESCRIBE = 6
 DONE = 10
 CALL = 11
 OK = 12
 FAIL = 13
+READY = 14
+SETUP_FAIL = 15
 
 PROTOCOL = pickle.HIGHEST_PROTOCOL
 
@@ -129,7 +135,7 @@ def decode_value(data: Any, allowed: dict[tuple[str, str], Any] | None) -> Any:
     if tag == T_PICKLE:
         if allowed is None:
             return pickle.loads(data[1:])
-        return RestrictedUnpickler(data[1:], allowed).load()
+        return loads_restricted(data[1:], allowed)
     raise ProtocolError(f"unknown value tag {tag}")
 
 
@@ -196,18 +202,24 @@ def decode_done(
     return status, output, bool(is_final), logs, ops, updates, removed
 
 
-def encode_call(name: str, args: tuple, kwargs: dict[str, Any]) -> list[bytes]:
-    """A CALL payload: positional scalars as tagged values, anything else as one pickle."""
+def encode_call(
+    name: str, args: tuple, kwargs: dict[str, Any], cross: Any = frozenset()
+) -> list[bytes]:
+    """A CALL payload: positional scalars as tagged values, anything else as one pickle
+    (checked against `cross`, the classes the host accepts)."""
     name_b = name.encode("utf-8", "surrogatepass")
     if not kwargs and len(args) < 256:
         parts = [_CALL.pack(0, len(args), len(name_b)), name_b]
         for arg in args:
             value = encode_value(arg)
+            if value[0] == T_PICKLE:
+                check_pickle(memoryview(value)[1:], cross)
             parts.append(_LEN.pack(len(value)))
             parts.append(value)
         return parts
-    return [_CALL.pack(1, 0, len(name_b)), name_b,
-            pickle.dumps((args, kwargs), protocol=PROTOCOL)]
+    data = pickle.dumps((args, kwargs), protocol=PROTOCOL)
+    check_pickle(data, cross)
+    return [_CALL.pack(1, 0, len(name_b)), name_b, data]
 
 
 def decode_call(data: Any, allowed: dict[tuple[str, str], Any]) -> tuple[str, tuple, dict]:
@@ -219,7 +231,7 @@ def decode_call(data: Any, allowed: dict[tuple[str, str], Any]) -> tuple[str, tu
         name = str(_take(view, pos, n), "utf-8", "surrogatepass")
         pos += n
         if form == 1:
-            args, kwargs = RestrictedUnpickler(view[pos:], allowed).load()
+            args, kwargs = loads_restricted(view[pos:], allowed)
             if type(args) is not tuple or type(kwargs) is not dict:
                 raise ProtocolError("malformed CALL frame")
             return name, args, kwargs
@@ -257,23 +269,30 @@ class ProtocolError(Exception):
 _SMALL = 1 << 16  # frames up to this size are sent as one buffer
 
 
-def send(sock: socket.socket, kind: int, payload: Any) -> None:
+def send(sock: socket.socket, kind: int, payload: Any, seq: int = 0) -> None:
     """Send one frame; `payload` is bytes or a list of parts (not joined when large)."""
     if type(payload) is list:
         total = sum(map(len, payload))
         if total <= _SMALL:
-            sock.sendall(b"".join((HEADER.pack(total, kind), *payload)))
+            sock.sendall(b"".join((HEADER.pack(total, kind, seq), *payload)))
             return
-        sock.sendall(HEADER.pack(total, kind))
+        sock.sendall(HEADER.pack(total, kind, seq))
         for part in payload:
             if part:
                 sock.sendall(part)
         return
     if len(payload) <= _SMALL:
-        sock.sendall(HEADER.pack(len(payload), kind) + payload)
+        sock.sendall(HEADER.pack(len(payload), kind, seq) + payload)
     else:
-        sock.sendall(HEADER.pack(len(payload), kind))
+        sock.sendall(HEADER.pack(len(payload), kind, seq))
         sock.sendall(payload)
+
+
+def send_frame(fd: int, kind: int, seq: int, payload: bytes) -> None:
+    """Send one frame on a raw file descriptor (before the worker has a socket object)."""
+    data = memoryview(HEADER.pack(len(payload), kind, seq) + payload)
+    while data:
+        data = data[os.write(fd, data):]
 
 
 class ChannelTimeout(Exception):
@@ -286,15 +305,31 @@ class Channel:
 
     `recv(deadline, spin)`: with `spin` > 0, first tries to read without blocking for up to
     `spin` seconds (yielding the CPU in between), then waits; with a deadline
-    (time.monotonic()), past it raises ChannelTimeout. The socket itself stays in blocking
-    mode (a socket timeout would cost a poll() before every send and receive)."""
+    (time.monotonic()), past it raises ChannelTimeout, for the header and for every part of
+    a large payload alike. The socket itself stays in blocking mode (a socket timeout would
+    cost a poll() before every send and receive). A frame announcing more than `max_frame`
+    bytes is a ProtocolError before anything is allocated for it."""
 
-    def __init__(self, sock: socket.socket):
+    def __init__(self, sock: socket.socket, max_frame: int = MAX_FRAME):
         self.sock = sock
+        self.max_frame = max_frame
         self.buf = bytearray(_SMALL)
         self.view = memoryview(self.buf)
         self.have = 0  # bytes of the next frame already in buf
         self.poller: Any = None
+
+    def _wait(self, deadline: float) -> None:
+        """Block until the socket is readable; ChannelTimeout past `deadline`."""
+        if self.poller is None:
+            self.poller = select.poll()
+            self.poller.register(self.sock.fileno(), select.POLLIN)
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self.poller.poll(max(int(remaining * 1000) + 1, 1)):
+                if time.monotonic() >= deadline:
+                    raise ChannelTimeout()
+                continue
+            return
 
     def _fill(self, deadline: float | None, spin: float) -> int:
         """Receive into buf after the bytes already there; return how many arrived."""
@@ -312,36 +347,31 @@ class Channel:
                     continue
                 return n
         if deadline is not None:
-            if self.poller is None:
-                self.poller = select.poll()
-                self.poller.register(sock.fileno(), select.POLLIN)
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0 or not self.poller.poll(max(int(remaining * 1000) + 1, 1)):
-                    if time.monotonic() >= deadline:
-                        raise ChannelTimeout()
-                    continue
-                break
+            self._wait(deadline)
         return sock.recv_into(view)
 
-    def recv(self, deadline: float | None = None, spin: float = 0.0) -> tuple[int, Any]:
-        """One frame: (kind, payload as bytes or bytearray). ProtocolError on EOF."""
+    def recv(
+        self, deadline: float | None = None, spin: float = 0.0
+    ) -> tuple[int, Any, int]:
+        """One frame: (kind, payload as bytes or bytearray, sequence number). ProtocolError
+        on EOF or an oversized frame."""
         while self.have < HEADER.size:
             n = self._fill(deadline, spin)
             if not n:
                 raise ProtocolError("the peer closed the channel")
             self.have += n
-        length, kind = HEADER.unpack_from(self.buf)
-        if length > MAX_FRAME:
-            raise ProtocolError(f"frame of {length} bytes exceeds the limit")
+        length, kind, seq = HEADER.unpack_from(self.buf)
+        if length > self.max_frame:
+            raise ProtocolError(
+                f"a frame of {length} bytes exceeds the limit of {self.max_frame} bytes")
         end = HEADER.size + length
         if end <= self.have:
             payload: Any = bytes(self.view[HEADER.size:end])
             rest = self.have - end
-            if rest:  # the start of the next frame (the peer never sends one early)
+            if rest:  # the start of the next frame (the peer sent it early)
                 self.buf[:rest] = self.buf[end:self.have]
             self.have = rest
-            return kind, payload
+            return kind, payload, seq
         # A large frame: read the rest straight into its own buffer.
         payload = bytearray(length)
         got = self.have - HEADER.size
@@ -349,20 +379,29 @@ class Channel:
         self.have = 0
         pview = memoryview(payload)
         while got < length:
-            if deadline is not None and time.monotonic() >= deadline:
-                raise ChannelTimeout()
+            if deadline is not None:
+                self._wait(deadline)
             n = self.sock.recv_into(pview[got:])
             if not n:
                 raise ProtocolError("the peer closed the channel")
             got += n
-        return kind, payload
+        return kind, payload, seq
+
+    def pending(self) -> bool:
+        """Whether bytes the peer sent are waiting: already buffered, or in the socket."""
+        if self.have:
+            return True
+        if self.poller is None:
+            self.poller = select.poll()
+            self.poller.register(self.sock.fileno(), select.POLLIN)
+        return bool(self.poller.poll(0))
 
 
 def recv(sock: socket.socket) -> tuple[int, bytes]:
     """Read one frame without a Channel (control sockets); raise ProtocolError on EOF.
     socket.timeout propagates."""
     header = _recv_exact(sock, HEADER.size)
-    length, kind = HEADER.unpack(header)
+    length, kind, _seq = HEADER.unpack(header)
     if length > MAX_FRAME:
         raise ProtocolError(f"frame of {length} bytes exceeds the limit")
     return kind, _recv_exact(sock, length) if length else b""
@@ -385,6 +424,12 @@ def _recv_exact(sock: socket.socket, n: int) -> bytes:
 
 def dumps(value: Any) -> bytes:
     return pickle.dumps(value, protocol=PROTOCOL)
+
+
+def loads_trusted(data: Any) -> Any:
+    """What the worker reads from the host (the configuration, tool names): the host is
+    trusted by its worker."""
+    return pickle.loads(data)
 
 
 # Globals a pickle of plain data may name. Everything else must be listed by the host
@@ -449,5 +494,107 @@ class RestrictedUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError("persistent ids may not cross the process boundary")
 
 
+_REFUSED_OPS = frozenset({
+    "INST", "OBJ", "EXT1", "EXT2", "EXT4", "PERSID", "BINPERSID", "NEXT_BUFFER",
+    "READONLY_BUFFER",
+})
+_STR_OPS = frozenset({"UNICODE", "SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8"})
+_PUT_OPS = frozenset({"PUT", "BINPUT", "LONG_BINPUT"})
+_GET_OPS = frozenset({"GET", "BINGET", "LONG_BINGET"})
+
+
+def check_pickle(data: Any, allowed: Any) -> None:
+    """The pre-pass a pickle from a worker goes through before it is unpickled: it may
+    call (REDUCE, NEWOBJ, NEWOBJ_EX) only the globals in `allowed` ((module, name) keys),
+    update (BUILD) only what those calls made, and use no opcode that reaches outside the
+    data (INST, OBJ, the extension registry, persistent ids, out-of-band buffers); memo
+    indices stay within the memo. A stack simulation over `pickletools.genops`, so what is
+    called is known, not guessed. Raises pickle.UnpicklingError."""
+    import pickletools
+
+    def refuse(why: str) -> None:
+        raise pickle.UnpicklingError(f"refused pickle: {why}")
+
+    stack: list[tuple[str, Any]] = []
+    memo: list[tuple[str, Any]] = []
+
+    def pop() -> tuple[str, Any]:
+        if not stack:
+            refuse("stack underflow")
+        return stack.pop()
+
+    def pop_mark() -> None:
+        while True:
+            if pop()[0] == "mark":
+                return
+
+    try:
+        ops = pickletools.genops(bytes(data))
+        for op, arg, _pos in ops:
+            name = op.name
+            if name in _REFUSED_OPS:
+                refuse(f"opcode {name}")
+            if name == "STOP":
+                break
+            if name in _STR_OPS:
+                stack.append(("str", arg))
+            elif name == "GLOBAL":
+                module, _, qual = str(arg).partition(" ")
+                stack.append(("global", (module, qual)))
+            elif name == "STACK_GLOBAL":
+                qual, module = pop(), pop()
+                if module[0] != "str" or qual[0] != "str":
+                    refuse("STACK_GLOBAL of something other than names")
+                stack.append(("global", (module[1], qual[1])))
+            elif name in ("REDUCE", "NEWOBJ", "NEWOBJ_EX"):
+                for _ in range(2 if name == "NEWOBJ_EX" else 1):
+                    pop()  # args (and kwargs)
+                callee = pop()
+                if callee[0] != "global" or callee[1] not in allowed:
+                    what = ".".join(callee[1]) if callee[0] == "global" else "a value"
+                    refuse(f"{name} of {what}, which the host did not list in cross_classes")
+                stack.append(("made", None))
+            elif name == "BUILD":
+                pop()
+                if not stack or stack[-1][0] != "made":
+                    refuse("BUILD of an object no listed class made")
+            elif name == "MARK":
+                stack.append(("mark", None))
+            elif name == "POP":
+                pop()
+            elif name == "POP_MARK":
+                pop_mark()
+            elif name == "DUP":
+                stack.append(stack[-1] if stack else refuse("stack underflow"))  # type: ignore[func-returns-value]
+            elif name == "MEMOIZE":
+                if not stack:
+                    refuse("stack underflow")
+                memo.append(stack[-1])
+            elif name in _PUT_OPS:
+                if not stack or not isinstance(arg, int) or arg > len(memo):
+                    refuse("memo index out of order")
+                if arg == len(memo):
+                    memo.append(stack[-1])
+                else:
+                    memo[arg] = stack[-1]
+            elif name in _GET_OPS:
+                if not isinstance(arg, int) or arg >= len(memo):
+                    refuse("memo index out of range")
+                stack.append(memo[arg])
+            else:  # data: the generic stack effect
+                for item in reversed(op.stack_before):
+                    if item.name == "stackslice":
+                        pop_mark()
+                        break
+                    if item.name != "mark":
+                        pop()
+                stack.extend([("data", None)] * len(op.stack_after))
+    except pickle.UnpicklingError:
+        raise
+    except Exception as exc:  # ValueError from genops: a malformed pickle
+        raise pickle.UnpicklingError(f"refused pickle: {exc}") from None
+
+
 def loads_restricted(data: bytes, allowed: dict[tuple[str, str], Any]) -> Any:
+    check_pickle(data, allowed)
     return RestrictedUnpickler(data, allowed).load()

@@ -1,21 +1,25 @@
 """The fork server and the worker loop of `isolation="process"` (docs/isolation.md).
 
-`python -m smolagents_native._worker FD` runs the fork server: a fresh Python process started
-by `WorkerPool` (under bubblewrap when installed: its own user, mount, pid and network
-namespaces, the Python installation read-only, an empty private working directory, no host
-environment). It preloads the core and the modules the pool names, then serves requests on
-the inherited AF_UNIX socket FD:
+The fork server is a fresh Python process started by `WorkerPool` (`python -I`, no host
+environment, its working directory `/`). It preloads the core and the modules the pool names,
+makes itself undumpable and installs its own seccomp filter, then serves requests on the
+inherited AF_UNIX socket:
 
-  SPAWN  (pickled worker config, with the worker's end of a socketpair attached as SCM_RIGHTS)
-         -> forks a worker, replies its pid
-  KILL   pid -> SIGKILL and reap, replies how it ended
+  SPAWN  (the sandbox spec, `_jail.sandbox_spec`; the worker's end of a socketpair attached
+         as SCM_RIGHTS) -> forks a supervisor (`_jail.supervise`), replies its pid
   STATUS pid -> waits (bounded) for it to end, replies how it ended
+  KILL   pid -> SIGKILL (the supervisor; the worker dies with it), replies how it ended
+  PRELOAD names -> imports them (so that later workers start warm), replies the failures
 
-The host is trusted by the fork server; the fork server never runs submitted code itself.
-A worker, after the fork: closes the control socket, sets its resource limits, applies the
-seccomp filter (`_core.sandbox_apply`), builds an in-process `LocalPythonExecutor` from the
-configuration the host forwarded, and serves RUN / VARS / TOOLS / RESTORE frames
-(`_protocol`). Tools are stubs that send a CALL frame and wait for the host's RESULT.
+The host is trusted by the fork server; the fork server never runs submitted code and never
+sees an executor's configuration, variables or environment: those go to the worker over its
+own channel (INIT), after the fork.
+
+A worker, once its jail is built (`_jail.enter_worker`): sets its resource limits (never
+above the host's), applies the seccomp filter (`_core.sandbox_apply`), reads INIT, builds an
+in-process `LocalPythonExecutor` from it, answers READY with the sandbox's description, and
+serves RUN / TOOLS / RESTORE frames (`_protocol`). Tools are stubs that send a CALL frame
+and wait for the host's RESULT.
 """
 
 from __future__ import annotations
@@ -38,6 +42,11 @@ STATUS = 22
 PRELOAD = 23
 REPLY = 30
 
+# The longest repr of a stand-in (a value the host cannot take), and the longest time making
+# it may take (also bounded by what is left of the step's deadline).
+STANDIN_CHARS = 10_000
+STANDIN_SECONDS = 2.0
+
 
 def describe_status(status: int | None) -> str:
     if status is None:
@@ -50,38 +59,137 @@ def describe_status(status: int | None) -> str:
             name = f"signal {sig}"
         return f"killed by signal {name}"
     if os.WIFEXITED(status):
-        return f"exited with status {os.WEXITSTATUS(status)}"
+        code = os.WEXITSTATUS(status)
+        if code > 128:  # the supervisor could not die of the worker's signal itself
+            try:
+                return f"killed by signal {signal.Signals(code - 128).name}"
+            except ValueError:
+                pass
+        return f"exited with status {code}"
     return f"ended (status {status})"
 
 
 # ---------------------------------------------------------------------------------------------
-# Worker (runs in the forked child).
+# Worker (runs in the jail).
+
+_RLIMITS = (
+    ("memory_bytes", resource.RLIMIT_AS),
+    ("open_files", resource.RLIMIT_NOFILE),
+    ("file_bytes", resource.RLIMIT_FSIZE),
+    ("cpu_seconds", resource.RLIMIT_CPU),
+)
 
 
-def _set_limits(limits: dict[str, Any]) -> None:
-    def lim(res: int, value: int | None) -> None:
-        if value is None:
-            return
-        resource.setrlimit(res, (value, value))
-
-    lim(resource.RLIMIT_AS, limits.get("memory_bytes"))
-    lim(resource.RLIMIT_NOFILE, limits.get("open_files"))
-    lim(resource.RLIMIT_FSIZE, limits.get("file_bytes"))
-    lim(resource.RLIMIT_CORE, 0)
-    cpu = limits.get("cpu_seconds")
-    if cpu is not None:
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+def _set_limits(limits: dict[str, Any]) -> dict[str, int | None]:
+    """Set the worker's rlimits: each the smaller of the requested value and the hard limit
+    the host already holds (never raised: a hard limit cannot be raised without privilege).
+    Returns the limits in force (None: unlimited)."""
+    in_force: dict[str, int | None] = {}
+    for name, res in _RLIMITS:
+        want = limits.get(name)
+        soft, hard = resource.getrlimit(res)
+        if want is None:
+            value = hard
+        else:
+            value = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        if res == resource.RLIMIT_CPU and value != resource.RLIM_INFINITY:
+            # SIGXCPU at the soft limit, SIGKILL one second later
+            resource.setrlimit(res, (value if hard == resource.RLIM_INFINITY or value < hard
+                                     else max(value - 1, 0), value))
+        else:
+            resource.setrlimit(res, (value, value))
+        in_force[name] = None if value == resource.RLIM_INFINITY else value
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     # Writing past RLIMIT_FSIZE fails with EFBIG instead of killing the worker.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    return in_force
 
 
-def _describe(value: Any) -> str:
-    """The repr of a value that stays in the worker (for the host's stand-in)."""
+def _status_fields() -> dict[str, str]:
+    try:
+        with open("/proc/self/status") as f:
+            return dict(line.rstrip("\n").split(":\t", 1) for line in f if ":\t" in line)
+    except OSError:
+        return {}
+
+
+def _describe_sandbox(jail: dict[str, Any], spec: dict[str, Any],
+                      limits: dict[str, int | None], seccomp: str | None) -> dict[str, Any]:
+    """What the worker reports of the layers actually in force (executor.sandbox)."""
+    status = _status_fields()
+    host_uid = None
+    try:
+        with open("/proc/self/uid_map") as f:
+            fields = f.read().split()
+        if len(fields) >= 3 and jail["user_namespace"]:
+            host_uid = int(fields[1])
+    except (OSError, ValueError):
+        pass
+    if host_uid is None:
+        host_uid = os.getuid()
+    namespaces = []
+    if jail["user_namespace"]:
+        namespaces.append("user")
+    if jail["namespaces"]:
+        namespaces += ["mount", "pid", "ipc", "uts", "cgroup"]
+        if not spec["network"]:
+            namespaces.append("net")
+    caps = {k: int(status.get(f"Cap{k[:3].capitalize()}", "0") or "0", 16)
+            for k in ("effective", "permitted", "inheritable", "bounding", "ambient")}
+    return {
+        "uid": os.getuid(),
+        "gid": os.getgid(),
+        "host_uid": host_uid,
+        "pid": os.getpid(),
+        "namespaces": namespaces,
+        "capabilities": caps,
+        "securebits": jail.get("securebits"),
+        "no_new_privs": status.get("NoNewPrivs", "0").strip() == "1",
+        "seccomp": seccomp,
+        "network": spec["network"],
+        "root": jail["view"]["root"],
+        "proc": jail["view"]["proc"],
+        "scratch": jail["view"]["scratch"],
+        "disk_bytes": spec["disk_bytes"] if jail["view"]["scratch"] else None,
+        "read_only": [p for p, w in spec["binds"] if not w],
+        "writable": [p for p, w in spec["binds"] if w],
+        "limits": limits,
+        "missing": [tuple(m) for m in jail["missing"]],
+        "library_code": "bounded by the kernel" if _kernel_bounded() else
+        "bounded by the policy (the kernel sandbox is incomplete)",
+    }
+
+
+def _kernel_bounded() -> bool:
+    from . import _core
+
+    return bool(_core.kernel_bounded())
+
+
+class _Deadline(Exception):
+    pass
+
+
+def _describe(value: Any, seconds: float) -> str:
+    """The repr of a value that stays in the worker (for the host's stand-in), at most
+    STANDIN_CHARS long and made within `seconds` (a SIGALRM interrupts Python code; C code
+    that ignores it is ended by the host's deadline, since the step has not answered yet)."""
+
+    def alarm(signum: int, frame: Any) -> None:
+        raise _Deadline()
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
     try:
         text = repr(value)
-    except Exception:
+    except _Deadline:
+        text = f"<{type(value).__name__} object: its repr took longer than {seconds:.3g} s>"
+    except Exception:  # noqa: BLE001 - any failing repr
         text = f"<{type(value).__name__} object>"
-    return text if len(text) <= 10_000 else text[:10_000] + "..."
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    return text if len(text) <= STANDIN_CHARS else text[:STANDIN_CHARS] + "..."
 
 
 def _fingerprint(data: bytes | None) -> bytes | None:
@@ -95,30 +203,41 @@ def _fingerprint(data: bytes | None) -> bytes | None:
 
 
 class _Worker:
-    def __init__(self, sock: socket.socket, config: dict[str, Any]):
+    def __init__(self, sock: socket.socket, config: dict[str, Any], limits: dict[str, Any]):
         self.sock = sock
         self.channel = P.Channel(sock)
         self.config = config
-        self.memory_bytes = config["limits"].get("memory_bytes")
+        self.memory_bytes = limits.get("memory_bytes")
         self.last: dict[str, bytes | None] = {}
         self.last_obj: dict[str, Any] = {}
         self.executor: Any = None
-        self.last_output: Any = None
+        self.seq = 0  # the RUN being served (tool calls carry it)
+        # The classes the host takes as pickles (cross_classes): a value that needs another
+        # class is refused here, so the host gets its stand-in text, made in the step.
+        self.cross = frozenset(tuple(k) for k in config.get("cross_classes", ()))
+
+    def encode(self, value: Any) -> bytes:
+        """The tagged value the host will accept, or an exception saying why not."""
+        data = P.encode_value(value)
+        if data[0] == P.T_PICKLE:
+            P.check_pickle(memoryview(data)[1:], self.cross)
+        return data
 
     def stub(self, name: str) -> Any:
-        sock, channel = self.sock, self.channel
+        sock, channel, worker = self.sock, self.channel, self
 
         def tool(*args: Any, **kwargs: Any) -> Any:
             try:
-                payload = P.encode_call(name, args, kwargs)
+                payload = P.encode_call(name, args, kwargs, worker.cross)
             except Exception as exc:
                 raise TypeError(
                     f"the arguments of tool {name!r} cannot cross the process boundary: {exc}"
                 ) from None
-            P.send(sock, P.CALL, payload)
+            seq = worker.seq
+            P.send(sock, P.CALL, payload, seq)
             # SPIN_SECONDS: poll before sleeping (0 by default: measured slower here)
-            kind, data = channel.recv(None, P.SPIN_SECONDS)
-            if kind != P.RESULT or not data:
+            kind, data, rseq = channel.recv(None, P.SPIN_SECONDS)
+            if kind != P.RESULT or rseq != seq or not data:
                 raise P.ProtocolError(f"unexpected frame {kind} during a tool call")
             value = P.decode_value(memoryview(data)[1:], None)
             if data[0]:
@@ -132,17 +251,20 @@ class _Worker:
     def build(self) -> None:
         import warnings
 
+        from . import executor
         from .executor import LocalPythonExecutor
 
         kwargs = dict(self.config["executor_kwargs"])
+        # The host checked that the authorized modules are installed (with its sys.path);
+        # a module it can import and the worker cannot fails at the import, not here.
+        executor._INSTALLED.update(
+            m.split(".")[0] for m in kwargs.get("additional_authorized_imports") or ())
         kwargs["additional_functions"] = {
             name: self.stub(name) for name in self.config["function_names"]
         }
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             self.executor = LocalPythonExecutor(**kwargs, isolation="none")
-        for name, value in self.config.get("attributes", {}).items():
-            setattr(self.executor, name, value)
         self.executor._sync()
 
     def sync_state(self) -> tuple[dict[str, bytes | None], list[str]]:
@@ -158,7 +280,7 @@ class _Worker:
             if type(value) in immutable and last_obj.get(name, self) is value:
                 continue
             try:
-                data: bytes | None = P.encode_value(value)
+                data: bytes | None = self.encode(value)
             except Exception:  # MemoryError included: the value stays in the worker
                 data = None
             mark = _fingerprint(data)
@@ -175,17 +297,16 @@ class _Worker:
     def run(self, code: str) -> list[bytes]:
         """Run one step; return the DONE payload's parts."""
         status, output, is_final = 0, b"", False
-        self.last_output = None
         executor = self.executor
+        started = time.monotonic()
         try:
             # The executor's step without its lock (one thread here) and without its
             # observability wrapper (the host observes the step); its core is brought up to
             # date (`_sync`) when the host changes the tools, not at every step.
             value, is_final = executor._run_code(code)
-            self.last_output = value
             is_final = bool(is_final)
             try:
-                output = P.encode_value(value)
+                output = self.encode(value)
             except Exception as exc:
                 if is_final:
                     status = 1
@@ -193,8 +314,11 @@ class _Worker:
                         f"The final answer, a value of type {type(value).__name__}, "
                         f"cannot cross the process boundary: {exc}"
                     )
-                else:  # the host gets a stand-in holding the value's repr
-                    status, text = P.STANDIN, _describe(value)
+                else:  # the host gets a stand-in holding the value's repr, made now
+                    timeout = executor.timeout_seconds
+                    left = STANDIN_SECONDS if timeout is None else min(
+                        STANDIN_SECONDS, timeout - (time.monotonic() - started))
+                    status, text = P.STANDIN, _describe(value, left)
                 output = text.encode("utf-8", "surrogatepass")
         except ExecutionTimeoutError as exc:
             status, output = 2, str(exc).encode("utf-8", "surrogatepass")
@@ -232,52 +356,88 @@ class _Worker:
         sock, channel = self.sock, self.channel
         while True:
             try:
-                kind, data = channel.recv()
+                kind, data, seq = channel.recv()
             except P.ProtocolError:
                 return
             if kind == P.RUN:
                 code = str(data, "utf-8", "surrogatepass")
                 del data
-                P.send(sock, P.DONE, self.run(code))
+                self.seq = seq
+                P.send(sock, P.DONE, self.run(code), seq)
                 continue
             try:
-                if kind == P.VARS:  # (unused by the host: RESTORE carries variables)
-                    self.executor.send_variables(pickle.loads(data))
-                elif kind == P.RESTORE:
-                    saved = pickle.loads(data)
+                if kind == P.RESTORE:
+                    saved = P.loads_trusted(data)
                     self.executor.state.update(
                         {name: P.decode_value(blob, None) for name, blob in saved.items()}
                     )
                     self.last.update({name: _fingerprint(blob) for name, blob in saved.items()})
-                elif kind == P.DESCRIBE:
-                    P.send(sock, P.OK, P.dumps(_describe(self.last_output)))
-                    continue
                 elif kind == P.TOOLS:
-                    names = pickle.loads(data)
+                    names = P.loads_trusted(data)
                     self.executor.send_tools({name: self.stub(name) for name in names})
                     self.executor._sync()
                 else:
                     raise P.ProtocolError(f"unknown frame kind {kind}")
             except Exception as exc:
-                P.send(sock, P.FAIL, P.dumps(f"{type(exc).__name__}: {exc}"))
+                P.send(sock, P.FAIL, f"{type(exc).__name__}: {exc}".encode(
+                    "utf-8", "surrogatepass"), seq)
             else:
-                P.send(sock, P.OK, b"")
+                P.send(sock, P.OK, b"", seq)
 
 
-def _worker_main(sock: socket.socket, config: dict[str, Any]) -> None:
-    # Nothing of the host's but the channel: stdin/stdout are already /dev/null; stderr is the
-    # host's, kept by the fork server for its own diagnostics only.
+def confine(spec: dict[str, Any], jail: dict[str, Any],
+            env: dict[str, str]) -> tuple[dict[str, int | None], str | None]:
+    """The worker's last layers, after the jail (`_jail.build_jail`) and before any code:
+    stderr to /dev/null, the environment (only `env` besides HOME, TMPDIR and PATH), the
+    rlimits, the seccomp filter. Returns (the limits in force, the seccomp mode or None)."""
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 2)
     os.close(devnull)
+    scratch = jail["view"]["scratch"]
     os.environ.clear()
-    os.environ.update(config.get("env", {}))
-    _set_limits(config["limits"])
+    os.environ.update({"HOME": scratch or "/", "TMPDIR": scratch or "/tmp",
+                       "PATH": "/usr/bin:/bin"})
+    os.environ.update(env)
+    limits = _set_limits(spec["limits"])
     from . import _core
 
-    _core.sandbox_apply(network=bool(config.get("network")))
-    worker = _Worker(sock, config)
-    worker.build()
+    try:
+        _core.sandbox_apply(network=bool(spec["network"]))
+    except OSError as exc:
+        if spec["fallback"] == "error":
+            from ._jail import LayerUnavailable
+
+            raise LayerUnavailable("seccomp", str(exc)) from None
+        jail["missing"].append(["seccomp", str(exc)])
+        return limits, None
+    return limits, "filter"
+
+
+def worker_main(channel_fd: int, spec: dict[str, Any], jail: dict[str, Any]) -> None:
+    """The worker after its jail is built: INIT, its last layers (`confine`), READY, then
+    serve until the host closes the channel."""
+    sock = socket.socket(fileno=channel_fd)
+    channel = P.Channel(sock)
+    kind, data, seq = channel.recv()
+    if kind != P.INIT:
+        raise P.ProtocolError(f"expected INIT, got frame kind {kind}")
+    config = P.loads_trusted(data)
+    del data
+    limits, seccomp = confine(spec, jail, config.get("env", {}))
+    # The two tiers (docs/isolation.md): with every layer in force, what library code does
+    # for the code is the kernel's to bound; the code's own actions stay the policy's.
+    if seccomp and not jail["missing"]:
+        from . import _core
+
+        _core.sandbox_enter_worker_mode()
+    worker = _Worker(sock, config, limits)
+    worker.channel = channel
+    try:
+        worker.build()
+    except Exception as exc:  # a bad configuration: the host raises it as its own error
+        P.send(sock, P.FAIL, f"{type(exc).__name__}: {exc}".encode("utf-8", "replace"), seq)
+        return
+    P.send(sock, P.READY, P.dumps(_describe_sandbox(jail, spec, limits, seccomp)), seq)
     worker.serve()
 
 
@@ -286,12 +446,12 @@ def _worker_main(sock: socket.socket, config: dict[str, Any]) -> None:
 
 
 def _recv_request(control: socket.socket) -> tuple[int, bytes, list[int]]:
-    msg, fds, _flags, _addr = socket.recv_fds(control, P.HEADER.size, 1)
+    msg, fds, _flags, _addr = socket.recv_fds(control, P.HEADER.size, 4)
     if not msg:
         raise P.ProtocolError("host closed the control channel")
     if len(msg) < P.HEADER.size:
         msg += P._recv_exact(control, P.HEADER.size - len(msg))
-    length, kind = P.HEADER.unpack(msg)
+    length, kind, _seq = P.HEADER.unpack(msg)
     return kind, P._recv_exact(control, length) if length else b"", list(fds)
 
 
@@ -309,6 +469,29 @@ def _wait(pid: int, timeout: float) -> int | None:
             return None
         time.sleep(delay)
         delay = min(delay * 2, 0.02)
+
+
+def _spawn(control: socket.socket, spec: dict[str, Any], channel_fd: int) -> int:
+    """Fork a supervisor for one worker; return its pid."""
+    from . import _jail
+
+    server = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            control.close()
+            _jail.supervise(spec, channel_fd, server)
+        except BaseException as exc:  # noqa: BLE001 - reported to the host, then exit
+            try:
+                P.send_frame(channel_fd, P.SETUP_FAIL, 0,
+                             f"the process sandbox could not be set up: "
+                             f"{type(exc).__name__}: {exc}".encode(errors="replace"))
+            except BaseException:  # noqa: BLE001
+                pass
+        finally:
+            os._exit(70)
+    os.close(channel_fd)
+    return pid
 
 
 def serve_forks(control: socket.socket) -> None:
@@ -332,21 +515,8 @@ def serve_forks(control: socket.socket) -> None:
                     ended[pid] = status
             if len(ended) > 1024:
                 ended.clear()
-            if kind == SPAWN:
-                config = pickle.loads(data)
-                fd = fds[0]
-                pid = os.fork()
-                if pid == 0:
-                    code = 0
-                    try:
-                        control.close()
-                        sock = socket.socket(fileno=fd)
-                        _worker_main(sock, config)
-                    except BaseException:
-                        code = 70
-                    finally:
-                        os._exit(code)
-                os.close(fd)
+            if kind == SPAWN and len(fds) == 1:
+                pid = _spawn(control, pickle.loads(data), fds[0])
                 children.add(pid)
                 P.send(control, REPLY, P.dumps(pid))
             elif kind in (KILL, STATUS):
@@ -398,17 +568,12 @@ def serve_forks(control: socket.socket) -> None:
 def main(argv: list[str]) -> int:
     control = socket.socket(fileno=int(argv[1]))
     options = pickle.loads(bytes.fromhex(argv[2])) if len(argv) > 2 else {}
-    if options.get("unshare_network"):
-        from . import _core
-
-        try:
-            _core.sandbox_unshare_network()
-        except OSError:
-            pass  # reported by the host as the missing layer (docs/isolation.md)
+    os.chdir("/")
     # Preload: the core, the executor, and the modules the pool names.
     import importlib
 
-    from . import _core  # noqa: F401
+    from . import _core
+    from . import _jail  # noqa: F401
     from . import executor  # noqa: F401
     from . import isolation  # noqa: F401  (LocalPythonExecutor.__new__ reads it)
 
@@ -419,13 +584,19 @@ def main(argv: list[str]) -> int:
             importlib.import_module(name)
         except BaseException:
             pass
+    # Not dumpable (no process of its uid opens its memory), and a filter of its own.
+    hardened = "seccomp filter, not dumpable"
+    try:
+        _core.sandbox_apply_forkserver()
+    except OSError as exc:
+        hardened = f"not hardened: {exc}"
     # What is loaded now is shared with every worker: keep the collector from walking (and
     # so copying) those pages in each child.
     import gc
 
     gc.collect()
     gc.freeze()
-    P.send(control, REPLY, P.dumps(os.getpid()))
+    P.send(control, REPLY, P.dumps({"pid": os.getpid(), "hardened": hardened}))
     serve_forks(control)
     return 0
 

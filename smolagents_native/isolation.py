@@ -1,10 +1,11 @@
 """`isolation="process"`: the executor's steps run in a sandboxed worker process.
 
-`WorkerPool` owns fork servers (`python -m smolagents_native._worker`, one per sandbox
-profile: network granted or not, granted directories); `ProcessExecutor` (what
-`LocalPythonExecutor(..., isolation="process")` returns) owns one forked worker, proxies tool
-calls back to the host, keeps the variables of the last completed step as pickled data, and
-replaces a worker that crashed or passed its deadline. docs/isolation.md explains the layers.
+`WorkerPool` owns a fork server (`smolagents_native._worker`) and bounds the live workers;
+`ProcessExecutor` (what `LocalPythonExecutor(..., isolation="process")` returns) owns one
+worker, each in a sandbox of its own (`_jail`: namespaces, an unprivileged uid, no
+capabilities, seccomp, rlimits), proxies tool calls back to the host, keeps the variables of
+the last completed step as encoded data, and replaces a worker that crashed, passed its
+deadline or broke the protocol. docs/isolation.md explains the layers.
 """
 
 from __future__ import annotations
@@ -12,17 +13,21 @@ from __future__ import annotations
 import atexit
 import inspect
 import os
-import shutil
+import pickle
+import secrets
+import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
+import types
+import warnings
 import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from . import _jail
 from . import _protocol as P
 # the mode decision lives apart (in-process executors never import this module); re-exported
 from ._isolation_mode import _STDLIB, _STDLIB_PROCESS, needs_process, resolve_isolation  # noqa: F401
@@ -42,6 +47,12 @@ from .executor import (
 __all__ = ["ProcessExecutor", "WorkerPool", "default_pool", "needs_process", "run_many"]
 
 GRACE_SECONDS = 0.5  # the host kills a worker this long after its step's deadline
+# Bounds of the host's waits outside a step: a fork server's start (it imports the pool's
+# preloaded modules), any other fork-server request, a new worker's set-up (its jail, INIT).
+SERVER_START_SECONDS = 120.0
+SERVER_REQUEST_SECONDS = 30.0
+WORKER_START_SECONDS = 30.0
+CONTROL_SECONDS = 60.0  # TOOLS / RESTORE requests
 # Variables the fork server (never the code: the worker clears its environment) inherits so
 # that a sanitizer build of the core loads in it.
 _SANITIZER_ENV = ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS", "PYTHONMALLOC")
@@ -53,139 +64,102 @@ DEFAULT_LIMITS = {
     "open_files": 256,
     "file_bytes": 64 << 20,
     "cpu_seconds": 3600,
+    # The worker's scratch (/tmp, its working directory and $HOME): a tmpfs of this size.
+    "disk_bytes": _jail.DEFAULT_DISK_BYTES,
+    # The largest frame the host reads from the worker (a step's report, a tool call).
+    "frame_bytes": P.MAX_FRAME,
 }
+_RLIMIT_KEYS = ("memory_bytes", "open_files", "file_bytes", "cpu_seconds")
+FALLBACKS = ("error", "warn", "allow")
 
 
 # ---------------------------------------------------------------------------------------------
 # Fork servers and pools.
 
 
-def _bwrap() -> str | None:
-    return shutil.which("bwrap")
-
-
-def _readonly_roots() -> list[str]:
-    """Directories the worker must read: the Python installation, the package, site-packages."""
-    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    roots.add(os.path.dirname(os.path.abspath(__file__)))  # this package (editable installs)
-    for entry in sys.path:  # site directories, not the host's working directory
-        if entry and os.path.isabs(entry) and os.path.exists(entry) and (
-            os.path.basename(entry) in ("site-packages", "dist-packages")
-            or entry.endswith(".zip")
-        ):
-            roots.add(entry)
-    exe = os.path.realpath(sys.executable)
-    roots.add(os.path.dirname(os.path.dirname(exe)))
-    out = []
-    for root in sorted(roots, key=len):
-        if any(root == r or root.startswith(r.rstrip("/") + "/") for r in out):
-            continue
-        out.append(root)
-    return out
-
-
 class _ForkServer:
-    """One `python -m smolagents_native._worker` process and its control socket."""
+    """One `python -m smolagents_native._worker` process and its control socket. It forks
+    the supervisor of each worker; the worker's sandbox is built per worker from the spec of
+    the SPAWN request, so one fork server serves every sandbox profile of its pool."""
 
-    def __init__(
-        self, network: bool, paths: tuple[tuple[str, bool], ...], preload: tuple[str, ...]
-    ):
-        self.network = network
-        self.preloaded: set[str] = set()
+    def __init__(self, preload: tuple[str, ...]):
+        self.preloaded: set[str] = set(preload)
+        self.owner = os.getpid()  # a forked child of the host has a copy: never its to end
         self.lock = threading.Lock()
-        self.workdir = tempfile.mkdtemp(prefix="smolagents-native-worker-")
         self.proc: subprocess.Popen | None = None
+        self.dead = False
         host_end, server_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         self.control = host_end
-        options = {"preload": list(preload), "unshare_network": False}
-        bwrap = _bwrap()
-        if not bwrap:
-            options["unshare_network"] = not network
+        options = {"preload": list(preload)}
         # The worker imports this very package (the host's copy, wherever it is: an editable
         # checkout, an unpacked sdist, site-packages), isolated from the environment (-I).
         pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        base = [
-            sys.executable, "-I", "-c",
+        cmd = [
+            _python(), "-I", "-c",
             "import sys; sys.path.insert(0, sys.argv.pop(1)); "
             "from smolagents_native._worker import main; sys.exit(main(sys.argv))",
             pkg_parent, str(server_end.fileno()), P.dumps(options).hex(),
         ]
-        if bwrap:
-            cmd = [
-                bwrap, "--unshare-all", "--die-with-parent", "--new-session",
-                "--clearenv", "--setenv", "PATH", "/usr/bin:/bin",
-                "--ro-bind", "/usr", "/usr",
-            ]
-            for name in _SANITIZER_ENV:
-                if name in os.environ:
-                    cmd += ["--setenv", name, os.environ[name]]
-            if network:
-                cmd.append("--share-net")
-            for link in ("bin", "lib", "lib64", "sbin"):
-                target = os.path.join("/", link)
-                if os.path.islink(target):
-                    cmd += ["--symlink", os.readlink(target), target]
-                elif os.path.isdir(target):
-                    cmd += ["--ro-bind", target, target]
-            roots = [r for r in _readonly_roots() if not r.startswith("/usr/")]
-            # a root under /tmp (a checkout, a venv or an unpacked sdist there) is bound after
-            # the private /tmp below, which would hide it
-            under_tmp = [r for r in roots if r == "/tmp" or r.startswith("/tmp/")]
-            for root in roots:
-                if root not in under_tmp:
-                    cmd += ["--ro-bind", root, root]
-            if network:
-                for f in ("/etc/resolv.conf", "/etc/hosts", "/etc/ssl", "/etc/nsswitch.conf"):
-                    if os.path.exists(f):
-                        cmd += ["--ro-bind", f, f]
-            cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-            for root in under_tmp:
-                cmd += ["--ro-bind", root, root]
-            for path, writable in paths:  # after /tmp: a granted directory may be under it
-                cmd += ["--bind" if writable else "--ro-bind", path, path]
-            cmd += ["--bind", self.workdir, "/work-dir", "--chdir", "/work-dir", "--", *base]
-            self.layers = ["bubblewrap: user, mount, pid, ipc, uts and network namespaces"]
-        else:
-            cmd = base
-            self.layers = ["no bubblewrap: network namespace only (unshare)"]
         try:
             self.proc = subprocess.Popen(
                 cmd,
                 pass_fds=(server_end.fileno(),),
-                cwd=self.workdir,
-                env={} if bwrap else {
-                    "PATH": "/usr/bin:/bin",
-                    **{k: os.environ[k] for k in _SANITIZER_ENV if k in os.environ},
-                },
+                cwd="/",
+                env={"PATH": "/usr/bin:/bin",
+                     **{k: os.environ[k] for k in _SANITIZER_ENV if k in os.environ}},
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
                 start_new_session=True,
             )
-        finally:
+        except OSError as exc:
             server_end.close()
-        self.control.settimeout(120)
+            self.control.close()
+            raise InterpreterError(
+                f"the sandbox fork server could not start ({cmd[0]}): {exc}") from None
+        server_end.close()
         try:
-            kind, data = P.recv(self.control)
-        except Exception as exc:
-            self.close()
+            info = self._exchange(None, SERVER_START_SECONDS)
+        except InterpreterError as exc:
             raise InterpreterError(f"the sandbox fork server did not start: {exc}") from None
-        self.pid_inside = P.loads_restricted(data, {})
+        self.pid = info["pid"]
+        self.hardened = info["hardened"]
+        # From now on the fork server's stderr is not read: drain it so it never blocks.
+        threading.Thread(target=_drain, args=(self.proc.stderr,), daemon=True).start()
 
-    def request(self, kind: int, value: Any, fd: int | None = None) -> Any:
+    def _exchange(self, frame: tuple[bytes, int | None] | None, timeout: float) -> Any:
+        """Send `frame` (bytes, fd to attach) and read the reply within `timeout` seconds;
+        a fork server that does not answer in time is killed (InterpreterError)."""
+        sock = self.control
+        try:
+            if frame is not None:
+                data, fd = frame
+                sock.settimeout(timeout)
+                if fd is None:
+                    sock.sendall(data)
+                else:
+                    socket.send_fds(sock, [data], [fd])
+            sock.settimeout(timeout)
+            _kind, payload = P.recv(sock)
+            return P.loads_restricted(payload, {})
+        except (OSError, P.ProtocolError, EOFError, pickle.UnpicklingError) as exc:
+            why = "did not answer in time" if isinstance(exc, socket.timeout) else str(exc)
+            detail = self._kill()
+            raise InterpreterError(f"the sandbox fork server {why}{detail}") from None
+
+    def request(self, kind: int, value: Any, fd: int | None = None,
+                timeout: float = SERVER_REQUEST_SECONDS) -> Any:
         payload = P.dumps(value)
-        frame = P.HEADER.pack(len(payload), kind) + payload
+        frame = P.HEADER.pack(len(payload), kind, 0) + payload
         with self.lock:
-            if fd is None:
-                self.control.sendall(frame)
-            else:
-                socket.send_fds(self.control, [frame], [fd])
-            _kind, data = P.recv(self.control)
-        return P.loads_restricted(data, {})
+            if self.dead:
+                raise InterpreterError("the sandbox fork server has ended")
+            return self._exchange((frame, fd), timeout)
 
-    def spawn(self, config: dict[str, Any]) -> tuple[socket.socket, int]:
+    def spawn(self, spec: dict[str, Any]) -> tuple[socket.socket, int]:
         host_end, worker_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            pid = self.request(W.SPAWN, config, worker_end.fileno())
+            pid = self.request(W.SPAWN, spec, worker_end.fileno())
         except BaseException:
             host_end.close()
             raise
@@ -194,21 +168,69 @@ class _ForkServer:
         return host_end, pid
 
     def alive(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
+        return not self.dead and self.proc is not None and self.proc.poll() is None
 
-    def close(self) -> None:
-        """End the fork server (it kills its workers when its control channel closes)."""
+    def _kill(self) -> str:
+        """End the fork server now; return what it said on stderr, if anything."""
+        self.dead = True
         try:
             self.control.close()
         except OSError:
             pass
+        detail = ""
         if self.proc is not None:
+            try:
+                self.proc.kill()
+                self.proc.wait(5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+            stderr = self.proc.stderr
+            if stderr is not None:
+                try:
+                    os.set_blocking(stderr.fileno(), False)
+                    text = (stderr.read() or b"").decode(errors="replace").strip()
+                except (OSError, ValueError):
+                    text = ""
+                if text:
+                    detail = ": " + text.splitlines()[-1][:500]
+        return detail
+
+    def close(self) -> None:
+        """End the fork server (it kills its workers when its control channel closes). In a
+        forked child of the host, only close this process's copy of the channel."""
+        self.dead = True
+        try:
+            self.control.close()
+        except OSError:
+            pass
+        if self.proc is not None and os.getpid() == self.owner:
             try:
                 self.proc.wait(5)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def _python() -> str:
+    """The interpreter the fork server runs: the host's own, by an absolute path (a host
+    started as `../venv/bin/python` has a relative argv[0]; the fork server's working
+    directory is `/`)."""
+    exe = sys.executable or ""
+    if not exe or not os.path.isabs(exe):
+        exe = os.path.abspath(exe) if exe else ""
+    if not exe or not os.access(exe, os.X_OK):
+        raise InterpreterError(
+            f"process isolation needs the host's Python interpreter (sys.executable is "
+            f"{sys.executable!r})")
+    return exe
+
+
+def _drain(stream: Any) -> None:
+    try:
+        while stream.read(65536):
+            pass
+    except (OSError, ValueError):
+        pass
 
 
 _POOLS: weakref.WeakSet[WorkerPool] = weakref.WeakSet()
@@ -237,15 +259,18 @@ class _Closing:
 
 
 class WorkerPool(_Closing):
-    """Fork servers shared by process-mode executors.
+    """A fork server shared by process-mode executors, and a bound on their workers.
 
     Args:
-        size: how many workers may be alive at once (executors beyond it wait for one to
-            close; `run_many` runs this many programs at a time). None: no bound (the
-            default pool's setting; `run_many` then uses the number of CPUs).
+        size: how many workers may be alive at once (an executor created beyond it waits
+            for one to close, up to `pool_timeout`; `run_many` runs this many programs at a
+            time). None: no bound (the default pool's setting; `run_many` then uses the
+            number of CPUs).
         backend: "local" (fork servers on this machine) or "ray" (workers are Ray actors,
             for `run_many`; see `smolagents_native.ray_backend`).
         preload: modules the fork server imports once, so forked workers start warm.
+        pool_timeout: how long a new executor waits for a free slot (seconds; None: as long
+            as it takes). Past it: InterpreterError("no free worker in the pool ...").
     """
 
     def __init__(
@@ -253,6 +278,7 @@ class WorkerPool(_Closing):
         size: int | None = 4,
         backend: str = "local",
         preload: Iterable[str] = (),
+        pool_timeout: float | None = None,
         **ray_options: Any,
     ):
         if size is not None and size < 1:
@@ -262,7 +288,8 @@ class WorkerPool(_Closing):
         self.size = size
         self.backend = backend
         self.preload = tuple(preload)
-        self._servers: dict[tuple[bool, tuple[str, ...]], _ForkServer] = {}
+        self.pool_timeout = pool_timeout
+        self._server: _ForkServer | None = None
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(size) if size is not None else None
         self._closed = False
@@ -273,35 +300,36 @@ class WorkerPool(_Closing):
             self._ray = RayBackend(size or os.cpu_count() or 2, **ray_options)
         _POOLS.add(self)
 
-    def server(
-        self, network: bool, paths: tuple[tuple[str, bool], ...], preload: Iterable[str]
-    ) -> _ForkServer:
-        """The fork server of this sandbox profile, started if needed, with `preload`
-        imported in it (so that workers forked from it start warm)."""
+    def server(self, preload: Iterable[str] = ()) -> _ForkServer:
+        """The pool's fork server, started (or restarted, if it ended) when needed, with
+        `preload` imported in it (so that workers forked from it start warm)."""
         if self._closed:
             raise InterpreterError("this WorkerPool is closed")
-        key = (network, paths)
         preload = tuple(dict.fromkeys((*self.preload, *preload)))
         with self._lock:
-            server = self._servers.get(key)
+            server = self._server
             if server is not None and not server.alive():
                 server.close()
                 server = None
             if server is None:
-                server = _ForkServer(network, paths, preload)
-                server.preloaded.update(preload)
-                self._servers[key] = server
+                server = _ForkServer(preload)
+                self._server = server
         missing = [name for name in preload if name not in server.preloaded]
         if missing:
-            server.request(W.PRELOAD, missing)
+            server.request(W.PRELOAD, missing, timeout=SERVER_START_SECONDS)
             server.preloaded.update(missing)
         return server
 
     def acquire(self, timeout: float | None = None) -> None:
+        """Take a worker slot, waiting up to `timeout` seconds (None: the pool's
+        `pool_timeout`; both None: as long as it takes)."""
         if self._slots is None:
             return
-        if not self._slots.acquire(timeout=timeout if timeout is not None else -1):
-            raise InterpreterError(f"no free worker in the pool (size {self.size})")
+        if timeout is None:
+            timeout = self.pool_timeout
+        if not self._slots.acquire(timeout=timeout):
+            raise InterpreterError(
+                f"no free worker in the pool (size {self.size}) within {timeout} s")
 
     def release(self) -> None:
         if self._slots is None:
@@ -340,8 +368,8 @@ class WorkerPool(_Closing):
     def close(self) -> None:
         self._closed = True
         with self._lock:
-            servers, self._servers = list(self._servers.values()), {}
-        for server in servers:
+            server, self._server = self._server, None
+        if server is not None:
             server.close()
         if self._ray is not None:
             self._ray.close()
@@ -398,6 +426,36 @@ def _sandbox_profile(
     return net, tuple(sorted(paths.items()))
 
 
+def _check_writable(paths: tuple[tuple[str, bool], ...]) -> None:
+    """On a root host the worker writes as uid 65534: a directory granted writable must let
+    that uid write, or every write there would fail with EACCES. Say so now, with the
+    remedy, rather than at the first write. (A host that is not root: its worker writes as
+    the host's own uid, as the host would.)"""
+    if os.geteuid() != 0:
+        return
+    for path, writable in paths:
+        if not writable:
+            continue
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue  # absent: it is not bound (the worker sees no such directory)
+        if st.st_uid == _jail.WORKER_UID or st.st_mode & 0o002 or (
+            st.st_gid == _jail.WORKER_GID and st.st_mode & 0o020
+        ):
+            continue
+        try:
+            if os.getxattr(path, "system.posix_acl_access"):
+                continue  # an ACL may grant it; the kernel decides
+        except OSError:
+            pass
+        raise ValueError(
+            f"the writable directory {path!r} (owner uid {st.st_uid}, mode "
+            f"{st.st_mode & 0o7777:04o}) cannot be written by the sandbox worker, which runs "
+            f"as uid {_jail.WORKER_UID} on this root host: `chown {_jail.WORKER_UID} {path}`, "
+            "make it world-writable, or grant it read-only (readable_dirs)")
+
+
 def _init_parameters() -> list[inspect.Parameter]:
     """LocalPythonExecutor.__init__'s parameters (read once): every one of them crosses to
     the worker, so a new executor argument needs no code here."""
@@ -424,9 +482,15 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             also granted by the executor's own `allow_network` when it has it).
         granted_paths: directories bound read-write into the worker's file-system view
             (besides the executor's own `readable_dirs` / `writable_dirs` when it has them).
-        worker_limits: overrides of the worker's rlimits (memory_bytes, open_files,
-            file_bytes, cpu_seconds).
+        worker_limits: overrides of the worker's limits (memory_bytes, open_files,
+            file_bytes, cpu_seconds: rlimits, never above the host's own; disk_bytes: the
+            size of its scratch tmpfs; frame_bytes: the largest frame the host reads).
         grace_seconds: how long past a step's deadline the host waits before killing.
+        isolation_fallback: what to do when a layer of the sandbox is unavailable on this
+            host (no user namespaces, seccomp...): "error" (the default: the executor does
+            not start, and the error names the layer, the kernel's message and the remedy),
+            "warn" (start with the layers there are, with a RuntimeWarning naming what is
+            missing) or "allow" (the same, silently). `sandbox` tells what is in force.
     """
 
     _process_capable = True
@@ -442,6 +506,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         granted_paths: Iterable[str] = (),
         worker_limits: dict[str, int | None] | None = None,
         grace_seconds: float = GRACE_SECONDS,
+        isolation_fallback: str = "error",
         **kwargs: Any,
     ):
         # Bind the arguments against LocalPythonExecutor's signature: the whole configuration,
@@ -454,8 +519,17 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         self._closed = True
         self._sock: socket.socket | None = None
         self._channel: P.Channel | None = None
+        self._pidfd: int | None = None
         self._pool_acquired = False
+        self._owner = os.getpid()  # a forked child of the host never ends this worker
         super().__init__(*args, **kwargs, isolation="process")
+        if isolation_fallback not in FALLBACKS:
+            raise ValueError(
+                f"isolation_fallback must be one of {FALLBACKS}, not {isolation_fallback!r}")
+        unknown = set(worker_limits or ()) - set(DEFAULT_LIMITS)
+        if unknown:
+            raise ValueError(f"unknown worker_limits: {', '.join(sorted(unknown))} "
+                             f"(known: {', '.join(DEFAULT_LIMITS)})")
         self.isolation = "process"
         self._executor_kwargs = config
         self._pool = pool or default_pool()
@@ -478,22 +552,32 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                 getattr(obj, "__qualname__", None), str
             ):
                 self._allowed.setdefault(P.class_key(obj), obj)
-        self._network, self._paths = _sandbox_profile(config, network, granted_paths)
+        network, paths = _sandbox_profile(config, network, granted_paths)
+        _check_writable(paths)
         self._limits = {**DEFAULT_LIMITS, **(worker_limits or {})}
+        self._fallback = isolation_fallback
+        self._spec = _jail.sandbox_spec(
+            network, paths, self._limits["disk_bytes"],
+            {k: self._limits[k] for k in _RLIMIT_KEYS}, isolation_fallback)
         self._grace = float(grace_seconds)
         self._saved: dict[str, bytes] = {}
         self._tool_names: list[str] | None = None
         self._synced_static: list[Any] | None = None  # _tools_snapshot
         self._tools: dict[str, Callable] = dict(self._functions)
+        # Sequence numbers start at a random value: code that can count its steps cannot
+        # tell the number of the next request (forging a reply in turn needs the worker's
+        # memory, and then the reply is only the code's own result).
+        self._seq = secrets.randbits(32)
+        self._sandbox: Any = None
+        self._warned = False
         self._lock = threading.RLock()
         self._pool.acquire()
         self._pool_acquired = True
         self._closed = False
         try:
-            self._server = self._pool.server(
-                self._network, self._paths, [m.split(".")[0] for m in self.authorized_imports
-                                             if m != "*" and not m.startswith("*")]
-            )
+            self._preload = [m.split(".")[0] for m in self.authorized_imports
+                             if m != "*" and not m.startswith("*")]
+            self._server = self._pool.server(self._preload)
             self._start()
         except BaseException:
             self.close()
@@ -506,52 +590,140 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             "executor_kwargs": self._executor_kwargs,
             "function_names": list(self._functions),
             "env": self._env,
-            "limits": self._limits,
-            "network": self._network,
+            "cross_classes": sorted(self._allowed),
         }
 
+    def _next_seq(self) -> int:
+        self._seq = (self._seq + 1) & 0xFFFFFFFF
+        return self._seq
+
     def _start(self) -> None:
-        self._sock, self._pid = self._server.spawn(self._config())
-        self._channel = P.Channel(self._sock)
+        """Start a worker: SPAWN from the fork server, then INIT on its own channel, READY
+        back (or why its sandbox could not be set up), then the variables and tools."""
+        if not self._server.alive():
+            self._server = self._pool.server(self._preload)
+        sock, pid = self._server.spawn(self._spec)
+        self._sock, self._pid = sock, pid
+        self._channel = P.Channel(sock, self._limits["frame_bytes"] or P.MAX_FRAME)
+        try:
+            self._pidfd = os.pidfd_open(pid)
+        except (OSError, AttributeError):  # gone already (reported below), or no pidfd
+            self._pidfd = None
+        seq = self._next_seq()
+        try:
+            try:
+                P.send(sock, P.INIT, P.dumps(self._config()), seq)
+            except OSError as exc:
+                # The sandbox may have failed and said why before the INIT arrived.
+                sent_error: OSError | None = exc
+            else:
+                sent_error = None
+            kind, data, rseq = self._channel.recv(time.monotonic() + WORKER_START_SECONDS)
+            if sent_error is not None and kind != P.SETUP_FAIL:
+                raise sent_error
+        except (OSError, P.ProtocolError, P.ChannelTimeout) as exc:
+            how = self._end_worker()
+            why = "did not answer in time" if isinstance(exc, P.ChannelTimeout) else str(exc)
+            raise InterpreterError(f"The sandbox worker did not start ({how}): {why}") from None
+        if kind == P.SETUP_FAIL:
+            self._end_worker()
+            raise InterpreterError(str(data, "utf-8", "replace"))
+        if kind == P.FAIL and rseq == seq:
+            self._end_worker()
+            raise InterpreterError(
+                f"the worker could not build the executor: {str(data, 'utf-8', 'replace')}")
+        if kind != P.READY or rseq != seq:
+            self._end_worker()
+            raise InterpreterError(f"The sandbox worker did not start: frame {kind} out of turn")
+        try:
+            sandbox = P.loads_restricted(data, {})
+        except Exception as exc:
+            self._end_worker()
+            raise InterpreterError(f"The sandbox worker did not start: {exc}") from None
+        self._sandbox = sandbox
+        missing = sandbox.get("missing") if isinstance(sandbox, dict) else None
+        if missing and self._fallback == "warn" and not self._warned:
+            self._warned = True
+            warnings.warn(
+                "the process sandbox runs without: " + "; ".join(
+                    f"{layer} ({message}; remedy: {_jail.REMEDIES.get(layer, '')})"
+                    for layer, message in missing),
+                RuntimeWarning, stacklevel=5)
         if self._saved:
             self._request(P.RESTORE, P.dumps(self._saved))
         if self._tool_names is not None:
             self._request(P.TOOLS, P.dumps(self._tool_names))
 
-    def _end_worker(self, kill: bool) -> str:
-        """Stop the current worker; return how it ended."""
+    def _end_worker(self) -> str:
+        """Kill the current worker (its supervisor, by pidfd: no fork-server round trip;
+        the worker dies with it) and return how it ended, as the fork server saw it."""
+        sock, self._sock = self._sock, None
+        self._channel = None
+        pidfd, self._pidfd = self._pidfd, None
+        if sock is not None:
+            sock.close()
+        if pidfd is not None:
+            try:
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            except OSError:
+                pass
+            os.close(pidfd)
+        try:
+            status = self._server.request(W.STATUS, self._pid, timeout=SERVER_REQUEST_SECONDS)
+        except Exception:
+            return "lost"
+        return W.describe_status(status)
+
+    def _worker_died(self) -> str:
+        """How the worker ended, when its channel closed by itself: asked of the fork server
+        (which waits a moment for it) before the supervisor is killed."""
         sock, self._sock = self._sock, None
         self._channel = None
         if sock is not None:
             sock.close()
         try:
-            status = self._server.request(W.KILL if kill else W.STATUS, self._pid)
+            status = self._server.request(W.STATUS, self._pid, timeout=SERVER_REQUEST_SECONDS)
+            how = W.describe_status(status)
         except Exception:
-            return "lost"
-        return W.describe_status(status)
-
-    def _replace(self, kill: bool) -> str:
-        how = self._end_worker(kill)
-        if not self._server.alive():
-            self._server = self._pool.server(self._network, self._paths, ())
-        self._start()
+            how = "lost"
+        self._end_worker()
         return how
+
+    def _ensure_worker(self) -> None:
+        """A worker ended by a deadline, a crash or a protocol error is replaced when the
+        executor is used next, not within the failed step (whose end is bounded by its
+        deadline plus the grace)."""
+        if self._sock is None:
+            self._start()
 
     def _request(self, kind: int, payload: bytes) -> bytes:
         """Send a control frame; return the OK frame's payload. A worker that does not answer
-        within a minute, or answers out of turn, is replaced (InterpreterError)."""
+        within CONTROL_SECONDS, or answers out of turn, is killed (InterpreterError) and
+        replaced at the next use."""
         assert self._sock is not None and self._channel is not None
+        seq = self._next_seq()
         try:
-            P.send(self._sock, kind, payload)
-            rkind, data = self._channel.recv(time.monotonic() + 60)
-            if rkind not in (P.OK, P.FAIL):
-                raise P.ProtocolError(f"unexpected frame kind {rkind}")
+            P.send(self._sock, kind, payload, seq)
+            rkind, data, rseq = self._channel.recv(time.monotonic() + CONTROL_SECONDS)
+            if rkind not in (P.OK, P.FAIL) or rseq != seq:
+                raise P.ProtocolError(f"frame kind {rkind} out of turn")
         except (OSError, P.ProtocolError, P.ChannelTimeout) as exc:
-            how = self._replace(kill=True)
+            how = self._end_worker()
             raise InterpreterError(f"The sandbox worker did not answer ({how}): {exc}") from None
         if rkind == P.FAIL:
-            raise InterpreterError(P.loads_restricted(data, {}))
+            raise InterpreterError(str(data, "utf-8", "replace"))
         return data
+
+    @property
+    def sandbox(self) -> types.MappingProxyType:
+        """The layers in force in the current worker, as it reported them (read-only):
+        namespaces, uid (inside and on the host), capabilities, securebits, no_new_privs,
+        seccomp, the file-system view, the limits in force, the scratch size, and `missing`:
+        the layers the host's `isolation_fallback` let it go without."""
+        with self._lock:
+            if not self._closed:
+                self._ensure_worker()
+            return types.MappingProxyType(dict(self._sandbox or {}))
 
     # -- the executor API ------------------------------------------------------------------
 
@@ -563,51 +735,74 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         with self._lock:
             if self._closed:
                 raise InterpreterError("this executor is closed")
+            self._ensure_worker()
             self._sync_tools()
 
     def _run_code(self, code_action: str) -> tuple[Any, bool]:
+        if not isinstance(code_action, str):
+            raise TypeError(
+                f"code must be a str, not {type(code_action).__name__}")
         with self._lock:
             if self._closed:
                 raise InterpreterError("this executor is closed")
             timeout = self.timeout_seconds
             deadline = None if timeout is None else time.monotonic() + timeout + self._grace
+            self._ensure_worker()
             sock, channel = self._sock, self._channel
             assert sock is not None and channel is not None
+            seq = self._next_seq()
             try:
-                P.send(sock, P.RUN, code_action.encode("utf-8", "surrogatepass"))
+                P.send(sock, P.RUN, code_action.encode("utf-8", "surrogatepass"), seq)
                 while True:
                     # SPIN_SECONDS: poll before sleeping (0 by default: measured slower here)
-                    kind, data = channel.recv(deadline, P.SPIN_SECONDS)
+                    kind, data, rseq = channel.recv(deadline, P.SPIN_SECONDS)
+                    if rseq != seq:
+                        raise P.ProtocolError(f"a frame of step {rseq} during step {seq}")
                     if kind == P.DONE:
                         break
                     if kind != P.CALL:
                         raise P.ProtocolError(f"unexpected frame kind {kind}")
                     started = time.monotonic()
-                    self._serve_tool_call(sock, data)
+                    self._serve_tool_call(sock, data, seq)
                     if deadline is not None:  # tool time is the host's, not the step's
                         deadline += time.monotonic() - started
+                if channel.pending():
+                    raise P.ProtocolError("bytes arrived after the step's report")
             except P.ChannelTimeout:
-                self._replace(kill=True)
+                self._end_worker()
                 self._set_logs("", 0)
                 raise ExecutionTimeoutError(
                     f"Code execution exceeded the maximum execution time of {timeout} seconds"
                 ) from None
             except (P.ProtocolError, OSError) as exc:
-                how = self._replace(kill=False)
+                if self._closed:  # close() from another thread killed the worker
+                    self._end_worker()
+                    self._set_logs("", 0)
+                    raise InterpreterError(
+                        "The executor was closed while this step ran: its worker was stopped"
+                    ) from None
+                if isinstance(exc, (BrokenPipeError, ConnectionResetError)) or (
+                    isinstance(exc, P.ProtocolError) and "closed the channel" in str(exc)
+                ):
+                    how = self._worker_died()
+                    what = f"The sandbox worker process died ({how}) while running this step"
+                else:
+                    how = self._end_worker()
+                    what = ("The sandbox worker broke the protocol and was stopped "
+                            f"({how}) while running this step")
                 self._set_logs("", 0)
                 raise InterpreterError(
-                    f"The sandbox worker process died ({how}) while running this step "
-                    f"[{exc}]. A new worker was started with the variables of the last "
-                    "completed step."
+                    f"{what} [{exc}]. A new worker takes over at the next step, with the "
+                    "variables of the last completed step."
                 ) from None
             except BaseException:
                 # Interrupted in the host (KeyboardInterrupt...): the worker's late reply
-                # would be read as the answer to the next request. Replace it.
-                self._replace(kill=True)
+                # would be read as the answer to the next request. Stop it.
+                self._end_worker()
                 raise
-            return self._finish(data)
+            return self._finish(data, deadline)
 
-    def _serve_tool_call(self, sock: socket.socket, data: Any) -> None:
+    def _serve_tool_call(self, sock: socket.socket, data: Any, seq: int) -> None:
         name = "?"
         try:
             name, args, kwargs = P.decode_call(data, self._allowed)
@@ -626,14 +821,20 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             payload = P.encode_value(TypeError(
                 f"the {what} of tool {name!r}, of type {type(value).__name__}, cannot "
                 f"cross the process boundary: {exc}"))
-        P.send(sock, P.RESULT, [b"\x01" if ok else b"\x00", payload])
+        P.send(sock, P.RESULT, [b"\x01" if ok else b"\x00", payload], seq)
 
     def _set_logs(self, logs: str, ops: int) -> None:
         self.state["_print_outputs"] = PrintContainer(logs)
         self.state["_operations_count"] = {"counter": ops}
 
-    def _finish(self, data: Any) -> tuple[Any, bool]:
-        status, output, is_final, logs, ops, updates, removed = P.decode_done(data)
+    def _finish(self, data: Any, deadline: float | None) -> tuple[Any, bool]:
+        try:
+            status, output, is_final, logs, ops, updates, removed = P.decode_done(data)
+        except P.ProtocolError as exc:
+            self._end_worker()
+            self._set_logs("", 0)
+            raise InterpreterError(
+                f"The sandbox worker sent a malformed report and was stopped [{exc}]") from None
         state, saved, allowed = self.state, self._saved, self._allowed
         for name in removed:
             state.pop(name, None)
@@ -650,7 +851,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             state.pop(name, None)
             saved.pop(name, None)
         self._set_logs(logs, ops)
-        if status == P.STANDIN:  # the worker could not pickle it: a stand-in
+        if status == P.STANDIN:  # the worker could not encode it: its repr, made there
             return P.WorkerValue(output), False
         if status == 2:
             raise ExecutionTimeoutError(output)
@@ -663,11 +864,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                 raise InterpreterError(
                     f"The final answer cannot cross the process boundary: {exc}"
                 ) from None
-            try:
-                text = P.loads_restricted(self._request(P.DESCRIBE, b""), {})
-            except Exception:
-                text = f"<a value the host does not accept: {exc}>"
-            value = P.WorkerValue(text)
+            value = P.WorkerValue(f"<a value the host does not accept: {exc}>")
         return value, is_final
 
     def _sync_tools(self) -> None:
@@ -701,6 +898,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                         f"variable {name!r} of type {type(value).__name__} cannot cross the "
                         f"process boundary: {exc}"
                     ) from None
+            self._ensure_worker()
             self._request(P.RESTORE, P.dumps(blobs))
             self._saved.update(blobs)
             self.state.update(variables)
@@ -709,27 +907,44 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         super().send_tools(tools)
         with self._lock:
             if not self._closed:
+                self._ensure_worker()
                 self._sync_tools()
 
     # -- lifetime --------------------------------------------------------------------------
 
     @property
     def worker_pid(self) -> int:
-        """The worker's pid as the fork server sees it (its own pid namespace)."""
+        """The pid of the worker's supervisor on the host (the worker is pid 1 of its own
+        pid namespace; killing the supervisor kills it)."""
         return self._pid
 
+    def _forked_copy(self) -> bool:
+        """Whether this object is a copy in a forked child of the host that made it."""
+        return getattr(self, "_owner", os.getpid()) != os.getpid()
+
     def _collect(self) -> None:
-        # Never ask the fork server (_end_worker's STATUS request takes its lock, which this
-        # very thread may hold: the collector runs inside allocations, e.g. in the audit hook
-        # of a request's sendmsg). Closing the socket ends the worker; the slot goes back.
+        # Never ask the fork server (its request lock may be held by this very thread: the
+        # collector runs inside allocations). Killing the supervisor ends the worker; the
+        # slot goes back.
         if getattr(self, "_closed", True) and not getattr(self, "_pool_acquired", False):
             return
         self._closed = True
         sock, self._sock = getattr(self, "_sock", None), None
         self._channel = None
+        pidfd, self._pidfd = getattr(self, "_pidfd", None), None
         if sock is not None:
             try:
                 sock.close()
+            except OSError:
+                pass
+        if pidfd is not None:
+            if not self._forked_copy():
+                try:
+                    signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+                except OSError:
+                    pass
+            try:
+                os.close(pidfd)
             except OSError:
                 pass
         if getattr(self, "_pool_acquired", False):
@@ -737,17 +952,28 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             self._pool.release()
 
     def close(self) -> None:
+        """End the worker now (a step running in another thread ends with an error) and
+        give the pool slot back."""
+        if getattr(self, "_closed", True) and not getattr(self, "_pool_acquired", False):
+            return
+        if self._forked_copy():
+            self._collect()  # this process's copies of the descriptors only
+            return
+        self._closed = True
+        # Kill first, without the executor's lock (a running step holds it): the step's
+        # receive then sees the channel close.
+        pidfd = getattr(self, "_pidfd", None)
+        if pidfd is not None:
+            try:
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            except OSError:
+                pass
         with getattr(self, "_lock", threading.RLock()):
-            if getattr(self, "_closed", True) and not getattr(self, "_pool_acquired", False):
-                return
-            self._closed = True
-            if self._sock is not None:
+            if self._sock is not None or self._pidfd is not None:
                 try:
-                    self._end_worker(kill=False)
+                    self._end_worker()
                 except Exception:
                     pass
             if self._pool_acquired:
                 self._pool_acquired = False
                 self._pool.release()
-
-
