@@ -674,6 +674,9 @@ gadgets_arm(Interp *in, GadgetSave *save)
 {
     PyThreadState *ts = PyThreadState_Get();
     save->armed = 0;
+    if (tripwire_kernel_bounded) {
+        return; /* a process-mode worker: the kernel bounds library code */
+    }
     /* may run with an exception pending (a generator closed by the
        collector): keep it */
     PyObject *exc, *val, *tb;

@@ -23,6 +23,7 @@
  * references only; a dead entry is never taken for a live one).
  */
 #include "interp.h"
+#include "tripwire.h"
 
 #include <frameobject.h>
 #include <string.h>
@@ -712,6 +713,11 @@ underscore_is_public(PyObject *name)
 int
 provenance_check_attr(Interp *in, PyObject *obj, PyObject *name, int store)
 {
+    if (tripwire_kernel_bounded) {
+        /* a process-mode worker: library objects are the worker's own, not
+           the host's (nothing there is shared with the host) */
+        return 0;
+    }
     Py_ssize_t n = PyUnicode_GET_LENGTH(name);
     int priv = n > 0 && PyUnicode_READ_CHAR(name, 0) == '_' &&
                !(n >= 4 && PyUnicode_READ_CHAR(name, 1) == '_' &&

@@ -37,6 +37,7 @@
 #include <string.h>
 
 HOT_TLS Interp *tripwire_armed_tls = NULL;
+int tripwire_kernel_bounded = 0;
 /* The interpreter whose event the hook is checking (the armed one, while
  * the hook runs with the tripwire disarmed). */
 static HOT_TLS Interp *tripwire_checking = NULL;
@@ -872,7 +873,7 @@ static int
 audit_hook(const char *event, PyObject *args, void *data)
 {
     Interp *in = tripwire_armed_tls;
-    if (in == NULL) {
+    if (in == NULL || tripwire_kernel_bounded) {
         return 0;
     }
     /* what the checks do (frames, realpath) raises events too */

@@ -5,6 +5,13 @@
 
 #include "interp.h"
 
+/* Process-wide and one way: 1 in a process-mode worker whose kernel sandbox is
+ * complete (sandbox.c, sandbox_enter_worker_mode).  What library code does for
+ * the code there is bounded by the kernel (docs/isolation.md, "Two tiers"): the
+ * audit-event tripwire, the gadget table and the host-object rules stand down;
+ * the code's own actions still meet the policy. */
+extern int tripwire_kernel_bounded;
+
 /* The interpreter whose code runs on this thread with the tripwire armed,
  * or NULL.  Thread-local: arming is per thread, and the audit hook's fast
  * path is one read of it. */
