@@ -11,9 +11,10 @@
  *   comes back to the interpreter.  Such iterators are wrapped in budget
  *   iterators (policy.c), whose every item charges the clock countdown and
  *   checks the deadline: when a host call returns one
- *   (deadline_wrap_result), when one is passed to a host call
- *   (deadline_wrap_arg, hostcall.c), and when the code iterates one in C
- *   (`in`, star-unpacking: deadline_wrap_iter).  A huge range, which is
+ *   (deadline_wrap_result), when one whose whole interface is iteration is
+ *   passed to a host call (deadline_wrap_args, hostcall.c: a StringIO or a
+ *   file stays the object host code was given), and when the code iterates
+ *   one in C (`in`, star-unpacking: deadline_wrap_iter).  A huge range, which is
  *   not an iterator, is bounded at the source: the range iterator types
  *   check the deadline themselves (deadline_install_sources).
  * - Big-int arithmetic: one `x * y` of two ints inside max_int_bits can take
@@ -390,6 +391,27 @@ observes_identity(PyObject *func)
     return 0;
 }
 
+/* 1 for an iterator whose whole interface is iteration (a generator, a
+ * call iterator, the builtin lazy iterators, itertools' iterators): a
+ * budget iterator standing in for it loses nothing host code could ask of
+ * it.  An iterator that is more than that (a StringIO, a file, a csv
+ * reader, any object with methods of its own) is passed as it is: host code
+ * receives the object the code gave it, and iterating it is bounded by what
+ * it holds or by the sources it reads from, which are wrapped themselves
+ * when they reach host code.  An allowlist: a type not named here is never
+ * replaced. */
+static int
+pure_iterator(Interp *in, PyTypeObject *tp)
+{
+    if (tp == &PyGen_Type || tp == &PyCallIter_Type || tp == &PySeqIter_Type ||
+        tp == &PyRangeIter_Type || tp == &PyLongRangeIter_Type || tp == &PyMap_Type ||
+        tp == &PyFilter_Type || tp == &PyZip_Type || tp == &PyEnum_Type ||
+        tp == &PyReversed_Type) {
+        return 1;
+    }
+    return strncmp(tp->tp_name, "itertools.", 10) == 0;
+}
+
 int
 deadline_wrap_args(Interp *in, PyObject *func, PyObject **args,
                    Py_ssize_t n)
@@ -403,7 +425,7 @@ deadline_wrap_args(Interp *in, PyObject *func, PyObject **args,
     }
     int checked = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (!unbounded_iterator(in, args[i])) {
+        if (!unbounded_iterator(in, args[i]) || !pure_iterator(in, Py_TYPE(args[i]))) {
             continue;
         }
         if (!checked) {
