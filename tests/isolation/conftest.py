@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import shutil
 import sys
 
 import pytest
 
 if not sys.platform.startswith("linux"):
     pytest.skip("process isolation needs Linux", allow_module_level=True)
-
-
-needs_bwrap = pytest.mark.skipif(
-    shutil.which("bwrap") is None,
-    reason="the worker's file-system and process view needs bubblewrap (apt-get install "
-    "bubblewrap); without it only the network namespace is set up",
-)
 
 
 @pytest.fixture(scope="session")

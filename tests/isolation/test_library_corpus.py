@@ -18,7 +18,6 @@ import threading
 
 import pytest
 
-from .conftest import needs_bwrap
 
 np = pytest.importorskip("numpy")
 pd = pytest.importorskip("pandas")
@@ -273,7 +272,6 @@ def host(tmp_path, monkeypatch):
     listener.close()
 
 
-@needs_bwrap
 @pytest.mark.parametrize("name", sorted(PAYLOADS))
 def test_library_payload_reaches_nothing_of_the_host(name, host, make_process_executor):
     fields, (accepted, signals) = host

@@ -17,8 +17,6 @@ from smolagents_native import (
 )
 from smolagents_native.isolation import ProcessExecutor, needs_process
 
-from .conftest import needs_bwrap
-
 
 def test_same_results_errors_and_state(make_process_executor):
     ex = make_process_executor()
@@ -43,7 +41,6 @@ def test_same_results_errors_and_state(make_process_executor):
     assert ex("del x\n1").output == 1 and "x" not in ex.state
 
 
-@needs_bwrap
 def test_final_answer_and_tools_run_in_the_host(make_process_executor, tmp_path):
     host_only = tmp_path / "host-only.txt"
     host_only.write_text("only the host can read this")
@@ -96,7 +93,7 @@ def test_values_that_cannot_cross(make_process_executor):
     ex.send_tools({"final_answer": lambda answer: answer, "echo": lambda v: v})
     with pytest.raises(InterpreterError, match="arguments of tool .final_answer. cannot cross the process boundary"):
         ex("def g():\n    pass\nfinal_answer(g)")
-    with pytest.raises(InterpreterError, match="PurePosixPath may not cross"):
+    with pytest.raises(InterpreterError, match="PurePosixPath, which the host did not list"):
         ex("echo(pathlib.PurePosixPath('b'))")
     # A listed class crosses.
     ex2 = make_process_executor(["pathlib"], cross_classes=["pathlib.PurePosixPath"])
@@ -127,8 +124,9 @@ def test_crashed_worker_is_reported_and_replaced(make_process_executor):
     with pytest.raises(InterpreterError, match=f"killed by signal {sig}") as info:
         ex("import signal\nsignal.raise_signal(signal.SIGSEGV)")
     assert "new worker" in str(info.value)
-    assert ex.worker_pid != first_pid
+    # The replacement starts when the executor is used next, with the variables.
     assert ex("before + [4]").output == [1, 2, 3, 4]
+    assert ex.worker_pid != first_pid
 
 
 @pytest.mark.skipif(os.environ.get("SMOLAGENTS_NATIVE_SANITIZE", "0") not in ("", "0"),
@@ -245,7 +243,6 @@ def test_filter_directly():
     os.close(read)
 
 
-@needs_bwrap
 def test_host_environment_is_invisible(make_process_executor, monkeypatch):
     monkeypatch.setenv("SMOLAGENTS_NATIVE_HOST_SECRET", "hunter2-host-secret")
     ex = make_process_executor(["os"], worker_env={"GIVEN": "yes"})
@@ -319,9 +316,10 @@ def test_pool_shared_closed_and_no_leaked_processes():
         a("v = 'a'")
         b("v = 'b'")
         assert (a("v").output, b("v").output) == ("a", "b")
-        server = next(iter(pool._servers.values()))
+        server = pool._server
         procs = {server.proc.pid} | _descendants(server.proc.pid)
-        assert len(procs) >= 3  # the fork server and two workers (bubblewrap adds its own)
+        # the fork server, and per worker: its supervisor, the jail's init and the worker
+        assert len(procs) == 7
         a.close()
         with pytest.raises(InterpreterError, match="closed"):
             a("1")
@@ -348,10 +346,10 @@ def test_run_many_local(pool):
     assert isinstance(results[10], InterpreterError)
 
 
-@pytest.mark.skipif(__import__("shutil").which("bwrap") is None, reason="needs bubblewrap")
 def test_granted_directory_is_the_only_host_directory(make_process_executor, tmp_path):
     granted = tmp_path / "granted"
     granted.mkdir()
+    granted.chmod(0o777)  # the worker writes as an unprivileged uid (65534 on a root host)
     (granted / "in.txt").write_text("given")
     (tmp_path / "beside.txt").write_text("not given")
     ex = make_process_executor(["os"], granted_paths=[str(granted)])
@@ -388,31 +386,21 @@ def test_restricted_unpickler_never_resolves_unlisted_globals():
 
     assert P.loads_restricted(pickle.dumps({"a": [1, (2.5, b"x")], "s": {3}}), {}) == {
         "a": [1, (2.5, b"x")], "s": {3}}
-    for hostile in (os.system, pathlib.Path("x"), ProcessExecutor):
+    for hostile in (os.system, ProcessExecutor):
         with pytest.raises(pickle.UnpicklingError, match="may not cross"):
             P.loads_restricted(pickle.dumps(hostile), {})
+    with pytest.raises(pickle.UnpicklingError, match="REDUCE of pathlib.*PosixPath"):
+        P.loads_restricted(pickle.dumps(pathlib.Path("x")), {})
     # A hand-written pickle calling os.system is refused before anything is called.
-    with pytest.raises(pickle.UnpicklingError, match="posix.system may not cross"):
+    with pytest.raises(pickle.UnpicklingError, match="REDUCE of posix.system"):
         P.loads_restricted(b"cposix\nsystem\n(S'true'\ntR.", {})
     allowed = {P.class_key(pathlib.PurePosixPath): pathlib.PurePosixPath}
     assert P.loads_restricted(pickle.dumps(pathlib.PurePosixPath("a")), allowed) == (
         pathlib.PurePosixPath("a"))
 
 
-def test_forged_frames_from_the_worker_cross_only_as_data(make_process_executor):
-    """Code that writes its own frame on the channel (os authorized) gets no more than data:
-    the host unpickles it with the restricted unpickler."""
-    import pickle
-
-    from smolagents_native import _protocol as P
-
-    forged_output = b"cposix\nsystem\n(S'touch /tmp/forged'\ntR."
-    envelope = b"".join(
-        P.encode_done(0, bytes([P.T_PICKLE]) + forged_output, True, "", 0, {}, [])
-    )
-    frame = P.HEADER.pack(len(envelope), P.DONE) + envelope
-    ex = make_process_executor(["os"])
-    fds = ex(
+def _socket_fds(ex):
+    return ex(
         "import os, stat\n"
         "def is_socket(fd):\n"
         "    try:\n"
@@ -421,11 +409,41 @@ def test_forged_frames_from_the_worker_cross_only_as_data(make_process_executor)
         "        return False\n"
         "[fd for fd in range(3, 64) if is_socket(fd)]"
     ).output
+
+
+def test_forged_frames_from_the_worker_cross_only_as_data(make_process_executor):
+    """Code that writes its own frame on the channel (os authorized) gets no more than data:
+    a frame out of turn replaces the worker; one in turn (the right sequence number) is
+    followed by the real report, which is bytes after the step's report: replaced too; and
+    its pickle would meet the pre-pass, never the unpickler."""
+    from smolagents_native import _protocol as P
+
+    forged_output = b"cposix\nsystem\n(S'touch /tmp/forged'\ntR."
+    envelope = b"".join(
+        P.encode_done(0, bytes([P.T_PICKLE]) + forged_output, True, "", 0, {}, [])
+    )
+    ex = make_process_executor(["os"])
+    fds = _socket_fds(ex)
     assert len(fds) == 1  # the channel to the host is the worker's only socket
-    # The forged frame is read as this step's reply; its output names a global: refused.
-    with pytest.raises(InterpreterError, match="posix.system may not cross"):
+    frame = P.HEADER.pack(len(envelope), P.DONE, ex._seq - 7) + envelope
+    with pytest.raises(InterpreterError, match="broke the protocol.*during step"):
         ex(f"import os\nos.write({fds[0]}, {frame!r})\n'real'")
+    assert ex("1 + 1").output == 2  # a new worker took over
+    # In turn (the next RUN's number, read from the host here: the code cannot know it):
+    # the host takes the forged report for the step's, refuses its pickle, and the real
+    # report that follows is caught as bytes after the report, now or at the next step.
+    fds = _socket_fds(ex)
+    frame = P.HEADER.pack(len(envelope), P.DONE, ex._seq + 1) + envelope
+    with pytest.raises(InterpreterError, match="REDUCE of posix.system|broke the protocol"):
+        ex(f"import os\nos.write({fds[0]}, {frame!r})\n'real'")
+    try:
+        ex("1 + 1")
+    except InterpreterError as exc:
+        assert "broke the protocol" in str(exc)
+    assert ex("2 + 2").output == 4
     assert not os.path.exists("/tmp/forged")
+    with pytest.raises(__import__("pickle").UnpicklingError, match="REDUCE of posix.system"):
+        P.decode_value(bytes([P.T_PICKLE]) + forged_output, {})
 
 
 def test_collection_during_a_fork_server_request_does_not_deadlock(make_process_executor):

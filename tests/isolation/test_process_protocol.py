@@ -78,12 +78,19 @@ def test_call_record_round_trips(args, kwargs):
 def test_call_record_arguments_meet_the_restricted_unpickler():
     import pathlib
 
-    data = b"".join(P.encode_call("t", (pathlib.PurePosixPath("a"),), {}))
-    with pytest.raises(pickle.UnpicklingError, match="may not cross"):
+    key = P.class_key(pathlib.PurePosixPath)
+    # The worker refuses what the host would refuse (it knows the host's cross_classes) ...
+    with pytest.raises(pickle.UnpicklingError, match="did not list in cross_classes"):
+        P.encode_call("t", (pathlib.PurePosixPath("a"),), {})
+    # ... and the host refuses it anyway (a worker that did not ask).
+    data = b"".join(P.encode_call("t", (pathlib.PurePosixPath("a"),), {}, {key}))
+    with pytest.raises(pickle.UnpicklingError, match="did not list in cross_classes"):
         P.decode_call(data, {})
-    data = b"".join(P.encode_call("t", (), {"p": pathlib.PurePosixPath("a")}))
-    with pytest.raises(pickle.UnpicklingError, match="may not cross"):
+    data = b"".join(P.encode_call("t", (), {"p": pathlib.PurePosixPath("a")}, {key}))
+    with pytest.raises(pickle.UnpicklingError, match="did not list in cross_classes"):
         P.decode_call(data, {})
+    assert P.decode_call(data, {key: pathlib.PurePosixPath}) == (
+        "t", (), {"p": pathlib.PurePosixPath("a")})
 
 
 def test_channel_reads_small_large_and_split_frames_and_times_out():
@@ -100,12 +107,12 @@ def test_channel_reads_small_large_and_split_frames_and_times_out():
 
         writer = threading.Thread(target=write_both)
         writer.start()
-        assert channel.recv() == (P.OK, b"small")
-        kind, data = channel.recv()
+        assert channel.recv() == (P.OK, b"small", 0)
+        kind, data, _seq = channel.recv()
         assert kind == P.DONE and bytes(data) == b"one" + big + b"two"
         writer.join()
         # a frame written in pieces, the header split too
-        frame = P.HEADER.pack(5, P.RESULT) + b"hello"
+        frame = P.HEADER.pack(5, P.RESULT, 7) + b"hello"
 
         def dribble():
             for byte in frame:
@@ -114,12 +121,12 @@ def test_channel_reads_small_large_and_split_frames_and_times_out():
 
         writer = threading.Thread(target=dribble)
         writer.start()
-        assert channel.recv(time.monotonic() + 10) == (P.RESULT, b"hello")
+        assert channel.recv(time.monotonic() + 10) == (P.RESULT, b"hello", 7)
         writer.join()
         with pytest.raises(P.ChannelTimeout):
             channel.recv(time.monotonic() + 0.05)
-        b.sendall(P.HEADER.pack(3, P.OK) + b"abc")
-        assert channel.recv(time.monotonic() + 10, spin=1e-4) == (P.OK, b"abc")
+        b.sendall(P.HEADER.pack(3, P.OK, 2**32 - 1) + b"abc")
+        assert channel.recv(time.monotonic() + 10, spin=1e-4) == (P.OK, b"abc", 2**32 - 1)
         b.close()
         with pytest.raises(P.ProtocolError):
             channel.recv()

@@ -1,0 +1,100 @@
+"""A compromised worker, for the boundary tests: the sandbox a fork server builds for a worker
+(`_jail.supervise`, `_jail.build_jail`, `_worker.confine`: the same functions, the same spec),
+with plain `exec` of the attacker's code in place of the worker's interpreter. Nothing of the
+interpreter's policy applies: what the code reaches here is what the kernel layers let any
+code reach, the model of an attacker who found a way out of the policy (or who was given
+`ctypes`).
+
+`run_compromised(code, ...)` starts a stand-in fork server (a fresh `python -I`, hardened as
+the real one is), which forks the supervisor; the payload runs in the worker and leaves what
+it found in the dict `result`, which comes back as the return value (with "error" set when
+the payload raised).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+from smolagents_native import _jail
+from smolagents_native import _protocol as P
+
+_STANDIN = r"""
+import os, pickle, sys, traceback
+sys.path.insert(0, sys.argv[1])
+from smolagents_native import _core, _jail, _worker
+from smolagents_native import _protocol as P
+
+channel_fd = int(sys.argv[2])
+spec, code, env = pickle.loads(bytes.fromhex(sys.stdin.readline()))
+os.chdir("/")
+_core.sandbox_apply_forkserver()
+
+
+def payload_main(fd, spec, jail):
+    limits, seccomp = _worker.confine(spec, jail, env)
+    scope = {"result": {}, "jail": jail, "limits": limits, "seccomp": seccomp}
+    try:
+        exec(compile(code, "<payload>", "exec"), scope)
+    except BaseException as exc:
+        scope["result"]["error"] = f"{type(exc).__name__}: {exc}"
+    data = pickle.dumps(scope["result"])
+    P.send_frame(fd, P.DONE, 0, data)
+
+
+_worker.worker_main = payload_main
+pid = os.fork()
+if pid == 0:
+    try:
+        _jail.supervise(spec, channel_fd, os.getppid())
+    finally:
+        os._exit(70)
+os.close(channel_fd)
+_, status = os.waitpid(pid, 0)
+print(status)
+"""
+
+
+def run_compromised(
+    code: str, *, network: bool = False, paths: tuple = (), disk_bytes: int | None = None,
+    limits: dict[str, Any] | None = None, fallback: str = "error", env: dict | None = None,
+    timeout: float = 60.0,
+) -> dict[str, Any]:
+    """Run `code` in a compromised worker; return its `result` dict."""
+    spec = _jail.sandbox_spec(
+        network, tuple(paths), disk_bytes,
+        limits or {"memory_bytes": 4 << 30, "open_files": 256, "file_bytes": 64 << 20,
+                   "cpu_seconds": 3600},
+        fallback)
+    host_end, worker_end = socket.socketpair()
+    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(_jail.__file__)))
+    proc = subprocess.Popen(
+        [sys.executable, "-I", "-c", _STANDIN, pkg_parent, str(worker_end.fileno())],
+        pass_fds=(worker_end.fileno(),), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, env={"PATH": "/usr/bin:/bin", **{
+            k: os.environ[k] for k in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS",
+                                       "PYTHONMALLOC") if k in os.environ}},
+        cwd="/", start_new_session=True,
+    )
+    worker_end.close()
+    try:
+        proc.stdin.write(pickle.dumps((spec, code, env or {})).hex().encode() + b"\n")
+        proc.stdin.close()
+        channel = P.Channel(host_end)
+        kind, data, _seq = channel.recv(time.monotonic() + timeout)
+        if kind == P.SETUP_FAIL:
+            raise RuntimeError(str(data, "utf-8", "replace"))
+        assert kind == P.DONE, kind
+        return pickle.loads(data)
+    finally:
+        host_end.close()
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -1,0 +1,163 @@
+"""Process mode's lifecycle under faults: pool slots, close() during a step, forked hosts,
+bad input."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import pytest
+
+from smolagents_native import InterpreterError, LocalPythonExecutor, WorkerPool
+
+
+def test_a_pool_slot_waits_for_a_free_worker_up_to_pool_timeout():
+    with WorkerPool(size=1) as pool:
+        first = LocalPythonExecutor([], isolation="process", pool=pool)
+        got: list = []
+
+        def second() -> None:
+            ex = LocalPythonExecutor([], isolation="process", pool=pool)
+            got.append(ex("'second'").output)
+            ex.close()
+
+        t = threading.Thread(target=second)
+        t.start()
+        time.sleep(0.5)
+        assert got == [] and t.is_alive()  # waiting, not refused
+        first.close()
+        t.join(30)
+        assert got == ["second"]
+    with WorkerPool(size=1, pool_timeout=0.3) as pool:
+        held = LocalPythonExecutor([], isolation="process", pool=pool)
+        start = time.monotonic()
+        with pytest.raises(InterpreterError, match=r"no free worker in the pool \(size 1\)"):
+            LocalPythonExecutor([], isolation="process", pool=pool)
+        assert 0.25 < time.monotonic() - start < 5
+        held.close()
+
+
+def test_close_from_another_thread_ends_a_running_step_at_once(make_process_executor):
+    ex = make_process_executor(["time"], timeout_seconds=60)
+    errors: list = []
+
+    def run() -> None:
+        try:
+            ex("import time\ntime.sleep(8)")
+        except InterpreterError as exc:
+            errors.append(str(exc))
+
+    t = threading.Thread(target=run)
+    t.start()
+    time.sleep(0.5)
+    start = time.monotonic()
+    ex.close()
+    t.join(10)
+    assert not t.is_alive() and time.monotonic() - start < 3
+    assert errors and "closed while this step ran" in errors[0]
+    with pytest.raises(InterpreterError, match="closed"):
+        ex("1")
+
+
+def test_a_forked_child_of_the_host_leaves_the_pool_alone(make_process_executor):
+    """A child of the host (os.fork, multiprocessing's fork start method) has copies of the
+    executors and pools; its exit (closing them, collecting them, atexit) must not end the
+    parent's workers or fork server."""
+    ex = make_process_executor()
+    ex("v = 1")
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            import atexit
+            import gc
+
+            ex.close()
+            ex._collect()
+            ex._pool.close()
+            atexit._run_exitfuncs()
+            gc.collect()
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    assert ex("v + 1").output == 2
+    other = make_process_executor()
+    assert other("'still works'").output == "still works"
+
+
+@pytest.mark.parametrize("code", [b"1 + 1", 42, None])
+def test_code_that_is_not_a_str_is_a_type_error(make_process_executor, code):
+    ex = make_process_executor()
+    with pytest.raises(TypeError, match="code must be a str"):
+        ex(code)
+    assert ex("1 + 1").output == 2
+
+
+def _descendants(pid: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    out, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.add(child)
+            todo.append(child)
+    return out
+
+
+def _alive(pids: set[int]) -> list[int]:
+    alive = []
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    alive.append(p)
+        except OSError:
+            pass
+    return alive
+
+
+def test_every_process_of_a_sandbox_dies_with_its_parent():
+    import signal
+
+    with WorkerPool(size=4) as pool:
+        a = LocalPythonExecutor([], isolation="process", pool=pool)
+        b = LocalPythonExecutor([], isolation="process", pool=pool)
+        a("x = 'a'")
+        b("x = 'b'")
+        # Killing one supervisor ends its jail and worker, nothing else.
+        jail = _descendants(a.worker_pid)
+        assert len(jail) == 2  # the jail's init and the worker
+        os.kill(a.worker_pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while _alive(jail) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _alive(jail) == []
+        assert b("x").output == "b"
+        with pytest.raises(InterpreterError, match="died"):
+            a("x")
+        assert a("x = 'a2'\nx").output == "a2"  # a new worker took over
+        # Killing the fork server ends every sandbox it made.
+        server = pool._server
+        everything = _descendants(server.proc.pid)
+        assert len(everything) == 6
+        server.proc.kill()
+        deadline = time.monotonic() + 10
+        while _alive(everything) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _alive(everything) == []
+        # ... and the executors start over with a new one.
+        with pytest.raises(InterpreterError):
+            b("x")
+        assert b("x").output == "b"
+        a.close()
+        b.close()
