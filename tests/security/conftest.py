@@ -47,10 +47,19 @@ def mark_slow(fn):
     return fn
 
 
-def new_executor(imports=(), timeout=5, tools=True, variables=None):
+def new_executor(imports=(), timeout=5, tools=True, variables=None, isolation="none"):
+    """An executor for an attack. In process (`isolation="none"`) by default, whatever the
+    imports: this suite attacks the in-process policy, where everything the code and the
+    host code acting for it do must meet a mechanism (in process mode the kernel bounds what
+    library code does, and tests/isolation attacks that)."""
+    import warnings
+
     from smolagents_native import LocalPythonExecutor
 
-    ex = LocalPythonExecutor(additional_authorized_imports=list(imports), timeout_seconds=timeout)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # "isolation='none' with os..."
+        ex = LocalPythonExecutor(additional_authorized_imports=list(imports),
+                                 timeout_seconds=timeout, isolation=isolation)
     ex.send_tools(dict(hostside.SECURITY_TOOLS) if tools else {})
     if variables:
         ex.send_variables(variables)
