@@ -586,6 +586,17 @@ def build_jail(
             raise
         missing.append([exc.layer, exc.message])
         securebits = None
+    if view["root"] == "host":
+        # No root of its own: the worker reads the host's files with its own uid.
+        python = [p for p in (os.path.dirname(os.__file__),  # the standard library
+                              os.path.dirname(os.path.abspath(__file__)))  # this package
+                  if not os.access(p, os.R_OK | os.X_OK)]
+        if python:
+            raise RuntimeError(
+                f"without a mount namespace the worker reads the host's files as uid "
+                f"{os.getuid()}, which cannot read the Python installation at {python[0]} "
+                "(a directory on its path does not let others in): make it readable by "
+                "others, or let the sandbox have its namespaces")
     # A change of credentials clears the parent-death signal: armed again, last.
     _die_with_parent(life_r)
     os.close(life_r)

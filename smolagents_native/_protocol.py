@@ -76,11 +76,13 @@ _TAG_BYTES = bytes([T_BYTES])
 _TAG_PICKLE = bytes([T_PICKLE])
 _INT_MIN, _INT_MAX = -(1 << 63), (1 << 63) - 1
 
-# DONE: status, is_final, operations, then the lengths of logs and output and the number of
-# updated and removed names; then logs (UTF-8), output (a tagged value, or the error message
-# / the stand-in repr as UTF-8 when status != 0 or STANDIN is set), updates (name, value:
-# a tagged value, or empty: this value cannot cross), removed names.
-_DONE = struct.Struct("<BBqIIII")
+# DONE: status, is_final, operations, then the lengths of logs and output and the numbers of
+# updated and removed names and of modules imported; then logs (UTF-8), output (a tagged
+# value, or the error message / the stand-in repr as UTF-8 when status != 0 or STANDIN is
+# set), updates (name, value: a tagged value, or empty: this value cannot cross), removed
+# names, the modules the step imported (under the authorized names: the pool's fork server
+# may preload them for later workers).
+_DONE = struct.Struct("<BBqIIIII")
 _NAME = struct.Struct("<H")
 _LEN = struct.Struct("<I")
 STANDIN = 0x80  # flag in the status byte: the output is a repr text (the value stays)
@@ -141,18 +143,19 @@ def decode_value(data: Any, allowed: dict[tuple[str, str], Any] | None) -> Any:
 
 def encode_done(
     status: int, output: bytes, is_final: bool, logs: str, ops: int,
-    updates: dict[str, bytes | None], removed: list[str],
+    updates: dict[str, bytes | None], removed: list[str], imported: Any = (),
 ) -> list[bytes]:
     """The DONE payload as a list of parts (large values are not copied into one buffer)."""
     logs_b = logs.encode("utf-8", "surrogatepass")
+    imported = list(imported)
     parts = [_DONE.pack(status, bool(is_final), ops, len(logs_b), len(output), len(updates),
-                        len(removed)), logs_b, output]
+                        len(removed), len(imported)), logs_b, output]
     for name, value in updates.items():
         name_b = name.encode("utf-8", "surrogatepass")
         value = value or b""
         parts.append(_NAME.pack(len(name_b)) + name_b + _LEN.pack(len(value)))
         parts.append(value)
-    for name in removed:
+    for name in (*removed, *imported):
         name_b = name.encode("utf-8", "surrogatepass")
         parts.append(_NAME.pack(len(name_b)) + name_b)
     return parts
@@ -167,13 +170,13 @@ def _take(view: memoryview, pos: int, n: int) -> memoryview:
 
 def decode_done(
     data: Any,
-) -> tuple[int, Any, bool, str, int, dict[str, Any], list[str]]:
+) -> tuple[int, Any, bool, str, int, dict[str, Any], list[str], list[str]]:
     """(status, output, is_final, logs, ops, {name: tagged value (memoryview) or None},
-    removed names) of a DONE payload. `output` is a memoryview of the tagged value, or the
-    text (status != 0, or status & STANDIN)."""
+    removed names, imported modules) of a DONE payload. `output` is a memoryview of the
+    tagged value, or the text (status != 0, or status & STANDIN)."""
     view = memoryview(data)
     try:
-        status, is_final, ops, n_logs, n_out, n_upd, n_rem = _DONE.unpack_from(view, 0)
+        status, is_final, ops, n_logs, n_out, n_upd, n_rem, n_imp = _DONE.unpack_from(view, 0)
         pos = _DONE.size
         logs = str(_take(view, pos, n_logs), "utf-8", "surrogatepass")
         pos += n_logs
@@ -190,16 +193,16 @@ def decode_done(
             value = _take(view, pos + 4, n)
             updates[name] = value if n else None
             pos += 4 + n
-        removed = []
-        for _ in range(n_rem):
+        names: list[str] = []
+        for _ in range(n_rem + n_imp):
             (n,) = _NAME.unpack_from(view, pos)
-            removed.append(str(_take(view, pos + 2, n), "utf-8", "surrogatepass"))
+            names.append(str(_take(view, pos + 2, n), "utf-8", "surrogatepass"))
             pos += 2 + n
     except (struct.error, UnicodeDecodeError) as exc:
         raise ProtocolError(f"malformed DONE frame: {exc}") from None
     if pos != len(view):
         raise ProtocolError("malformed DONE frame: trailing bytes")
-    return status, output, bool(is_final), logs, ops, updates, removed
+    return status, output, bool(is_final), logs, ops, updates, names[:n_rem], names[n_rem:]
 
 
 def encode_call(

@@ -215,6 +215,11 @@ class _Worker:
         # The classes the host takes as pickles (cross_classes): a value that needs another
         # class is refused here, so the host gets its stand-in text, made in the step.
         self.cross = frozenset(tuple(k) for k in config.get("cross_classes", ()))
+        # The top-level packages the code may import (not for "*"): the modules a step
+        # imports under them are reported, so that the pool's fork server preloads them.
+        self.packages = frozenset(
+            m.split(".")[0] for m in config.get("preload_packages", ()))
+        self.modules_seen = set(sys.modules)
 
     def encode(self, value: Any) -> bytes:
         """The tagged value the host will accept, or an exception saying why not."""
@@ -334,7 +339,8 @@ class _Worker:
         ops = state.get("_operations_count", {}).get("counter", 0)
         try:
             updates, removed = self.sync_state()
-            return P.encode_done(status, output, is_final, logs, ops, updates, removed)
+            return P.encode_done(status, output, is_final, logs, ops, updates, removed,
+                                 self.imported())
         except MemoryError:
             # The step left more than the worker can copy: report the step, keep the worker.
             # Nothing is sent for its variables (they stay in the worker); every name the
@@ -343,6 +349,15 @@ class _Worker:
             self.last = dict.fromkeys(self.last, b"!stale")
             self.last_obj.clear()
             return P.encode_done(status, output, is_final, logs, ops, {}, [])
+
+    def imported(self) -> list[str]:
+        """The modules under the authorized packages imported since the last report."""
+        modules = sys.modules
+        if len(modules) == len(self.modules_seen) or not self.packages:
+            return []
+        new = [name for name in modules if name not in self.modules_seen]
+        self.modules_seen.update(new)
+        return [name for name in new if name.split(".")[0] in self.packages][:256]
 
     def _error_text(self, text: str) -> bytes:
         if "MemoryError" in text and self.memory_bytes:

@@ -813,9 +813,13 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             # copies: a list changed in place later must be seen as a change
             self._grants_key = tuple(list(v) if isinstance(v, list) else v for v in key)
 
+    # The thread running a host tool for this executor's step (process mode runs tools on
+    # a thread of their own): a step it starts would wait for itself, as on the step's.
+    _tool_thread: int | None = None
+
     def __call__(self, code_action: str) -> CodeOutput:
         me = _get_ident()
-        if self._step_thread == me:
+        if self._step_thread == me or self._tool_thread == me:
             raise InterpreterError(
                 "This executor is already running a step on this thread (a tool or callback "
                 "called it again from inside the step); a step cannot start inside another "

@@ -291,6 +291,9 @@ class WorkerPool(_Closing):
         self.pool_timeout = pool_timeout
         self._server: _ForkServer | None = None
         self._lock = threading.Lock()
+        # Modules workers imported under their authorized names: preloaded by the fork server
+        # for the workers forked after (`learn`, `warm`).
+        self._learned: dict[str, None] = {}
         self._slots = threading.BoundedSemaphore(size) if size is not None else None
         self._closed = False
         self._ray: Any = None
@@ -319,6 +322,26 @@ class WorkerPool(_Closing):
             server.request(W.PRELOAD, missing, timeout=SERVER_START_SECONDS)
             server.preloaded.update(missing)
         return server
+
+    def learn(self, modules: Iterable[str], authorized: Iterable[str]) -> None:
+        """Remember modules a worker reported importing, for the workers forked later. Only
+        names the executor's own authorization covers by name (never through "*": a worker
+        may lie, and the fork server imports outside the sandbox), well-formed, and at most
+        MAX_LEARNED in all."""
+        from .executor import check_import_authorized
+
+        named = [a for a in authorized if a != "*" and not a.startswith("*")]
+        for name in modules:
+            if (len(self._learned) < MAX_LEARNED and isinstance(name, str)
+                    and _MODULE_NAME.fullmatch(name) and check_import_authorized(name, named)):
+                self._learned.setdefault(name, None)
+
+    def warm(self, preload: Iterable[str]) -> list[str]:
+        """What the fork server should have imported for an executor that authorizes
+        `preload` (its `_preload_names`): those, and what workers of this pool imported under
+        the same packages."""
+        tops = {name.split(".")[0] for name in preload}
+        return [*preload, *(m for m in self._learned if m.split(".")[0] in tops)]
 
     def acquire(self, timeout: float | None = None) -> None:
         """Take a worker slot, waiting up to `timeout` seconds (None: the pool's
@@ -424,6 +447,77 @@ def _sandbox_profile(
     for path in (*granted_paths, *(config.get("writable_dirs") or ())):
         paths[os.path.abspath(path)] = True
     return net, tuple(sorted(paths.items()))
+
+
+class _ToolRunner:
+    """A thread that runs host tool calls for one executor, so that the thread waiting for
+    the worker can stop waiting at the step's deadline. One call at a time; a call that
+    outlives its deadline keeps this runner busy (it is then left to finish and its result
+    discarded, and the executor makes a new runner)."""
+
+    def __init__(self) -> None:
+        self.idle = True
+        self._job: Callable[[], Any] | None = None
+        self._context: Any = None
+        self._result: tuple[Any, bool] | None = None
+        self._ready = threading.Event()
+        self._done = threading.Event()
+        thread = threading.Thread(target=self._loop, name="smolagents_native-tool", daemon=True)
+        thread.start()
+        self.ident = thread.ident
+
+    def _loop(self) -> None:
+        while True:
+            self._ready.wait()
+            self._ready.clear()
+            job, context = self._job, self._context
+            self._job = self._context = None
+            try:
+                result: tuple[Any, bool] = (context.run(job), True)
+            except BaseException as exc:  # the tool's error, for the code
+                result = (exc, False)
+            self._result = result
+            self.idle = True
+            self._done.set()
+            del job, context, result
+
+    def run(self, job: Callable[[], Any], deadline: float) -> tuple[Any, bool] | None:
+        """The job's (value, returned?), or None when the deadline passed first."""
+        import contextvars
+
+        self.idle = False
+        self._done.clear()
+        self._job, self._context = job, contextvars.copy_context()
+        self._ready.set()
+        if not self._done.wait(max(deadline - time.monotonic(), 0)):
+            return None
+        result, self._result = self._result, None
+        return result
+
+
+MAX_LEARNED = 512
+_MODULE_NAME = __import__("re").compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def _preload_names(authorized: Iterable[str]) -> list[str]:
+    """The modules a fork server imports so that an executor's workers start warm: each
+    authorized name ("pkg.sub" itself), and for a wildcard ("pkg.*") the package and its
+    submodules the host has imported already. Nothing for "*"."""
+    out: dict[str, None] = {}
+    loaded = list(sys.modules)
+    for entry in authorized:
+        if entry == "*" or entry.startswith("*"):
+            continue
+        if entry.endswith(".*"):
+            package = entry[:-2]
+            out.setdefault(package, None)
+            prefix = package + "."
+            for name in loaded:
+                if name.startswith(prefix) and _MODULE_NAME.fullmatch(name):
+                    out.setdefault(name, None)
+        elif "*" not in entry:
+            out.setdefault(entry, None)
+    return list(out)
 
 
 def _check_writable(paths: tuple[tuple[str, bool], ...]) -> None:
@@ -568,6 +662,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         # tell the number of the next request (forging a reply in turn needs the worker's
         # memory, and then the reply is only the code's own result).
         self._seq = secrets.randbits(32)
+        self._tool_runner: _ToolRunner | None = None
         self._sandbox: Any = None
         self._warned = False
         self._lock = threading.RLock()
@@ -575,9 +670,8 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         self._pool_acquired = True
         self._closed = False
         try:
-            self._preload = [m.split(".")[0] for m in self.authorized_imports
-                             if m != "*" and not m.startswith("*")]
-            self._server = self._pool.server(self._preload)
+            self._preload = _preload_names(self.authorized_imports)
+            self._server = self._pool.server(self._pool.warm(self._preload))
             self._start()
         except BaseException:
             self.close()
@@ -591,6 +685,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             "function_names": list(self._functions),
             "env": self._env,
             "cross_classes": sorted(self._allowed),
+            "preload_packages": self._preload,
         }
 
     def _next_seq(self) -> int:
@@ -600,8 +695,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
     def _start(self) -> None:
         """Start a worker: SPAWN from the fork server, then INIT on its own channel, READY
         back (or why its sandbox could not be set up), then the variables and tools."""
-        if not self._server.alive():
-            self._server = self._pool.server(self._preload)
+        self._server = self._pool.server(self._pool.warm(self._preload))
         sock, pid = self._server.spawn(self._spec)
         self._sock, self._pid = sock, pid
         self._channel = P.Channel(sock, self._limits["frame_bytes"] or P.MAX_FRAME)
@@ -762,10 +856,9 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                         break
                     if kind != P.CALL:
                         raise P.ProtocolError(f"unexpected frame kind {kind}")
-                    started = time.monotonic()
-                    self._serve_tool_call(sock, data, seq)
-                    if deadline is not None:  # tool time is the host's, not the step's
-                        deadline += time.monotonic() - started
+                    # The tool runs within the step's deadline, as in process (a tool
+                    # that outlives it ends the step; _call_tool).
+                    self._serve_tool_call(sock, data, seq, deadline)
                 if channel.pending():
                     raise P.ProtocolError("bytes arrived after the step's report")
             except P.ChannelTimeout:
@@ -802,15 +895,18 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                 raise
             return self._finish(data, deadline)
 
-    def _serve_tool_call(self, sock: socket.socket, data: Any, seq: int) -> None:
+    def _serve_tool_call(
+        self, sock: socket.socket, data: Any, seq: int, deadline: float | None
+    ) -> None:
         name = "?"
         try:
             name, args, kwargs = P.decode_call(data, self._allowed)
             tool = self._tools.get(name)
             if tool is None:
                 raise NameError(f"no tool named {name!r}")
-            value = _obs.call_tool(name, tool, args, kwargs)
-            ok = True
+            value, ok = self._call_tool(name, tool, args, kwargs, deadline)
+        except (P.ChannelTimeout, KeyboardInterrupt):
+            raise
         except BaseException as exc:  # the tool's error reaches the code, as in-process
             value, ok = exc, False
         try:
@@ -823,18 +919,50 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                 f"cross the process boundary: {exc}"))
         P.send(sock, P.RESULT, [b"\x01" if ok else b"\x00", payload], seq)
 
+    def _call_tool(self, name: str, tool: Callable, args: tuple, kwargs: dict,
+                   deadline: float | None) -> tuple[Any, bool]:
+        """(value, returned?) of one host tool call. Without a deadline the tool runs on this
+        thread. With one it runs on the executor's tool thread while this one waits until
+        the deadline: past it, ChannelTimeout (the step ends with ExecutionTimeoutError at
+        deadline + grace; the tool is left to finish on its thread, its result discarded).
+        A KeyboardInterrupt, in the tool or in the wait, reaches the caller as such."""
+        if deadline is None:
+            try:
+                return _obs.call_tool(name, tool, args, kwargs), True
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:
+                return exc, False
+        runner = self._tool_runner
+        if runner is None or not runner.idle:
+            runner = self._tool_runner = _ToolRunner()
+        self._tool_thread = runner.ident
+        try:
+            outcome = runner.run(lambda: _obs.call_tool(name, tool, args, kwargs), deadline)
+        finally:
+            self._tool_thread = None
+        if outcome is None:
+            self._tool_runner = None  # busy with the late tool: the next call gets another
+            raise P.ChannelTimeout()
+        value, ok = outcome
+        if not ok and isinstance(value, KeyboardInterrupt):
+            raise value
+        return value, ok
+
     def _set_logs(self, logs: str, ops: int) -> None:
         self.state["_print_outputs"] = PrintContainer(logs)
         self.state["_operations_count"] = {"counter": ops}
 
     def _finish(self, data: Any, deadline: float | None) -> tuple[Any, bool]:
         try:
-            status, output, is_final, logs, ops, updates, removed = P.decode_done(data)
+            status, output, is_final, logs, ops, updates, removed, imported = P.decode_done(data)
         except P.ProtocolError as exc:
             self._end_worker()
             self._set_logs("", 0)
             raise InterpreterError(
                 f"The sandbox worker sent a malformed report and was stopped [{exc}]") from None
+        if imported:
+            self._pool.learn(imported, self.authorized_imports)
         state, saved, allowed = self.state, self._saved, self._allowed
         for name in removed:
             state.pop(name, None)

@@ -161,3 +161,54 @@ def test_every_process_of_a_sandbox_dies_with_its_parent():
         assert b("x").output == "b"
         a.close()
         b.close()
+
+
+def test_a_host_tool_is_bounded_by_the_step_deadline(make_process_executor):
+    release = threading.Event()
+    finished: list = []
+
+    def slow_lookup(q):
+        release.wait(6)
+        finished.append(q)
+        return q
+
+    ex = make_process_executor(timeout_seconds=1)
+    ex.send_tools({"slow_lookup": slow_lookup, "quick": lambda v: v * 2})
+    start = time.monotonic()
+    from smolagents_native import ExecutionTimeoutError
+
+    with pytest.raises(ExecutionTimeoutError, match="maximum execution time of 1 seconds"):
+        ex("slow_lookup('late')")
+    assert time.monotonic() - start < 1 + 0.5 + 2
+    assert finished == []  # still running on its thread: left to finish, result discarded
+    assert ex("quick(21)").output == 42  # a new worker, a new tool thread
+    release.set()
+
+
+def test_ctrl_c_during_a_tool_call_reaches_the_caller(make_process_executor):
+    import signal
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    def slow():
+        time.sleep(3)
+        return 1
+
+    ex = make_process_executor(timeout_seconds=30)
+    ex.send_tools({"interrupted": interrupted, "slow": slow})
+    with pytest.raises(KeyboardInterrupt):
+        ex("interrupted()")
+    main = threading.main_thread().ident
+    timer = threading.Timer(0.5, signal.pthread_kill, (main, signal.SIGINT))  # Ctrl-C
+    timer.start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        ex("slow()")
+    assert time.monotonic() - start < 2.5
+    assert ex("'after'").output == "after"
+    ex_none = make_process_executor(timeout_seconds=None)  # no deadline: the tool runs here
+    ex_none.send_tools({"interrupted": interrupted})
+    with pytest.raises(KeyboardInterrupt):
+        ex_none("interrupted()")
+    assert ex_none("1").output == 1
