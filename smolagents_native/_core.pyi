@@ -102,3 +102,17 @@ def stack_bound_queries() -> int: ...
 # Process-mode worker confinement (csrc/sandbox.c; docs/isolation.md). Linux only.
 def sandbox_apply(network: bool = False) -> None: ...
 def sandbox_unshare_network() -> None: ...
+
+# The data-only value codec of the process boundary (csrc/wire.c describes the format;
+# smolagents_native/_wire.py has the ext and build hooks of the types beyond the builtins).
+def wire_dumps(
+    obj: object,
+    ext: Callable[[Any], tuple[str, Any] | None] | None = None,
+    max_depth: int = 200,
+) -> bytes: ...
+def wire_loads(
+    data: bytes | bytearray | memoryview,
+    build: Callable[[str, Any], Any] | None = None,
+    max_depth: int = 200,
+    deadline: float | None = None,
+) -> Any: ...
