@@ -82,6 +82,7 @@
 #include "interp.h"
 #include "wire.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -146,11 +147,31 @@ typedef struct {
     uint64_t state;
 } EncSlot;
 
+/* A payload of at least WIRE_PIECE_MIN bytes (a str, bytes or bytearray)
+ * is not copied into the buffer: it is kept as a piece, which the result is
+ * assembled from, so its bytes are copied once (into the result), not twice
+ * (into the buffer, then into the result). */
+#define WIRE_PIECE_MIN (16 * 1024)
+
+typedef struct {
+    size_t pos; /* the offset in the buffer where its bytes belong */
+    const char *data;
+    size_t n;
+    /* a bytes or bytearray: an export of its buffer, which keeps the object
+       and its bytes in place (a bytearray cannot be resized meanwhile);
+       view.obj is NULL for a str, which `owner` holds */
+    Py_buffer view;
+    PyObject *owner;
+} EncPiece;
+
 typedef struct {
     unsigned char *buf; /* PyMem */
     size_t len, cap;
-    EncSlot *slots; /* open addressing by address, linear probing; PyMem */
-    size_t mask;    /* slot count - 1 (a power of two); 0: no table yet */
+    EncPiece *pieces; /* PyMem */
+    size_t npieces, cappieces;
+    size_t piece_bytes; /* the bytes of all pieces */
+    EncSlot *slots;     /* open addressing by address, linear probing; PyMem */
+    size_t mask;        /* slot count - 1 (a power of two); 0: no table yet */
     size_t used;
     Py_ssize_t next_index;
     PyObject *names; /* dict: extension name -> name number (new ref) */
@@ -172,6 +193,15 @@ enc_clear(Enc *e)
     }
     PyMem_Free(e->buf);
     e->buf = NULL;
+    for (size_t i = 0; i < e->npieces; i++) {
+        if (e->pieces[i].view.obj != NULL) {
+            PyBuffer_Release(&e->pieces[i].view);
+        }
+        Py_XDECREF(e->pieces[i].owner);
+    }
+    PyMem_Free(e->pieces);
+    e->pieces = NULL;
+    e->npieces = 0;
     Py_CLEAR(e->names);
 }
 
@@ -242,13 +272,64 @@ enc_head(Enc *e, unsigned char tag, uint64_t n)
     return 0;
 }
 
-/* A tag, a length and `n` bytes; 0 / -1. */
+/* Records the `n` bytes at `data` of `owner` (a str, bytes or bytearray,
+ * borrowed) as a piece at the buffer's end; 0 / -1. */
 static int
-enc_sized(Enc *e, unsigned char tag, const void *data, size_t n)
+enc_piece(Enc *e, PyObject *owner, const void *data, size_t n)
+{
+    if (n > (size_t)PY_SSIZE_T_MAX - e->len - e->piece_bytes) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (e->npieces == e->cappieces) {
+        size_t cap = e->cappieces ? e->cappieces * 2 : 8;
+        if (cap > (size_t)PY_SSIZE_T_MAX / sizeof(EncPiece)) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        EncPiece *pieces = PyMem_Realloc(e->pieces, cap * sizeof(EncPiece));
+        if (pieces == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        e->pieces = pieces;
+        e->cappieces = cap;
+    }
+    EncPiece *pc = &e->pieces[e->npieces];
+    memset(pc, 0, sizeof(*pc));
+    if (PyUnicode_Check(owner)) {
+        Py_INCREF(owner);
+        pc->owner = owner;
+    }
+    else {
+        if (PyObject_GetBuffer(owner, &pc->view, PyBUF_SIMPLE) < 0) {
+            pc->view.obj = NULL;
+            return -1;
+        }
+        /* the bytes exported are the ones counted */
+        data = pc->view.buf;
+        n = (size_t)pc->view.len;
+    }
+    pc->pos = e->len;
+    pc->data = data;
+    pc->n = n;
+    e->npieces++;
+    e->piece_bytes += n;
+    return 0;
+}
+
+/* A tag, a length and the `n` bytes at `data`, which belong to `owner` (a
+ * str, bytes or bytearray, borrowed; NULL: copy them); 0 / -1. */
+static int
+enc_sized(Enc *e, unsigned char tag, PyObject *owner, const void *data,
+          size_t n)
 {
     if (n > (size_t)PY_SSIZE_T_MAX - 11) {
         PyErr_NoMemory();
         return -1;
+    }
+    if (owner != NULL && n >= WIRE_PIECE_MIN) {
+        return enc_head(e, tag, n) < 0 ? -1 : enc_piece(e, owner, data, n);
     }
     if (enc_reserve(e, 11 + n) < 0) {
         return -1;
@@ -464,14 +545,14 @@ enc_str(Enc *e, PyObject *v, int solo)
     }
 #endif
     if (PyUnicode_IS_ASCII(v)) {
-        return enc_sized(e, TAG_STR, PyUnicode_DATA(v),
+        return enc_sized(e, TAG_STR, v, PyUnicode_DATA(v),
                          (size_t)PyUnicode_GET_LENGTH(v));
     }
     PyObject *b = PyUnicode_AsEncodedString(v, "utf-8", "surrogatepass");
     if (b == NULL) {
         return -1;
     }
-    r = enc_sized(e, TAG_STR, PyBytes_AS_STRING(b),
+    r = enc_sized(e, TAG_STR, b, PyBytes_AS_STRING(b),
                   (size_t)PyBytes_GET_SIZE(b));
     Py_DECREF(b);
     return r;
@@ -811,10 +892,10 @@ enc_value(Enc *e, PyObject *v, int solo)
             return r < 0 ? -1 : 0;
         }
         if (tp == &PyBytes_Type) {
-            return enc_sized(e, TAG_BYTES, PyBytes_AS_STRING(v),
+            return enc_sized(e, TAG_BYTES, v, PyBytes_AS_STRING(v),
                              (size_t)PyBytes_GET_SIZE(v));
         }
-        return enc_sized(e, TAG_BYTEARRAY, PyByteArray_AS_STRING(v),
+        return enc_sized(e, TAG_BYTEARRAY, v, PyByteArray_AS_STRING(v),
                          (size_t)PyByteArray_GET_SIZE(v));
     }
     if (tp == &PySet_Type) {
@@ -835,6 +916,32 @@ enc_value(Enc *e, PyObject *v, int solo)
         return 0;
     }
     return enc_ext(e, v, solo);
+}
+
+/* The encoding: the buffer with the pieces in their places; a new bytes
+ * object, or NULL. */
+static PyObject *
+enc_finish(Enc *e)
+{
+    size_t total = e->len + e->piece_bytes; /* enc_piece checked the sum */
+    PyObject *res = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
+    if (res == NULL) {
+        return NULL;
+    }
+    char *out = PyBytes_AS_STRING(res);
+    size_t from = 0;
+    for (size_t i = 0; i < e->npieces; i++) {
+        EncPiece *pc = &e->pieces[i];
+        memcpy(out, e->buf + from, pc->pos - from);
+        out += pc->pos - from;
+        memcpy(out, pc->data, pc->n);
+        out += pc->n;
+        from = pc->pos;
+    }
+    if (e->len > from) {
+        memcpy(out, e->buf + from, e->len - from);
+    }
+    return res;
 }
 
 /* wire_dumps(obj, ext=None, max_depth=200): bytes (new reference) or
@@ -865,7 +972,7 @@ wire_dumps(PyObject *module, PyObject *args, PyObject *kwargs)
     if (e.names == NULL || enc_value(&e, obj, 0) < 0) {
         goto done;
     }
-    res = PyBytes_FromStringAndSize((const char *)e.buf, (Py_ssize_t)e.len);
+    res = enc_finish(&e);
 done:
     enc_clear(&e);
     return res;
@@ -1514,7 +1621,13 @@ dec_value(Dec *d, uint64_t *weight)
             return NULL;
         }
         uint64_t x = (u >> 1) ^ (0 - (u & 1));
+#if LONG_MAX == LLONG_MAX
+        /* PyLong_FromLong makes ints of one or two digits inline (3.11+),
+           PyLong_FromLongLong through the generic allocation */
+        return PyLong_FromLong((long)x);
+#else
         return PyLong_FromLongLong((long long)x);
+#endif
     }
     case TAG_STR:
     case TAG_BYTES:
