@@ -895,7 +895,9 @@ enc_value(Enc *e, PyObject *v, int solo)
             return enc_sized(e, TAG_BYTES, v, PyBytes_AS_STRING(v),
                              (size_t)PyBytes_GET_SIZE(v));
         }
-        return enc_sized(e, TAG_BYTEARRAY, v, PyByteArray_AS_STRING(v),
+        /* the function: up to 3.11 the macro PyByteArray_AS_STRING reads a
+           private symbol */
+        return enc_sized(e, TAG_BYTEARRAY, v, PyByteArray_AsString(v),
                          (size_t)PyByteArray_GET_SIZE(v));
     }
     if (tp == &PySet_Type) {
