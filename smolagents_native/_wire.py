@@ -17,7 +17,8 @@ through the two hooks here, which describe it as plain data and rebuild it from 
   a DataFrame's columns...), so an input of n bytes could otherwise ask for n copies of an
   n-byte list.
 
-Types: datetime.date / datetime / time / timedelta / timezone, zoneinfo.ZoneInfo (by key),
+Types: datetime.date / datetime / time / timedelta / timezone, zoneinfo.ZoneInfo (by key), a
+pytz zone (by name, when pytz is imported; not a localized pytz tzinfo),
 decimal.Decimal, fractions.Fraction, collections.OrderedDict / deque / Counter / defaultdict
 (default_factory None or one of list, dict, set, int, str, float), uuid.UUID,
 pathlib.PurePosixPath / PosixPath, range, slice; with numpy (when the worker has imported it):
@@ -57,6 +58,7 @@ N_TIME = "datetime.time"
 N_TIMEDELTA = "datetime.timedelta"
 N_TIMEZONE = "datetime.timezone"
 N_ZONEINFO = "zoneinfo.ZoneInfo"
+N_PYTZ = "pytz.timezone"
 N_DECIMAL = "decimal.Decimal"
 N_FRACTION = "fractions.Fraction"
 N_ORDEREDDICT = "collections.OrderedDict"
@@ -134,6 +136,28 @@ def _d_timezone(v):
 def _d_zoneinfo(v):
     key = v.key
     return None if key is None else (N_ZONEINFO, key)
+
+
+def _pytz_base(pytz, v):
+    """The zone object pytz.timezone() gives for the zone of `v` (a pytz tzinfo), or None when
+    `v` is not a genuine pytz tzinfo: a localized instance (a pytz datetime's tzinfo: an
+    offset in force, not a zone) has the base zone's class."""
+    zone = getattr(v, "zone", None)
+    if type(zone) is not str:
+        return None
+    try:
+        base = pytz.timezone(zone)
+    except (KeyError, ValueError):
+        return None
+    return base if type(base) is type(v) else None
+
+
+def _d_pytz(pytz, v):
+    """A pytz zone by name, only the zone itself (what pytz.timezone(name) returns, as pandas
+    keeps it in a dtype). A localized instance cannot cross: the host would attach the
+    zone's first offset (LMT) to a datetime, not the offset the worker's had."""
+    base = _pytz_base(pytz, v)
+    return (N_PYTZ, v.zone) if base is v else None
 
 
 def _d_decimal(v):
@@ -242,6 +266,16 @@ def _describe_numpy(np, v):
     return None
 
 
+def _pd_tz(tz):
+    """A pandas time zone as it can cross: a pytz tzinfo as its zone (pandas 2 gives a
+    Timestamp the localized instance; pandas converts instants by the zone alone)."""
+    pytz = sys.modules.get("pytz")
+    if pytz is not None and isinstance(tz, pytz.BaseTzInfo):
+        base = _pytz_base(pytz, tz)
+        return base if base is not None else tz
+    return tz
+
+
 def _pd_values(pd, np, x):
     """The description of the values of a Series or Index `x`, or None."""
     dtype = x.dtype
@@ -252,7 +286,7 @@ def _pd_values(pd, np, x):
         return ("np", values)
     if isinstance(dtype, pd.DatetimeTZDtype):
         utc = x.array.tz_convert("UTC").tz_localize(None)
-        return ("dt_tz", np.asarray(utc), dtype.tz)
+        return ("dt_tz", np.asarray(utc), _pd_tz(dtype.tz))
     if isinstance(dtype, pd.CategoricalDtype):
         cat = x.array
         return ("cat", np.asarray(cat.codes), cat.categories, bool(cat.ordered))
@@ -269,7 +303,7 @@ def _describe_pandas(pd, np, v):
     if v is pd.NA:
         return N_NA, None
     if t is pd.Timestamp:
-        return N_TIMESTAMP, (v.asm8, v.tz)
+        return N_TIMESTAMP, (v.asm8, _pd_tz(v.tz))
     if t is pd.Timedelta:
         return N_PDTIMEDELTA, v.asm8
     if t is pd.Series:
@@ -310,6 +344,9 @@ def describe(obj: Any) -> tuple[str, Any] | None:
     zoneinfo = sys.modules.get("zoneinfo")
     if zoneinfo is not None and t is zoneinfo.ZoneInfo:
         return _d_zoneinfo(obj)
+    pytz = sys.modules.get("pytz")
+    if pytz is not None and isinstance(obj, pytz.BaseTzInfo):
+        return _d_pytz(pytz, obj)
     np = sys.modules.get("numpy")
     if np is None:
         return None
@@ -408,12 +445,18 @@ def _b_date(b, p):
 
 
 def _tzinfo(tz):
+    """`tz` when it is None or a time zone one of the builders made (a payload's objects
+    are plain data or such values)."""
     zoneinfo = sys.modules.get("zoneinfo")
-    if tz is None or type(tz) is datetime.timezone or (
-        zoneinfo is not None and type(tz) is zoneinfo.ZoneInfo
+    pytz = sys.modules.get("pytz")
+    if (
+        tz is None
+        or type(tz) is datetime.timezone
+        or (zoneinfo is not None and type(tz) is zoneinfo.ZoneInfo)
+        or (pytz is not None and isinstance(tz, pytz.BaseTzInfo))
     ):
         return tz
-    raise _Refused("tzinfo must be None, a datetime.timezone or a zoneinfo.ZoneInfo")
+    raise _Refused("tzinfo must be None, a datetime.timezone, a zoneinfo.ZoneInfo or a pytz zone")
 
 
 def _b_datetime(b, p):
@@ -451,6 +494,21 @@ def _b_zoneinfo(b, p):
     import zoneinfo
 
     return zoneinfo.ZoneInfo(key)
+
+
+def _b_pytz(b, p):
+    """A pytz zone by name: pytz's own when the host has pytz, else the zoneinfo zone of the
+    same name."""
+    key = _str(p, "zone", 160)
+    if not _ZONE_KEY_RE.fullmatch(key):
+        raise _Refused("not a time zone key")
+    try:
+        import pytz
+    except ImportError:
+        import zoneinfo
+
+        return zoneinfo.ZoneInfo(key)
+    return pytz.timezone(key)  # a known zone name, or UnknownTimeZoneError (a KeyError)
 
 
 def _b_decimal(b, p):
@@ -834,6 +892,7 @@ _BUILDERS = {
     N_TIMEDELTA: _b_timedelta,
     N_TIMEZONE: _b_timezone,
     N_ZONEINFO: _b_zoneinfo,
+    N_PYTZ: _b_pytz,
     N_DECIMAL: _b_decimal,
     N_FRACTION: _b_fraction,
     N_ORDEREDDICT: _b_ordereddict,

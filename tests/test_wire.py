@@ -820,6 +820,22 @@ def test_zoneinfo_without_key_refused(tmp_path):
     pytest.skip("no system tz database")
 
 
+def test_pytz_zones():
+    pytz = pytest.importorskip("pytz")
+    for zone in (pytz.timezone("Europe/Paris"), pytz.utc, pytz.timezone("Asia/Kolkata")):
+        assert _wire.loads(_wire.dumps(zone)) is zone
+    paris = pytz.timezone("Europe/Paris")
+    # the zone on a datetime keeps its first offset (LMT) on both sides, as pytz does
+    naive_use = datetime.datetime(2020, 1, 1, tzinfo=paris)
+    assert _wire.loads(_wire.dumps(naive_use)) == naive_use
+    # a localized tzinfo is an offset in force, not a zone: it does not cross
+    with pytest.raises(TypeError, match="cannot cross"):
+        _wire.dumps(paris.localize(datetime.datetime(2020, 1, 1)))
+    bad(_wire.N_PYTZ, "../../etc/passwd")
+    bad(_wire.N_PYTZ, "No/Such_Zone")
+    bad(_wire.N_PYTZ, 3)
+
+
 def bad(name, payload):
     with pytest.raises(ValueError) as info:
         _wire.build(name, payload)
