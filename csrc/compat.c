@@ -299,6 +299,88 @@ compat_long_num_bits(PyObject *v)
     return n;
 }
 
+int
+compat_long_to_le_bytes(PyObject *v, unsigned char *buf, size_t n)
+{
+    if (n > (size_t)PY_SSIZE_T_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "int too large to convert");
+        return -1;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t need = PyLong_AsNativeBytes(v, buf, (Py_ssize_t)n,
+                                           Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+    if (need < 0) {
+        return -1;
+    }
+    if ((size_t)need > n) {
+        PyErr_SetString(PyExc_OverflowError, "int too large to convert");
+        return -1;
+    }
+    return 0;
+#else
+    int rc = -1;
+    PyObject *meth = NULL, *args = NULL, *kwargs = NULL, *res = NULL;
+    meth = PyObject_GetAttrString((PyObject *)&PyLong_Type, "to_bytes");
+    if (meth == NULL) {
+        goto done;
+    }
+    args = Py_BuildValue("(Ons)", v, (Py_ssize_t)n, "little");
+    kwargs = Py_BuildValue("{sO}", "signed", Py_True);
+    if (args == NULL || kwargs == NULL) {
+        goto done;
+    }
+    res = PyObject_Call(meth, args, kwargs);
+    if (res == NULL) {
+        goto done;
+    }
+    if (!PyBytes_Check(res) || (size_t)PyBytes_GET_SIZE(res) != n) {
+        PyErr_SetString(PyExc_SystemError, "int.to_bytes gave another size");
+        goto done;
+    }
+    memcpy(buf, PyBytes_AS_STRING(res), n);
+    rc = 0;
+done:
+    Py_XDECREF(meth);
+    Py_XDECREF(args);
+    Py_XDECREF(kwargs);
+    Py_XDECREF(res);
+    return rc;
+#endif
+}
+
+PyObject *
+compat_long_from_le_bytes(const unsigned char *buf, size_t n)
+{
+    if (n > (size_t)PY_SSIZE_T_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "too many bytes for an int");
+        return NULL;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromNativeBytes(buf, n, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    PyObject *meth = NULL, *view = NULL, *args = NULL, *kwargs = NULL;
+    PyObject *res = NULL;
+    meth = PyObject_GetAttrString((PyObject *)&PyLong_Type, "from_bytes");
+    /* a read-only view of the caller's bytes: no copy */
+    view = PyMemoryView_FromMemory((char *)buf, (Py_ssize_t)n, PyBUF_READ);
+    if (meth == NULL || view == NULL) {
+        goto done;
+    }
+    args = Py_BuildValue("(Os)", view, "little");
+    kwargs = Py_BuildValue("{sO}", "signed", Py_True);
+    if (args == NULL || kwargs == NULL) {
+        goto done;
+    }
+    res = PyObject_Call(meth, args, kwargs);
+done:
+    Py_XDECREF(meth);
+    Py_XDECREF(view);
+    Py_XDECREF(args);
+    Py_XDECREF(kwargs);
+    return res;
+#endif
+}
+
 void
 compat_with_protocol_error(PyObject *mgr, int missing_exit)
 {

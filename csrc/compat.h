@@ -332,6 +332,16 @@ PyTypeObject *compat_calculate_metaclass(PyTypeObject *meta, PyObject *bases);
  * set on error. */
 size_t compat_long_num_bits(PyObject *v);
 
+/* Writes the int `v` as `n` bytes of little-endian two's complement at
+ * `buf`: 0, or -1 with an exception (OverflowError when `n` bytes are too
+ * few).  From 3.13 PyLong_AsNativeBytes, before it int.to_bytes. */
+int compat_long_to_le_bytes(PyObject *v, unsigned char *buf, size_t n);
+
+/* The int of the `n` (>= 1) bytes of little-endian two's complement at
+ * `buf`: new reference, or NULL with an exception.  From 3.13
+ * PyLong_FromNativeBytes, before it int.from_bytes. */
+PyObject *compat_long_from_le_bytes(const unsigned char *buf, size_t n);
+
 #if PY_VERSION_HEX < 0x030B0000
 /* 3.10 has no public handled-exception API; emulate with exc_info. */
 static inline PyObject *

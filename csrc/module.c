@@ -8,6 +8,7 @@
 #endif
 #include "tripwire.h"
 #include "sandbox.h"
+#include "wire.h"
 
 #include <stddef.h>
 
@@ -1556,7 +1557,8 @@ core_exec(PyObject *m)
     }
     if (budgets_add_to_module(m) < 0 || bigstack_add_to_module(m) < 0 ||
         nesting_init(st) < 0 || fuzzcov_add_to_module(m) < 0 ||
-        sandbox_add_functions(m) < 0 || shim_add_functions(m) < 0 ||
+        sandbox_add_functions(m) < 0 || wire_add_functions(m) < 0 ||
+        shim_add_functions(m) < 0 ||
         provenance_init() < 0 ||
         gadgets_init() < 0) {
         return -1;

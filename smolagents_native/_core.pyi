@@ -130,3 +130,17 @@ JAIL_MS_RDONLY: int
 JAIL_MS_REC: int
 JAIL_MS_PRIVATE: int
 JAIL_MS_BIND: int
+
+# The data-only value codec of the process boundary (csrc/wire.c describes the format;
+# smolagents_native/_wire.py has the ext and build hooks of the types beyond the builtins).
+def wire_dumps(
+    obj: object,
+    ext: Callable[[Any], tuple[str, Any] | None] | None = None,
+    max_depth: int = 200,
+) -> bytes: ...
+def wire_loads(
+    data: bytes | bytearray | memoryview,
+    build: Callable[[str, Any], Any] | None = None,
+    max_depth: int = 200,
+    deadline: float | None = None,
+) -> Any: ...
