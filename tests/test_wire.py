@@ -1145,6 +1145,6 @@ def test_pandas_build_refuses(pd, np):
     bad(_wire.N_MULTIINDEX, ([pd.Index(["a"])], [np.array([0, 1])], [None]))
     bad(_wire.N_MULTIINDEX, ([pd.Index(["a", "a"])], [np.array([0])], [None]))
     bad(_wire.N_CATEGORICAL, (np.array([0]), pd.Index(["a", "a"]), False))
-    bad(_wire.N_TIMESTAMP, (np.datetime64("NaT"), None))
+    bad(_wire.N_TIMESTAMP, (np.datetime64("NaT", "ns"), None))
     bad(_wire.N_TIMESTAMP, (np.datetime64("2020-01-01"), "UTC"))
     bad(_wire.N_NAT, 1)
