@@ -640,6 +640,20 @@ def _np_dtype(np, s):
     return dt
 
 
+def _np_check_data(np, dt, data):
+    """Refuses bytes that are not values of `dt`: a str code unit past U+10FFFF (numpy
+    raises SystemError reading it) or a bool byte other than 0 and 1."""
+    if not data:
+        return
+    if dt.kind == "U":
+        units = np.frombuffer(data, dtype=np.dtype(np.uint32).newbyteorder(dt.byteorder))
+        if int(units.max()) > 0x10FFFF:
+            raise _Refused("a str code point past U+10FFFF")
+    elif dt.kind == "b":
+        if int(np.frombuffer(data, dtype=np.uint8).max()) > 1:
+            raise _Refused("a bool byte other than 0 and 1")
+
+
 def _shape(p):
     if type(p) is not tuple or len(p) > _MAX_NDIM:
         raise _Refused(f"a shape is a tuple of at most {_MAX_NDIM} ints")
@@ -660,6 +674,7 @@ def _b_ndarray(b, p):
     shape, n = _shape(shape)
     if type(data) is not bytearray or len(data) != n * dt.itemsize:
         raise _Refused("the data must be a bytearray of the shape's size")
+    _np_check_data(np, dt, data)
     b.charge(len(data) + 112)
     return np.frombuffer(data, dtype=dt).reshape(shape)
 
@@ -683,6 +698,7 @@ def _b_npscalar(b, p):
     dt = _np_dtype(np, dts)
     if type(data) is not bytes or len(data) != dt.itemsize:
         raise _Refused("the data must be bytes of the dtype's size")
+    _np_check_data(np, dt, data)
     b.charge(len(data) + 100)
     return np.frombuffer(data, dtype=dt)[0]
 
