@@ -31,6 +31,14 @@ nullable extension dtype (Int64, boolean, string, ...).
 
 The host imports numpy or pandas only when a value needs them (`loads` of a frame without
 them never does), and raises ValueError when they are not installed.
+
+Known limits. A cycle through a tuple, set, frozenset or extension value (an OrderedDict that
+contains itself) cannot cross: the encoder refuses it. A decoded value keeps the sharing of
+the worker's, so it can be a graph whose expansion as a tree is exponential in its size
+(t = [u, u], u = [v, v], ...): host code that walks it as a tree (repr, json, ==) must bound
+its own work, as with any unpickled value. The pandas builders hand validated arrays to
+pandas, whose own hash tables (unique categories, MultiIndex levels) are filled in C outside
+the deadline's reach: int64 values crafted to collide there cost quadratic time.
 """
 
 from __future__ import annotations
