@@ -998,6 +998,7 @@ typedef struct {
     size_t nnames, capnames;
     PyObject *build; /* borrowed; NULL: none */
     int depth, max_depth;
+    int stack_full; /* Py_EnterRecursiveCall refused a level (see dec_enter) */
     int has_deadline;
     double deadline;
     long countdown;
@@ -1189,10 +1190,10 @@ dec_enter(Dec *d)
         return -1;
     }
     if (Py_EnterRecursiveCall(" while decoding a value")) {
-        if (PyErr_ExceptionMatches(PyExc_RecursionError)) {
-            PyErr_Clear();
-            dec_malformed(d, "nested deeper than the C stack allows");
-        }
+        /* a RecursionError, made into a ValueError by wire_loads once the
+           stack is unwound: at the limit, making an exception object can
+           itself fail the same check (3.13) */
+        d->stack_full = PyErr_ExceptionMatches(PyExc_RecursionError);
         return -1;
     }
     d->depth++;
@@ -1745,6 +1746,12 @@ wire_loads(PyObject *module, PyObject *args, PyObject *kwargs)
     if (res != NULL && d.p != d.end) {
         Py_CLEAR(res);
         dec_malformed(&d, "trailing bytes after the value");
+    }
+    if (res == NULL && d.stack_full &&
+        PyErr_ExceptionMatches(PyExc_RecursionError)) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "malformed value: nested deeper "
+                                          "than the C stack allows");
     }
 done:
     dec_clear(&d);

@@ -31,6 +31,14 @@ nullable extension dtype (Int64, boolean, string, ...).
 
 The host imports numpy or pandas only when a value needs them (`loads` of a frame without
 them never does), and raises ValueError when they are not installed.
+
+Known limits. A cycle through a tuple, set, frozenset or extension value (an OrderedDict that
+contains itself) cannot cross: the encoder refuses it. A decoded value keeps the sharing of
+the worker's, so it can be a graph whose expansion as a tree is exponential in its size
+(t = [u, u], u = [v, v], ...): host code that walks it as a tree (repr, json, ==) must bound
+its own work, as with any unpickled value. The pandas builders hand validated arrays to
+pandas, whose own hash tables (unique categories, MultiIndex levels) are filled in C outside
+the deadline's reach: int64 values crafted to collide there cost quadratic time.
 """
 
 from __future__ import annotations
@@ -640,6 +648,20 @@ def _np_dtype(np, s):
     return dt
 
 
+def _np_check_data(np, dt, data):
+    """Refuses bytes that are not values of `dt`: a str code unit past U+10FFFF (numpy
+    raises SystemError reading it) or a bool byte other than 0 and 1."""
+    if not data:
+        return
+    if dt.kind == "U":
+        units = np.frombuffer(data, dtype=np.dtype(np.uint32).newbyteorder(dt.byteorder))
+        if int(units.max()) > 0x10FFFF:
+            raise _Refused("a str code point past U+10FFFF")
+    elif dt.kind == "b":
+        if int(np.frombuffer(data, dtype=np.uint8).max()) > 1:
+            raise _Refused("a bool byte other than 0 and 1")
+
+
 def _shape(p):
     if type(p) is not tuple or len(p) > _MAX_NDIM:
         raise _Refused(f"a shape is a tuple of at most {_MAX_NDIM} ints")
@@ -660,6 +682,7 @@ def _b_ndarray(b, p):
     shape, n = _shape(shape)
     if type(data) is not bytearray or len(data) != n * dt.itemsize:
         raise _Refused("the data must be a bytearray of the shape's size")
+    _np_check_data(np, dt, data)
     b.charge(len(data) + 112)
     return np.frombuffer(data, dtype=dt).reshape(shape)
 
@@ -683,6 +706,7 @@ def _b_npscalar(b, p):
     dt = _np_dtype(np, dts)
     if type(data) is not bytes or len(data) != dt.itemsize:
         raise _Refused("the data must be bytes of the dtype's size")
+    _np_check_data(np, dt, data)
     b.charge(len(data) + 100)
     return np.frombuffer(data, dtype=dt)[0]
 

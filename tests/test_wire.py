@@ -1007,6 +1007,17 @@ def test_numpy_build_refuses(np, payload):
     bad(_wire.N_NDARRAY, payload)
 
 
+def test_numpy_build_checks_values(np):
+    bad(_wire.N_NDARRAY, ("<U1", (2,), bytearray(b"a\x00\x00\x00\xff\xff\xff\xff")))
+    bad(_wire.N_NDARRAY, (">U1", (1,), bytearray(b"\x00\x11\x00\x00")))
+    bad(_wire.N_NDARRAY, ("|b1", (3,), bytearray(b"\x00\x01\x02")))
+    bad(_wire.N_NPSCALAR, ("|b1", b"\x07"))
+    bad(_wire.N_NPSCALAR, ("<U1", b"\x00\x00\x11\x00"))
+    ok = _wire.build(_wire.N_NDARRAY, (">U1", (2,), bytearray(b"\x00\x10\xff\xff\x00\x00\xd8\x00")))
+    assert ok.tolist() == ["\U0010ffff", "\ud800"]
+    assert _wire.build(_wire.N_NDARRAY, ("|b1", (2,), bytearray(b"\x01\x00"))).tolist() == [True, False]
+
+
 def test_numpy_build_refuses_more(np):
     bad(_wire.N_NDARRAY_OBJECT, ((2,), [1]))
     bad(_wire.N_NDARRAY_OBJECT, ((1,), (1,)))
@@ -1145,6 +1156,6 @@ def test_pandas_build_refuses(pd, np):
     bad(_wire.N_MULTIINDEX, ([pd.Index(["a"])], [np.array([0, 1])], [None]))
     bad(_wire.N_MULTIINDEX, ([pd.Index(["a", "a"])], [np.array([0])], [None]))
     bad(_wire.N_CATEGORICAL, (np.array([0]), pd.Index(["a", "a"]), False))
-    bad(_wire.N_TIMESTAMP, (np.datetime64("NaT"), None))
+    bad(_wire.N_TIMESTAMP, (np.datetime64("NaT", "ns"), None))
     bad(_wire.N_TIMESTAMP, (np.datetime64("2020-01-01"), "UTC"))
     bad(_wire.N_NAT, 1)
