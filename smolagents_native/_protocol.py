@@ -18,15 +18,18 @@ of its tool calls carry the RUN's, a CALL's RESULT carries it back, OK / FAIL ca
 control request's. The host treats a frame with another number, or bytes that arrive after
 a step's DONE, as a worker out of turn and replaces it.
 
-Values cross as *tagged values*: one tag byte, then None / bools (no data), an exact `int`
-within 64 bits, an exact `float` (8 bytes), an exact `str` (UTF-8) or `bytes` as they are,
-and anything else as a pickle. The common small messages of a step (a scalar output, a tool
-called with scalars) thus cost no pickling, and the envelopes (DONE, CALL) are `struct`
-records. The configuration crosses once, when the worker is forked.
+Values cross as *encoded values* (`csrc/wire.c`, the data-only codec): None, bools, ints,
+floats, complex, str, bytes, bytearray, lists, tuples, dicts, sets, frozensets (with shared
+references and cycles), and the types `_wire.py` describes as such data (datetimes, Decimal,
+Fraction, numpy arrays and scalars, pandas objects...). Decoding never runs a constructor the
+bytes name: every length is checked against the frame before anything is allocated, nesting
+and work are bounded, and the step's deadline bounds the time. An instance of a class the host
+listed in `cross_classes` crosses as a pickle inside an extension record ("pickle"), which the
+host decodes only after the pre-pass (`check_pickle`) and with the restricted unpickler.
 
-Everything the host reads from a worker goes through `decode_value` with the host's
-`allowed` classes: scalars are built from their bytes, pickles by `RestrictedUnpickler`. The
-worker is untrusted.
+Everything the host reads from a worker goes through `decode_value` with the host's `allowed`
+classes; what the worker reads from the host (tool results, variables sent in) may also carry
+plain pickles of any object the host hands over: the host is trusted by its worker.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ import socket
 import struct
 import time
 from typing import Any
+
+from . import _core, _wire
 
 HEADER = struct.Struct("<IBI")
 MAX_FRAME = 1 << 30  # default bound of a frame from a worker (the host may set a lower one)
@@ -56,24 +61,7 @@ READY = 14
 SETUP_FAIL = 15
 
 PROTOCOL = pickle.HIGHEST_PROTOCOL
-
-# Tagged values.
-T_NONE = 0
-T_FALSE = 1
-T_TRUE = 2
-T_INT = 3
-T_FLOAT = 4
-T_STR = 5
-T_BYTES = 6
-T_PICKLE = 16
-_INT = struct.Struct("<q")
-_FLOAT = struct.Struct("<d")
-_TAG_NONE = bytes([T_NONE])
-_TAG_FALSE = bytes([T_FALSE])
-_TAG_TRUE = bytes([T_TRUE])
-_TAG_STR = bytes([T_STR])
-_TAG_BYTES = bytes([T_BYTES])
-_TAG_PICKLE = bytes([T_PICKLE])
+PICKLE_EXT = "pickle"  # the extension record of a pickled object (see the module's docstring)
 _INT_MIN, _INT_MAX = -(1 << 63), (1 << 63) - 1
 
 # DONE: status, is_final, operations, then the lengths of logs and output and the numbers of
@@ -86,59 +74,90 @@ _DONE = struct.Struct("<BBqIIIII")
 _NAME = struct.Struct("<H")
 _LEN = struct.Struct("<I")
 STANDIN = 0x80  # flag in the status byte: the output is a repr text (the value stays)
-# CALL: form (0: positional tagged values, 1: a pickle of (args, kwargs)), argument count,
-# name length; the name; then the arguments (each: length, tagged value) or the pickle.
-_CALL = struct.Struct("<BBH")
+# CALL: the name's length, the name, then one encoded value: (args, kwargs).
+_CALL = struct.Struct("<H")
 
 # How long a receiver polls (with sched_yield) before it blocks: 0, off. On the 2-core VM this
 # was measured on, spinning made round trips slower (docs/isolation.md, "Measured numbers").
 SPIN_SECONDS = 0.0
 
 
-def encode_value(value: Any) -> bytes:
-    """The tagged value of `value`; raises what pickling raises when it cannot cross."""
+def _class_key(value: Any) -> tuple[Any, Any]:
     t = type(value)
-    if t is int:
-        if _INT_MIN <= value <= _INT_MAX:
-            return b"\x03" + _INT.pack(value)
-    elif t is str:
-        return _TAG_STR + value.encode("utf-8", "surrogatepass")
-    elif value is None:
-        return _TAG_NONE
-    elif t is bool:
-        return _TAG_TRUE if value else _TAG_FALSE
-    elif t is float:
-        return b"\x04" + _FLOAT.pack(value)
-    elif t is bytes:
-        return _TAG_BYTES + value
-    return _TAG_PICKLE + pickle.dumps(value, protocol=PROTOCOL)
+    return getattr(t, "__module__", None), getattr(t, "__qualname__", None)
 
 
-def decode_value(data: Any, allowed: dict[tuple[str, str], Any] | None) -> Any:
-    """The value of a tagged value (bytes or memoryview). `allowed` None: trusted (the
-    worker reading the host's values); else pickles go through RestrictedUnpickler."""
+def encode_value(value: Any, cross: Any = frozenset()) -> bytes:
+    """The encoding of a value going to the host: data only, and instances of the classes in
+    `cross` (the host's cross_classes keys) as pickles that pass the host's pre-pass. Raises
+    TypeError (or what pickling raises) when the value cannot cross."""
+
+    def ext(obj: Any) -> tuple[str, Any] | None:
+        described = _wire.describe(obj)
+        if described is not None:
+            return described
+        if cross and _class_key(obj) in cross:
+            data = pickle.dumps(obj, protocol=PROTOCOL)
+            check_pickle(data, cross)
+            return PICKLE_EXT, data
+        return None
+
+    return _core.wire_dumps(value, ext)
+
+
+def encode_for_worker(value: Any) -> bytes:
+    """The encoding of a value going to a worker (a tool's result or exception, a variable
+    sent in): data, and a pickle for anything else the host hands over."""
+
+    def ext(obj: Any) -> tuple[str, Any]:
+        described = _wire.describe(obj)
+        if described is not None:
+            return described
+        return PICKLE_EXT, pickle.dumps(obj, protocol=PROTOCOL)
+
+    return _core.wire_dumps(value, ext)
+
+
+class _HostBuilder(_wire.Builder):
+    """The build hook of the host: the extension types of `_wire`, and pickles of the
+    classes the host listed (pre-pass, then the restricted unpickler)."""
+
+    __slots__ = ("allowed",)
+
+    def __init__(self, data: Any, allowed: dict[tuple[str, str], Any]):
+        super().__init__(64 * memoryview(data).nbytes + (1 << 20))
+        self.allowed = allowed
+
+    def __call__(self, name: str, payload: Any) -> Any:
+        if name == PICKLE_EXT:
+            if type(payload) is not bytes:
+                raise ValueError("malformed value: a pickle record holds bytes")
+            return loads_restricted(payload, self.allowed)
+        return super().__call__(name, payload)
+
+
+def _trusted_build(name: str, payload: Any) -> Any:
+    if name == PICKLE_EXT:
+        return pickle.loads(payload)
+    return _wire.Builder()(name, payload)
+
+
+def decode_value(
+    data: Any, allowed: dict[tuple[str, str], Any] | None, deadline: float | None = None
+) -> Any:
+    """The value of an encoding (bytes or memoryview). `allowed` None: trusted (the worker
+    reading the host's values); else the host reading a worker's: pickles only of the listed
+    classes, through the pre-pass. Malformed input is a ProtocolError, a pickle refused an
+    UnpicklingError; past `deadline` (time.monotonic()), TimeoutError."""
     if not len(data):
         raise ProtocolError("empty value")
-    tag = data[0]
-    if tag == T_INT:
-        return _INT.unpack_from(data, 1)[0]
-    if tag == T_STR:
-        return str(data[1:], "utf-8", "surrogatepass")
-    if tag == T_NONE:
-        return None
-    if tag == T_TRUE:
-        return True
-    if tag == T_FALSE:
-        return False
-    if tag == T_FLOAT:
-        return _FLOAT.unpack_from(data, 1)[0]
-    if tag == T_BYTES:
-        return bytes(data[1:])
-    if tag == T_PICKLE:
-        if allowed is None:
-            return pickle.loads(data[1:])
-        return loads_restricted(data[1:], allowed)
-    raise ProtocolError(f"unknown value tag {tag}")
+    build = _trusted_build if allowed is None else _HostBuilder(data, allowed)
+    try:
+        return _core.wire_loads(data, build, 200, deadline)
+    except ValueError as exc:
+        if str(exc).startswith("malformed value"):
+            raise ProtocolError(str(exc)) from None
+        raise
 
 
 def encode_done(
@@ -208,46 +227,29 @@ def decode_done(
 def encode_call(
     name: str, args: tuple, kwargs: dict[str, Any], cross: Any = frozenset()
 ) -> list[bytes]:
-    """A CALL payload: positional scalars as tagged values, anything else as one pickle
-    (checked against `cross`, the classes the host accepts)."""
+    """A CALL payload: the tool's name and its arguments as one encoded value (instances of
+    the classes in `cross` as checked pickles)."""
     name_b = name.encode("utf-8", "surrogatepass")
-    if not kwargs and len(args) < 256:
-        parts = [_CALL.pack(0, len(args), len(name_b)), name_b]
-        for arg in args:
-            value = encode_value(arg)
-            if value[0] == T_PICKLE:
-                check_pickle(memoryview(value)[1:], cross)
-            parts.append(_LEN.pack(len(value)))
-            parts.append(value)
-        return parts
-    data = pickle.dumps((args, kwargs), protocol=PROTOCOL)
-    check_pickle(data, cross)
-    return [_CALL.pack(1, 0, len(name_b)), name_b, data]
+    return [_CALL.pack(len(name_b)), name_b, encode_value((tuple(args), dict(kwargs)), cross)]
 
 
-def decode_call(data: Any, allowed: dict[tuple[str, str], Any]) -> tuple[str, tuple, dict]:
-    """(name, args, kwargs) of a CALL payload; arguments through `decode_value`."""
+def decode_call(
+    data: Any, allowed: dict[tuple[str, str], Any], deadline: float | None = None
+) -> tuple[str, tuple, dict]:
+    """(name, args, kwargs) of a CALL payload; the arguments through `decode_value`."""
     view = memoryview(data)
     try:
-        form, nargs, n = _CALL.unpack_from(view, 0)
+        (n,) = _CALL.unpack_from(view, 0)
         pos = _CALL.size
         name = str(_take(view, pos, n), "utf-8", "surrogatepass")
         pos += n
-        if form == 1:
-            args, kwargs = loads_restricted(view[pos:], allowed)
-            if type(args) is not tuple or type(kwargs) is not dict:
-                raise ProtocolError("malformed CALL frame")
-            return name, args, kwargs
-        values = []
-        for _ in range(nargs):
-            (n,) = _LEN.unpack_from(view, pos)
-            values.append(decode_value(_take(view, pos + 4, n), allowed))
-            pos += 4 + n
-    except (struct.error, UnicodeDecodeError, ValueError) as exc:
+    except (struct.error, UnicodeDecodeError) as exc:
         raise ProtocolError(f"malformed CALL frame: {exc}") from None
-    if pos != len(view):
-        raise ProtocolError("malformed CALL frame: trailing bytes")
-    return name, tuple(values), {}
+    value = decode_value(view[pos:], allowed, deadline)
+    if (type(value) is not tuple or len(value) != 2 or type(value[0]) is not tuple
+            or type(value[1]) is not dict or any(type(k) is not str for k in value[1])):
+        raise ProtocolError("malformed CALL frame: not (args, kwargs)")
+    return name, value[0], value[1]
 
 
 class WorkerValue:
@@ -435,28 +437,6 @@ def loads_trusted(data: Any) -> Any:
     return pickle.loads(data)
 
 
-# Globals a pickle of plain data may name. Everything else must be listed by the host
-# (`cross_classes`); the unpickler never imports a module to resolve a name.
-_PLAIN_GLOBALS = {
-    ("builtins", "set"),
-    ("builtins", "frozenset"),
-    ("builtins", "complex"),
-    ("builtins", "bytearray"),
-    ("builtins", "slice"),
-    ("builtins", "range"),
-    ("collections", "OrderedDict"),
-    ("collections", "deque"),
-    ("collections", "Counter"),
-    ("datetime", "date"),
-    ("datetime", "datetime"),
-    ("datetime", "time"),
-    ("datetime", "timedelta"),
-    ("datetime", "timezone"),
-    ("decimal", "Decimal"),
-    ("fractions", "Fraction"),
-}
-
-
 def class_key(entry: Any) -> tuple[str, str]:
     """("module", "qualname") for a class or callable, or for a "module:qualname" /
     "module.qualname" string."""
@@ -472,8 +452,8 @@ def class_key(entry: Any) -> tuple[str, str]:
 
 
 class RestrictedUnpickler(pickle.Unpickler):
-    """Unpickles builtin data types and the globals in `allowed` ({(module, name): object}),
-    plus the plain-data globals above resolved from modules the host already imported."""
+    """Unpickles builtin data types and the globals in `allowed` ({(module, name): object});
+    it never imports a module to resolve a name."""
 
     def __init__(self, data: bytes, allowed: dict[tuple[str, str], Any]):
         super().__init__(io.BytesIO(data))
@@ -484,10 +464,6 @@ class RestrictedUnpickler(pickle.Unpickler):
         obj = self._allowed.get(key)
         if obj is not None:
             return obj
-        if key in _PLAIN_GLOBALS:
-            import importlib
-
-            return getattr(importlib.import_module(module), name)
         raise pickle.UnpicklingError(
             f"{module}.{name} may not cross the process boundary (the host did not list it "
             "in cross_classes)"

@@ -222,11 +222,8 @@ class _Worker:
         self.modules_seen = set(sys.modules)
 
     def encode(self, value: Any) -> bytes:
-        """The tagged value the host will accept, or an exception saying why not."""
-        data = P.encode_value(value)
-        if data[0] == P.T_PICKLE:
-            P.check_pickle(memoryview(data)[1:], self.cross)
-        return data
+        """The encoding the host will accept, or an exception saying why not."""
+        return P.encode_value(value, self.cross)
 
     def stub(self, name: str) -> Any:
         sock, channel, worker = self.sock, self.channel, self

@@ -900,21 +900,23 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
     ) -> None:
         name = "?"
         try:
-            name, args, kwargs = P.decode_call(data, self._allowed)
+            name, args, kwargs = P.decode_call(data, self._allowed, deadline)
             tool = self._tools.get(name)
             if tool is None:
                 raise NameError(f"no tool named {name!r}")
             value, ok = self._call_tool(name, tool, args, kwargs, deadline)
-        except (P.ChannelTimeout, KeyboardInterrupt):
+        except (P.ChannelTimeout, KeyboardInterrupt, P.ProtocolError):
             raise
+        except TimeoutError:  # decoding the arguments passed the deadline
+            raise P.ChannelTimeout() from None
         except BaseException as exc:  # the tool's error reaches the code, as in-process
             value, ok = exc, False
         try:
-            payload = P.encode_value(value)
+            payload = P.encode_for_worker(value)
         except Exception as exc:
             what = "result" if ok else "exception"
             ok = False
-            payload = P.encode_value(TypeError(
+            payload = P.encode_for_worker(TypeError(
                 f"the {what} of tool {name!r}, of type {type(value).__name__}, cannot "
                 f"cross the process boundary: {exc}"))
         P.send(sock, P.RESULT, [b"\x01" if ok else b"\x00", payload], seq)
@@ -970,10 +972,12 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         for name, blob in updates.items():
             if blob is not None:
                 try:
-                    state[name] = P.decode_value(blob, allowed)
+                    state[name] = P.decode_value(blob, allowed, deadline)
                     saved[name] = bytes(blob)
                     continue
-                except Exception:
+                except TimeoutError:
+                    self._decode_timeout()
+                except Exception:  # noqa: BLE001 - refused: it stays in the worker
                     pass
             # Lives in the worker only (a module, a function, an unlisted class).
             state.pop(name, None)
@@ -986,7 +990,9 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         if status:
             raise InterpreterError(output)
         try:
-            value = P.decode_value(output, allowed)
+            value = P.decode_value(output, allowed, deadline)
+        except TimeoutError:
+            self._decode_timeout()
         except Exception as exc:
             if is_final:
                 raise InterpreterError(
@@ -994,6 +1000,14 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                 ) from None
             value = P.WorkerValue(f"<a value the host does not accept: {exc}>")
         return value, is_final
+
+    def _decode_timeout(self) -> None:
+        """Decoding the step's report passed the deadline: the worker is stopped (what it
+        sent may be built to take long) and the step ends as a timeout."""
+        self._end_worker()
+        raise ExecutionTimeoutError(
+            "Code execution exceeded the maximum execution time of "
+            f"{self.timeout_seconds} seconds (reading the step's report)") from None
 
     def _sync_tools(self) -> None:
         static = self.static_tools or {}
@@ -1020,7 +1034,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             blobs = {}
             for name, value in variables.items():
                 try:
-                    blobs[name] = P.encode_value(value)
+                    blobs[name] = P.encode_for_worker(value)
                 except Exception as exc:
                     raise InterpreterError(
                         f"variable {name!r} of type {type(value).__name__} cannot cross the "

@@ -316,11 +316,56 @@ def test_pickles_cannot_call_constructors_of_data_types():
         for data in hostile:
             start = time.monotonic()
             with pytest.raises(pickle.UnpicklingError):
-                P.decode_value(bytes([P.T_PICKLE]) + data, {})
+                P.decode_value(pickle_record(data), {})
             assert time.monotonic() - start < 1.0
         assert tracemalloc.get_traced_memory()[1] < 16 << 20
     finally:
         tracemalloc.stop()
+
+
+def pickle_record(data: bytes) -> bytes:
+    """An encoded value holding `data` as a pickle record, as a worker could forge it."""
+    from smolagents_native import _core
+
+    return _core.wire_dumps(object(), lambda obj: (P.PICKLE_EXT, data))
+
+
+def test_data_frames_are_bounded_before_allocating_and_in_time():
+    """The data-only codec against a worker's forged values: sizes claimed beyond the frame,
+    a deep nest, colliding keys that make every insertion slower (hash flooding), a payload
+    shared by many records: refused at once, or stopped by the deadline."""
+    import tracemalloc
+
+    from smolagents_native import _core
+
+    forged = [
+        b"l\xff\xff\xff\xff\xff\xff\xff\xff\x3f",  # a list of 2**62 items in 10 bytes
+        b"s\xff\xff\xff\xff\x0f" + b"x" * 16,  # a str of 4 GiB
+        b"l\x01" * 100_000 + b"N",  # 100,000 nested lists
+    ]
+    tracemalloc.start()
+    try:
+        for data in forged:
+            with pytest.raises(P.ProtocolError, match="malformed value"):
+                P.decode_value(data, {})
+        assert tracemalloc.get_traced_memory()[1] < 16 << 20
+    finally:
+        tracemalloc.stop()
+    # 300,000 int keys equal modulo 2**61 - 1: each insertion probes all the ones before
+    # (written record by record: building the dict here would take as long)
+    n = 300_000
+    count = bytearray()
+    while True:
+        count.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+        n >>= 7
+        if not n:
+            break
+    flood = b"d" + bytes(count) + b"".join(
+        _core.wire_dumps(i * ((1 << 61) - 1)) + b"N" for i in range(300_000))
+    start = time.monotonic()
+    with pytest.raises(TimeoutError):
+        P.decode_value(flood, {}, time.monotonic() + 0.3)
+    assert time.monotonic() - start < 2.0
 
 
 def test_oversized_and_malformed_frames_replace_the_worker(make_process_executor):

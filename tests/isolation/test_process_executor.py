@@ -81,25 +81,30 @@ def test_additional_functions_stay_in_the_host(make_process_executor):
 
 
 def test_values_that_cannot_cross(make_process_executor):
+    import pathlib
+
     from smolagents_native._protocol import WorkerValue
 
-    ex = make_process_executor(["pathlib"])
-    # A step's output that cannot cross is a stand-in holding its repr in the worker...
-    out = ex("import pathlib\npathlib.PurePosixPath('a')")
-    assert isinstance(out.output, WorkerValue) and repr(out.output) == "PurePosixPath('a')"
+    ex = make_process_executor(["pathlib", "collections"])
+    # Data crosses as data (a path is described as such) ...
+    assert ex("import pathlib\npathlib.PurePosixPath('a')").output == pathlib.PurePosixPath("a")
+    # ... a step's output that cannot cross is a stand-in holding its repr in the worker ...
+    out = ex("import collections\ncollections.ChainMap({'k': 1})")
+    assert isinstance(out.output, WorkerValue) and repr(out.output) == "ChainMap({'k': 1})"
     out = ex("import math\nmath")
     assert isinstance(out.output, WorkerValue) and "module 'math'" in str(out.output)
     # ... a final answer, a tool argument, a variable sent in get a clear error.
     ex.send_tools({"final_answer": lambda answer: answer, "echo": lambda v: v})
     with pytest.raises(InterpreterError, match="arguments of tool .final_answer. cannot cross the process boundary"):
         ex("def g():\n    pass\nfinal_answer(g)")
-    with pytest.raises(InterpreterError, match="PurePosixPath, which the host did not list"):
-        ex("echo(pathlib.PurePosixPath('b'))")
-    # A listed class crosses.
-    ex2 = make_process_executor(["pathlib"], cross_classes=["pathlib.PurePosixPath"])
-    import pathlib
+    with pytest.raises(InterpreterError, match="arguments of tool .echo. cannot cross.*ChainMap"):
+        ex("echo(collections.ChainMap())")
+    # A listed class crosses (as a pickle that meets the host's pre-pass).
+    ex2 = make_process_executor(["collections"], cross_classes=["collections.ChainMap"])
+    import collections
 
-    assert ex2("import pathlib\npathlib.PurePosixPath('a')").output == pathlib.PurePosixPath("a")
+    assert ex2("import collections\ncollections.ChainMap({'k': 1})").output == (
+        collections.ChainMap({"k": 1}))
     with pytest.raises(InterpreterError, match="cannot cross"):
         ex.send_variables({"fn": lambda: 1})
 
@@ -418,10 +423,11 @@ def test_forged_frames_from_the_worker_cross_only_as_data(make_process_executor)
     its pickle would meet the pre-pass, never the unpickler."""
     from smolagents_native import _protocol as P
 
+    from smolagents_native import _core
+
     forged_output = b"cposix\nsystem\n(S'touch /tmp/forged'\ntR."
-    envelope = b"".join(
-        P.encode_done(0, bytes([P.T_PICKLE]) + forged_output, True, "", 0, {}, [])
-    )
+    forged_value = _core.wire_dumps(object(), lambda obj: (P.PICKLE_EXT, forged_output))
+    envelope = b"".join(P.encode_done(0, forged_value, True, "", 0, {}, []))
     ex = make_process_executor(["os"])
     fds = _socket_fds(ex)
     assert len(fds) == 1  # the channel to the host is the worker's only socket
@@ -443,7 +449,7 @@ def test_forged_frames_from_the_worker_cross_only_as_data(make_process_executor)
     assert ex("2 + 2").output == 4
     assert not os.path.exists("/tmp/forged")
     with pytest.raises(__import__("pickle").UnpicklingError, match="REDUCE of posix.system"):
-        P.decode_value(bytes([P.T_PICKLE]) + forged_output, {})
+        P.decode_value(forged_value, {})
 
 
 def test_collection_during_a_fork_server_request_does_not_deadlock(make_process_executor):

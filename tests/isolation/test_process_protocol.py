@@ -1,4 +1,4 @@
-"""The wire format (`_protocol`): tagged values, the DONE and CALL records, the channel."""
+"""The wire format (`_protocol`): encoded values, the DONE and CALL records, the channel."""
 
 from __future__ import annotations
 
@@ -11,36 +11,47 @@ import pytest
 
 from smolagents_native import _protocol as P
 
-SCALARS = [
+VALUES = [
     None, True, False, 0, -1, 2**63 - 1, -(2**63), 1.5, -0.0, math.inf, "", "héllo",
-    "\ud800 lone surrogate", b"", b"\x00\xff",
+    "\ud800 lone surrogate", b"", b"\x00\xff", 2**63, -(2**63) - 1, 10**100, [1, "a"],
+    {"k": (1, 2.5)}, {1, 2}, frozenset({3}), 3j, bytearray(b"x"),
 ]
-PICKLED = [2**63, -(2**63) - 1, 10**100, [1, "a"], {"k": (1, 2.5)}, {1, 2}, 3j,
-           bytearray(b"x")]
 
 
-@pytest.mark.parametrize("value", SCALARS + PICKLED, ids=repr)
-def test_tagged_values_round_trip(value):
+@pytest.mark.parametrize("value", VALUES, ids=repr)
+def test_values_round_trip_as_data(value):
     data = P.encode_value(value)
     for allowed in ({}, None):
         back = P.decode_value(data, allowed)
         assert type(back) is type(value) and (back == value or back != back)
         assert P.decode_value(memoryview(b"\x00" + data)[1:], allowed) == back or back != back
-    assert (data[0] == P.T_PICKLE) == any(value is v for v in PICKLED)
+    assert P.PICKLE_EXT.encode() not in data  # no pickle anywhere
 
 
-def test_scalar_subclasses_cross_as_pickles_and_meet_the_restricted_unpickler():
+def test_scalar_subclasses_cross_only_when_listed():
     import http
 
-    data = P.encode_value(http.HTTPStatus.OK)  # an int subclass
-    assert data[0] == P.T_PICKLE
-    with pytest.raises(pickle.UnpicklingError, match="may not cross"):
+    with pytest.raises(TypeError, match="cannot cross"):
+        P.encode_value(http.HTTPStatus.OK)  # an int subclass: not data
+    key = P.class_key(http.HTTPStatus)
+    data = P.encode_value(http.HTTPStatus.OK, {key})  # listed: a checked pickle
+    with pytest.raises(pickle.UnpicklingError, match="REDUCE of http.HTTPStatus"):
         P.decode_value(data, {})
+    assert P.decode_value(data, {key: http.HTTPStatus}) is http.HTTPStatus.OK
     assert P.decode_value(P.encode_value(nan := float("nan")), {}) != nan  # still a float
 
 
+def test_the_host_sends_workers_any_picklable_value():
+    import fractions
+    import http
+
+    for value in (http.HTTPStatus.OK, ValueError("tool failed"), fractions.Fraction(1, 3)):
+        back = P.decode_value(P.encode_for_worker(value), None)
+        assert type(back) is type(value) and str(back) == str(value)
+
+
 def test_unknown_tag_and_empty_value_are_protocol_errors():
-    with pytest.raises(P.ProtocolError):
+    with pytest.raises(P.ProtocolError, match="malformed value"):
         P.decode_value(b"\x7f", {})
     with pytest.raises(P.ProtocolError):
         P.decode_value(b"", {})
@@ -77,21 +88,21 @@ def test_call_record_round_trips(args, kwargs):
 
 
 def test_call_record_arguments_meet_the_restricted_unpickler():
-    import pathlib
+    import collections
 
-    key = P.class_key(pathlib.PurePosixPath)
+    key = P.class_key(collections.ChainMap)
     # The worker refuses what the host would refuse (it knows the host's cross_classes) ...
-    with pytest.raises(pickle.UnpicklingError, match="did not list in cross_classes"):
-        P.encode_call("t", (pathlib.PurePosixPath("a"),), {})
+    with pytest.raises(TypeError, match="ChainMap cannot cross the process boundary"):
+        P.encode_call("t", (collections.ChainMap(),), {})
     # ... and the host refuses it anyway (a worker that did not ask).
-    data = b"".join(P.encode_call("t", (pathlib.PurePosixPath("a"),), {}, {key}))
+    data = b"".join(P.encode_call("t", (collections.ChainMap({"a": 1}),), {}, {key}))
     with pytest.raises(pickle.UnpicklingError, match="did not list in cross_classes"):
         P.decode_call(data, {})
-    data = b"".join(P.encode_call("t", (), {"p": pathlib.PurePosixPath("a")}, {key}))
+    data = b"".join(P.encode_call("t", (), {"p": collections.ChainMap({"a": 1})}, {key}))
     with pytest.raises(pickle.UnpicklingError, match="did not list in cross_classes"):
         P.decode_call(data, {})
-    assert P.decode_call(data, {key: pathlib.PurePosixPath}) == (
-        "t", (), {"p": pathlib.PurePosixPath("a")})
+    assert P.decode_call(data, {key: collections.ChainMap}) == (
+        "t", (), {"p": collections.ChainMap({"a": 1})})
 
 
 def test_channel_reads_small_large_and_split_frames_and_times_out():

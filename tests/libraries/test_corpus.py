@@ -123,3 +123,36 @@ def test_counts_are_reported():
     counts = {c: sum(1 for r in RESULTS.values() if r.get(c)) for c in cols}
     print(f"\nlibrary corpus, {len(PROGRAMS)} programs, same output as CPython: {counts}")
     assert counts["ours_wildcard"] >= counts["smolagents_wildcard"]
+
+
+def test_values_come_back_as_values(pool):
+    """numpy and pandas objects, datetimes, Decimals and Fractions a step makes reach the
+    host as real objects: the step's output, `state`, a final answer."""
+    import datetime
+    import decimal
+    import fractions
+
+    import numpy as np
+    import pandas as pd
+
+    from smolagents_native import LocalPythonExecutor
+
+    with LocalPythonExecutor(["numpy", "pandas", "decimal", "fractions"], pool=pool) as ex:
+        out = ex("import numpy as np\nnp.arange(5).sum()")
+        assert type(out.output) is np.int64 and out.output + 1 == 11
+        ex("import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\n"
+           "arr = np.linspace(0, 1, 5)\nwhen = pd.Timestamp('2024-01-02', tz='UTC')\n"
+           "import datetime, decimal, fractions\nd = datetime.date(2024, 5, 6)\n"
+           "money = decimal.Decimal('1.10')\nthird = fractions.Fraction(1, 3)")
+        state = ex.state
+        assert state["df"].equals(pd.DataFrame({"a": [1, 2], "b": ["x", "y"]}))
+        assert np.array_equal(state["arr"], np.linspace(0, 1, 5))
+        assert state["when"] == pd.Timestamp("2024-01-02", tz="UTC")
+        assert (state["d"], state["money"], state["third"]) == (
+            datetime.date(2024, 5, 6), decimal.Decimal("1.10"), fractions.Fraction(1, 3))
+        ex.send_tools({"final_answer": lambda answer: answer})
+        out = ex("final_answer(df.assign(c=df['a'] * 2))")
+        assert out.is_final_answer and out.output["c"].tolist() == [2, 4]
+        # what no codec describes is a stand-in, whose text is the object's repr there
+        out = ex("decimal.getcontext()")
+        assert repr(out.output).startswith("Context(prec=28")
