@@ -380,9 +380,16 @@ class _Worker:
             try:
                 if kind == P.RESTORE:
                     saved = P.loads_trusted(data)
-                    self.executor.state.update(
-                        {name: P.decode_value(blob, None) for name, blob in saved.items()}
-                    )
+                    values = {}
+                    for name, blob in saved.items():
+                        try:
+                            values[name] = P.decode_value(blob, None)
+                        except Exception as exc:  # e.g. a class only the host can import
+                            raise TypeError(
+                                f"variable {name!r} cannot cross the process boundary: the "
+                                f"worker cannot rebuild it ({type(exc).__name__}: {exc})"
+                            ) from None
+                    self.executor.state.update(values)
                     self.last.update({name: _fingerprint(blob) for name, blob in saved.items()})
                 elif kind == P.TOOLS:
                     names = P.loads_trusted(data)
