@@ -416,6 +416,47 @@ under_any(PyObject *path, PyObject *dirs)
 }
 
 
+/* Is `obj` a Python function whose code was compiled from a file of the
+ * Python installation (its co_filename under the installation's directories,
+ * or a frozen standard-library module)?  1 / 0 / -1. */
+static int
+code_of_installation(Interp *in, PyObject *obj)
+{
+    if (obj == NULL || !PyFunction_Check(obj) || in->install_dirs == NULL) {
+        return 0;
+    }
+    PyObject *code = PyFunction_GET_CODE(obj); /* borrowed */
+    PyObject *file = PyObject_GetAttrString(code, "co_filename");
+    if (file == NULL) {
+        return -1;
+    }
+    int ok = 0;
+    if (PyUnicode_Check(file)) {
+        const char *f = PyUnicode_AsUTF8(file);
+        if (f == NULL) {
+            ok = -1;
+        }
+        else if (strncmp(f, "<frozen ", 8) == 0) {
+            ok = 1; /* a frozen standard-library module */
+        }
+        else if (f[0] == '/') {
+            ok = under_any(file, in->install_dirs);
+            if (ok == 0) {
+                PyObject *rp = real_path(file);
+                if (rp != NULL) {
+                    ok = under_any(rp, in->install_dirs);
+                    Py_DECREF(rp);
+                }
+                else if (PyErr_Occurred()) {
+                    PyErr_Clear();
+                }
+            }
+        }
+    }
+    Py_DECREF(file);
+    return ok;
+}
+
 /* Is importlib writing a module's bytecode cache (SourceLoader.get_code on
  * the stack, the write made by importlib itself)?  1 / 0 / -1. */
 static int
@@ -797,6 +838,21 @@ check_event(Interp *in, const char *event, PyObject *args)
             return -1;
         }
         PyObject *nm = arg_at(args, 1);
+        /* Narrowed by what it exposes: the code object and the defaults of
+           a function of the Python installation (inspect.signature,
+           functools, numpy's dispatch read them) hold nothing the
+           installation's files do not show, and the installation is
+           readable anyway; a code object still never enters the code's
+           values (the value gates).  __globals__ and frames stay refused. */
+        if (nm != NULL && PyUnicode_Check(nm) &&
+            (PyUnicode_CompareWithASCIIString(nm, "__code__") == 0 ||
+             PyUnicode_CompareWithASCIIString(nm, "__defaults__") == 0 ||
+             PyUnicode_CompareWithASCIIString(nm, "__kwdefaults__") == 0)) {
+            ok = code_of_installation(in, arg_at(args, 0));
+            if (ok != 0) {
+                return ok < 0 ? -1 : 0;
+            }
+        }
         snprintf(buf, sizeof buf,
                  "reading the interpreter attribute '%.60s'",
                  nm && PyUnicode_Check(nm) ? PyUnicode_AsUTF8(nm) : "?");

@@ -175,7 +175,9 @@ PANDAS_EVAL = [
     "b = df.eval('@__builtins__')\nb['__import__']('os')",
     # host objects traversed by pandas' evaluator
     "df.eval('@re.compile.__code__')",
-    "pd.eval('f.__code__.co_consts', local_dict={'f': re.sub})",
+    # a host function (not the installation's: its code and constants are the host's)
+    "pd.eval('f.__code__.co_consts', local_dict={'f': host_function})",
+    "pd.eval('f.__defaults__', local_dict={'f': host_function})",
     "df.eval('@statistics.mean.__globals__')",
     "pd.eval('x.gi_frame', local_dict={'x': (i for i in [1])})",
 ]
@@ -185,9 +187,27 @@ PANDAS_EVAL = [
 def test_pandas_eval_reaches_no_host_name(expr):
     pytest.importorskip("pandas")
     ex = executor(["pandas"])
+    ex.send_variables({"host_function": _host_function})
     code = ("import pandas as pd\nimport re\nimport statistics\n"
             "df = pd.DataFrame({'a': [1, 2, 3]})\n" + expr)
     refused(ex, code, match=REFUSAL + r"|UndefinedVariableError|Only named functions|has no attribute")
+
+
+def _host_function(token="S3CR3T-host-token-5f0c1e"):
+    """A function of the host's own (its file is not in the Python installation)."""
+    return "S3CR3T-host-token-5f0c1e"
+
+
+def test_library_introspection_is_narrowed_by_what_it_exposes():
+    """inspect.signature, functools and numpy's dispatch read `__code__` and `__defaults__`
+    of the installation's functions (nothing its files do not show): allowed; a host
+    function's stay refused (test above), and a code object never enters the code."""
+    pytest.importorskip("numpy")
+    ex = executor(["numpy", "inspect", "re"])
+    assert ex("import numpy as np\nfloat(np.median(np.arange(10.0)))").output == 4.5
+    assert ex("import inspect, re\nstr(inspect.signature(re.sub))").output == (
+        "(pattern, repl, string, count=0, flags=0)")
+    refused(ex, "import re\nre.sub.__code__", match="Forbidden access to dunder")
 
 
 def test_importlib_cannot_write_files_for_the_code(tmp_path, canary):
