@@ -6,6 +6,11 @@ seccomp-filtered worker in its own namespaces); Ray only spreads the batch over 
 machines. Results come back as plain tuples built by the actor from values that already passed
 the restricted unpickler, and are turned into CodeOutput / exceptions in the caller.
 
+An actor that dies mid-batch (killed, its node lost) is replaced by a new one, which runs that
+actor's programs once more; the other actors' results are kept, and later batches use the
+replacement. A program may thus run twice (its tool calls too): at least once, not exactly
+once. One that dies twice comes back as InterpreterError.
+
 Tools: `run_many(codes, tools={...})` ships the tools to the actors (Ray serializes them with
 cloudpickle, once per actor per batch); each program's executor gets them with `send_tools`,
 and they run in the actor's process, the host side of that node's sandbox, exactly as tools run
@@ -37,7 +42,7 @@ class _Runner:
         from .isolation import WorkerPool
 
         self.pool = WorkerPool(size=1)
-        self.pool.server(False, (), ())  # start the fork server now, not in the first program
+        self.pool.server()  # start the fork server now, not in the first program
 
     def run(
         self, codes: list[tuple[int, str]], kwargs: dict[str, Any],
@@ -105,13 +110,30 @@ class RayBackend:
         chunks: list[list[tuple[int, str]]] = [[] for _ in range(n)]
         for index, code in enumerate(codes):
             chunks[index * n // max(len(codes), 1)].append((index, code))
-        refs = [
-            actor.run.remote(chunk, kwargs, tools_ref)
-            for actor, chunk in zip(self.actors, chunks)
-            if chunk
-        ]
         results: list[Any] = [None] * len(codes)
-        for part in self.ray.get(refs):
+        # ref -> (actor slot, chunk, attempt)
+        pending = {
+            self.actors[slot].run.remote(chunk, kwargs, tools_ref): (slot, chunk, 1)
+            for slot, chunk in enumerate(chunks)
+            if chunk
+        }
+        while pending:
+            done, _ = self.ray.wait(list(pending), num_returns=1)
+            ref = done[0]
+            slot, chunk, attempt = pending.pop(ref)
+            try:
+                part = self.ray.get(ref)
+            except self.ray.exceptions.RayActorError as exc:
+                # The actor died (killed, its node lost): a new one takes its place, and its
+                # programs run once more there; the other actors' results are kept. A
+                # program may thus run twice (its tools too): at least once, not exactly.
+                self._replace(slot)
+                if attempt == 1:
+                    again = self.actors[slot].run.remote(chunk, kwargs, tools_ref)
+                    pending[again] = (slot, chunk, 2)
+                    continue
+                part = [(index, "error", f"the Ray actor running this program died twice "
+                         f"({type(exc).__name__})", "", False) for index, _code in chunk]
             for index, kind, value, logs, is_final in part:
                 if kind == "ok":
                     results[index] = CodeOutput(output=value, logs=logs, is_final_answer=is_final)
@@ -120,6 +142,16 @@ class RayBackend:
                 else:
                     results[index] = InterpreterError(value)
         return results
+
+    def _replace(self, slot: int) -> None:
+        """A new actor in place of the dead one at `slot` (later batches use it)."""
+        try:
+            self.ray.kill(self.actors[slot])
+        except Exception:  # noqa: BLE001 - already gone
+            pass
+        actor = self.ray.remote(num_cpus=0)(_Runner).remote()
+        self.ray.get(actor.ready.remote())
+        self.actors[slot] = actor
 
     def close(self) -> None:
         ray = self.ray

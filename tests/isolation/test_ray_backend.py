@@ -49,6 +49,28 @@ def test_ray_batch_of_100_programs():
           f"{time.monotonic() - start:.2f} s")
 
 
+@pytest.mark.slow
+@pytest.mark.no_sanitizer
+def test_a_dead_actor_is_replaced_and_its_programs_run_again():
+    """Killing one of two actors mid-batch: its programs run again on a new actor, the other
+    actor's results are kept, and the next batch runs on the replacement."""
+    import threading
+
+    if ray.is_initialized():
+        pytest.skip("a Ray instance is already running in this process")
+    codes = [f"import time\ntime.sleep(0.05)\n{i} * 3" for i in range(40)]
+    with WorkerPool(size=2, backend="ray") as pool:
+        victim = pool._ray.actors[0]
+        killer = threading.Timer(0.6, ray.kill, (victim,))
+        killer.start()
+        results = pool.run_many(codes, additional_authorized_imports=["time"])
+        killer.join()
+        assert [r.output for r in results] == [i * 3 for i in range(40)]
+        assert pool._ray.actors[0] is not victim
+        again = pool.run_many(["6 * 7", "1 + 1", "2", "3"])
+        assert [r.output for r in again] == [42, 2, 2, 3]
+
+
 def test_local_run_many_with_tools(pool):
     results = pool.run_many(["lookup(3)", "lookup(4) + '!'"], tools={"lookup": make_lookup()})
     assert [r.output for r in results] == ["row-9", "row-16!"]
