@@ -148,7 +148,11 @@ class _ForkServer:
             raise InterpreterError(f"the sandbox fork server {why}{detail}") from None
 
     def request(self, kind: int, value: Any, fd: int | None = None,
-                timeout: float = SERVER_REQUEST_SECONDS) -> Any:
+                timeout: float | None = None) -> Any:
+        """Send a request, return its reply; within `timeout` seconds (None: the module's
+        SERVER_REQUEST_SECONDS, read now) or the fork server is killed (InterpreterError)."""
+        if timeout is None:
+            timeout = SERVER_REQUEST_SECONDS
         payload = P.dumps(value)
         frame = P.HEADER.pack(len(payload), kind, 0) + payload
         with self.lock:
@@ -763,7 +767,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                 pass
             os.close(pidfd)
         try:
-            status = self._server.request(W.STATUS, self._pid, timeout=SERVER_REQUEST_SECONDS)
+            status = self._server.request(W.STATUS, self._pid)
         except Exception:
             return "lost"
         return W.describe_status(status)
@@ -776,7 +780,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         if sock is not None:
             sock.close()
         try:
-            status = self._server.request(W.STATUS, self._pid, timeout=SERVER_REQUEST_SECONDS)
+            status = self._server.request(W.STATUS, self._pid)
             how = W.describe_status(status)
         except Exception:
             how = "lost"

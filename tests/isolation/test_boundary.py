@@ -206,7 +206,7 @@ def test_no_executor_secret_passes_through_the_fork_server(make_process_executor
     seen: list[bytes] = []
     real = isolation._ForkServer.request
 
-    def recording(self, kind, value, fd=None, timeout=isolation.SERVER_REQUEST_SECONDS):
+    def recording(self, kind, value, fd=None, timeout=None):
         seen.append(pickle.dumps(value))
         return real(self, kind, value, fd, timeout)
 

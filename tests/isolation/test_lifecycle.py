@@ -212,3 +212,27 @@ def test_ctrl_c_during_a_tool_call_reaches_the_caller(make_process_executor):
     with pytest.raises(KeyboardInterrupt):
         ex_none("interrupted()")
     assert ex_none("1").output == 1
+
+
+def test_a_fork_server_that_does_not_answer_is_killed_and_restarted(monkeypatch):
+    """Every host wait on the fork server is bounded: stopped (as a worker could no longer
+    do it: it is out of their reach), it is killed when a request times out, and the next
+    executor gets a new one."""
+    import signal
+
+    from smolagents_native import isolation
+
+    monkeypatch.setattr(isolation, "SERVER_REQUEST_SECONDS", 1.0)
+    with WorkerPool(size=2) as pool:
+        first = LocalPythonExecutor([], isolation="process", pool=pool)
+        server = pool._server
+        os.kill(server.proc.pid, signal.SIGSTOP)
+        start = time.monotonic()
+        with pytest.raises(InterpreterError, match="fork server did not answer in time"):
+            LocalPythonExecutor([], isolation="process", pool=pool)
+        assert time.monotonic() - start < 1.0 + 5
+        assert server.proc.poll() is not None  # killed
+        second = LocalPythonExecutor([], isolation="process", pool=pool)
+        assert second("6 * 7").output == 42 and pool._server is not server
+        first.close()
+        second.close()
