@@ -781,3 +781,12 @@ def test_tools_changed_through_every_path_are_used_at_the_next_step():
     ex.custom_tools.clear()
     with pytest.raises(InterpreterError):
         ex("c()")
+
+
+@pytest.mark.parametrize("code", [b"1 + 1", 42, None])
+def test_code_that_is_not_a_str_is_a_type_error(code):
+    """In process as in process mode (tests/isolation/test_lifecycle.py)."""
+    ex = LocalPythonExecutor([])
+    with pytest.raises(TypeError, match="str"):
+        ex(code)
+    assert ex("1 + 1").output == 2

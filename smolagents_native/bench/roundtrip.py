@@ -7,7 +7,9 @@ Prints, for one worker of a fresh WorkerPool, the min / median / p90 of:
   takes a timestamp on each call, and the interval between two consecutive calls is one round
   trip (worker -> host -> worker) plus one iteration of the loop, whose cost (measured by the
   same loop without the call, in the worker) is subtracted;
-* a new worker from a warm fork server: executor creation to its first step done.
+* a new worker from a warm fork server: executor creation to its first step done;
+* with `--first-step IMPORTS CODE`: a new executor's first step (creation included) against
+  its second, after one executor has warmed the pool (a data agent's step, e.g. `scipy.*`).
 
 Times are printed, never asserted. The machine's load changes them a lot: compare runs made
 at the same time, and look at the spread, not one number.
@@ -32,7 +34,8 @@ def _summary(samples: list[float], scale: float) -> dict[str, float]:
 
 
 def measure(steps: int = 5000, calls: int = 5000, workers: int = 20, spin: float | None = None,
-            timeout: float | None = 30) -> dict[str, dict[str, float]]:
+            timeout: float | None = 30,
+            first_step: tuple[list[str], str] | None = None) -> dict[str, dict[str, float]]:
     from smolagents_native import LocalPythonExecutor, WorkerPool
     from smolagents_native import _protocol as P
 
@@ -86,6 +89,28 @@ def measure(steps: int = 5000, calls: int = 5000, workers: int = 20, spin: float
             per_worker.append(clock() - t0)
             fresh.close()
         out["new_worker_ms"] = _summary(per_worker, 1e3)
+        if first_step is not None:
+            imports, code = first_step
+            # A data agent's new executor: its first step against its later steps. The
+            # first executor warms the pool (what its steps import is preloaded for the next).
+            warm = LocalPythonExecutor(list(imports), isolation="process", pool=pool,
+                                       timeout_seconds=timeout)
+            warm(code)
+            warm.close()
+            firsts, laters = [], []
+            for _ in range(max(workers // 4, 3)):
+                t0 = clock()
+                fresh = LocalPythonExecutor(list(imports), isolation="process", pool=pool,
+                                            timeout_seconds=timeout)
+                fresh(code)
+                t1 = clock()
+                fresh(code)
+                t2 = clock()
+                fresh.close()
+                firsts.append(t1 - t0)
+                laters.append(t2 - t1)
+            out["first_step_ms"] = _summary(firsts, 1e3)
+            out["later_step_ms"] = _summary(laters, 1e3)
     return out
 
 
@@ -99,10 +124,17 @@ def main() -> int:
     p.add_argument("--timeout", type=float, default=30, metavar="SECONDS",
                    help="the executor's timeout_seconds (default 30, the executor's default; "
                    "0: none)")
+    p.add_argument("--first-step", nargs=2, metavar=("IMPORTS", "CODE"), default=None,
+                   help="also time a new executor's first step against its second: IMPORTS "
+                   "comma-separated (e.g. 'scipy.*'), CODE a step (e.g. 'from scipy import "
+                   "stats; stats.norm.cdf(0)')")
     args = p.parse_args()
     timeout = args.timeout or None
-    numbers = (measure(500, 500, 5, args.spin, timeout) if args.quick
-               else measure(spin=args.spin, timeout=timeout))
+    first = None
+    if args.first_step:
+        first = ([m for m in args.first_step[0].split(",") if m], args.first_step[1])
+    numbers = (measure(500, 500, 5, args.spin, timeout, first) if args.quick
+               else measure(spin=args.spin, timeout=timeout, first_step=first))
     if args.json:
         print(json.dumps(numbers))
         return 0
@@ -111,6 +143,9 @@ def main() -> int:
         ("tool call round trip", "tool_call_us", "us", "<= 50 us"),
         ("new worker (fork)", "new_worker_ms", "ms", "<= 50 ms"),
     )
+    if first:
+        rows += (("first step, new exec.", "first_step_ms", "ms", "~ later + fork"),
+                 ("later step", "later_step_ms", "ms", "-"))
     for label, key, unit, target in rows:
         s = numbers[key]
         print(f"{label:22s} min {s['min']:8.1f}  median {s['median']:8.1f}  "

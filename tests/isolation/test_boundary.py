@@ -34,6 +34,21 @@ ROOT = os.geteuid() == 0
 HOST_UID = 65534 if ROOT else os.geteuid()
 
 
+@pytest.fixture(autouse=True)
+def bystanders(pool):
+    """Around every attack: a sibling executor of the same pool with a value in it, the pool's
+    fork server, and host sysctls a root worker could flip. After it: all untouched."""
+    sysctls = {n: _read(f"/proc/sys/kernel/{n}") for n in ("core_uses_pid", "core_pattern")}
+    sibling = LocalPythonExecutor([], isolation="process", pool=pool)
+    sibling("kept = 'sibling value'")
+    server = pool.server()
+    yield
+    assert server.alive(), "the fork server did not survive the attack"
+    assert sibling("kept").output == "sibling value"
+    assert {n: _read(f"/proc/sys/kernel/{n}") for n in sysctls} == sysctls
+    sibling.close()
+
+
 def _channel_fd(ex) -> int:
     """The worker's end of its channel to the host, as the code can find it (os)."""
     fds = ex(

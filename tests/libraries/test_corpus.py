@@ -156,3 +156,21 @@ def test_values_come_back_as_values(pool):
         # what no codec describes is a stand-in, whose text is the object's repr there
         out = ex("decimal.getcontext()")
         assert repr(out.output).startswith("Context(prec=28")
+
+
+IN_PROCESS = ["pd_read_csv_stringio", "pd_json_roundtrip", "std_csv_json_zip", "np_structured_io",
+              "np_median_percentile", "pd_pivot_table", "scipy_ttest"]
+
+
+@pytest.mark.parametrize("name", IN_PROCESS)
+def test_in_process_libraries_get_the_objects_they_are_given(name, cpython):
+    """In process (`isolation="none"`), readers and writers receive the StringIO or BytesIO
+    they are given (not a deadline wrapper), and library introspection of the installation's
+    own functions (np.median, pivot_table, scipy.stats) runs."""
+    from smolagents_native import LocalPythonExecutor
+
+    libs, code = PROGRAMS[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        ex = LocalPythonExecutor(_forms(libs)["wildcard"], isolation="none", timeout_seconds=60)
+    assert ex(code).logs == cpython[name]
