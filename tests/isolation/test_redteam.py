@@ -232,8 +232,8 @@ def test_hole_a_pickle_record_is_prechecked_and_unpickled_outside_the_deadline(
 def test_hole_a_pickle_record_floods_a_dict_with_colliding_keys_outside_the_deadline(
         make_process_executor):
     """HOLE. The codec bounds hash flooding by the deadline (WIRE_INSERT_UNITS), but a pickle
-    record builds its dict in C's unpickler, outside any deadline: 25,000 int keys equal
-    modulo 2**61 - 1 (350 KB) make each insertion probe all the keys before it. Measured
+    record builds its dict in C's unpickler, outside any deadline: 35,000 int keys equal
+    modulo 2**61 - 1 (490 KB) make each insertion probe all the keys before it. Measured
     here: 280 KB -> 4.9 s, 560 KB -> 23 s, 1.1 MB -> 75 s (quadratic): a 10 MB frame holds
     the host for hours.
     Fix: as above (no pickle records without cross_classes), and never give the unpickler
@@ -244,7 +244,7 @@ def test_hole_a_pickle_record_floods_a_dict_with_colliding_keys_outside_the_dead
     code = _forging_code(
         "M = (1 << 61) - 1\n"
         "body = b''.join(b'\\x8a\\x0b' + (i * M).to_bytes(11, 'little', signed=True) + b'N'"
-        " for i in range(1, 25_001))\n"
+        " for i in range(1, 35_001))\n"
         "PAYLOAD = done_payload(pickle_record(b'\\x80\\x04}(' + body + b'u.'))")
     start = time.monotonic()
     with pytest.raises((InterpreterError, ExecutionTimeoutError)):
@@ -275,6 +275,42 @@ def test_hole_decoded_values_take_over_100_times_their_frame_in_host_memory():
     assert grown < 32 * len(frame), (
         f"{len(frame)} bytes on the wire took {grown >> 20} MiB in the host "
         f"({grown / len(frame):.0f}x)")
+
+
+def test_hole_a_frame_header_alone_makes_the_host_allocate_frame_bytes(make_process_executor):
+    """HOLE. `Channel.recv` checks the announced length against frame_bytes (1 GiB by
+    default), then allocates `bytearray(length)` (zero-filled: resident at once) before a
+    single byte of the payload has arrived. A 10-byte write (a header in turn and one byte)
+    holds 1 GiB of host memory until the step's deadline, per executor at once, and for as
+    long as the executor lives when timeout_seconds is None. (The threat table lists "a
+    40-byte memory bomb" as stopped.)
+    Fix (_protocol.Channel.recv): grow the payload buffer with what arrives (e.g. receive
+    into chunks of at most 1 MiB and join at the end, or double the buffer as bytes come),
+    so that memory follows bytes actually sent; and a lower default frame_bytes."""
+    ex = make_process_executor(ATTACKER_IMPORTS, timeout_seconds=2)
+    code = ("#FORGE-MARK\n" + _FIND_SEQ + _CHANNEL
+            + "os.write(CHANNEL, ((1 << 30) - 16).to_bytes(4, 'little') + bytes([10])"
+              " + SEQ.to_bytes(4, 'little') + b'x')\nimport time\ntime.sleep(30)\n")
+    peak = [0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], _rss())
+            time.sleep(0.02)
+
+    base = _rss()
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    try:
+        with pytest.raises((InterpreterError, ExecutionTimeoutError)):
+            ex(code)
+    finally:
+        done.set()
+        sampler.join()
+    assert ex("6 * 7").output == 42
+    grown = peak[0] - base
+    assert grown < 64 << 20, f"10 bytes from the worker held {grown >> 20} MiB of the host"
 
 
 def test_hole_a_shared_reference_output_hangs_the_hosts_own_observability():
@@ -693,9 +729,12 @@ def test_held_proc_namespace_and_mount_escapes():
                                     else os.close(os.open(p, os.O_RDONLY)))
                            for p in ('/proc/1/root', '/proc/1/fd', '/proc/1/mem',
                                      '/proc/1/environ')]
+        own_user = os.stat('/proc/self/ns/user').st_ino
         for name in ('user', 'pid', 'mnt'):
             fd = os.open('/proc/self/ns/' + name, os.O_RDONLY)
-            result['ns_' + name] = (libc.ioctl(fd, 0xb701), libc.ioctl(fd, 0xb702))
+            owner = libc.ioctl(fd, 0xb701)  # NS_GET_USERNS: only the worker's own, if any
+            result['ns_' + name] = (owner < 0 or os.fstat(owner).st_ino == own_user,
+                                    libc.ioctl(fd, 0xb702))  # NS_GET_PARENT
         # open_tree_attr(AT_FDCWD, "/", OPEN_TREE_CLONE | AT_RECURSIVE, NULL, 0)
         result['open_tree_attr'] = (libc.syscall(467, -100, b'/', 1 | 0x8000, None, 0),
                                     ctypes.get_errno())
@@ -709,7 +748,7 @@ def test_held_proc_namespace_and_mount_escapes():
     assert "error" not in result, result
     assert all(e in (1, 2, 13) for e in result["proc1"]), result
     for name in ("user", "pid", "mnt"):
-        assert result["ns_" + name] == (-1, -1), result
+        assert result["ns_" + name] == (True, -1), result
     assert result["open_tree_attr"][0] == -1, result
     assert result["shadow"] and result["root_home"] and result["sys"], result
     assert "boot" not in result["dotdot"] and "home" not in result["dotdot"], result
