@@ -516,8 +516,11 @@ def test_hole_realtime_signals_queued_in_a_worker_are_charged_to_host_root():
 # --- Host files and code: grants that meet paths the host trusts -----------------------------
 
 
-def test_hole_a_writable_grant_redirects_a_sibling_grant_to_any_host_path(tmp_path):
-    """HOLE. Executor A may write /ws; executor B (same pool, or created later) may read
+def test_held_a_writable_grant_cannot_redirect_a_sibling_grant(tmp_path):
+    """Was a HOLE, now held: grants are pinned by device and inode when the executor is
+    created and bound without following links (the respawned worker refuses to start), and a
+    granted path that passes through a link is refused (the new executor is not created).
+    Before: executor A may write /ws; executor B (same pool, or created later) may read
     /ws/sub. A replaces /ws/sub by a symbolic link `../../..<...>/etc`. The host resolves
     B's grant with realpath when B is created (sandbox_spec), and the jail's init binds
     `/oldroot<path>` following links when B's worker is replaced: either way B's view now
@@ -552,17 +555,13 @@ def test_hole_a_writable_grant_redirects_a_sibling_grant_to_any_host_path(tmp_pa
         read = ("import os\ntry:\n"
                 f"    fd = os.open({str(ws / 'sub' / 'hostname')!r}, os.O_RDONLY)\n"
                 "    out = os.read(fd, 100)\nexcept OSError as exc:\n    out = exc.errno\nout")
-        after_respawn = b(read).output
-        c = LocalPythonExecutor(["os"], isolation="process", pool=pool,
+        with pytest.raises(InterpreterError, match="holds a link now"):
+            b(read)  # its replacement worker refuses to start
+        with pytest.raises(ValueError, match="passes through a symbolic link"):
+            LocalPythonExecutor(["os"], isolation="process", pool=pool,
                                 readable_dirs=[str(ws / "sub")])
-        new_executor = c(read).output
-        for ex in (a, b, c):
+        for ex in (a, b):
             ex.close()
-    with open("/etc/hostname", "rb") as f:
-        host_name = f.read(100)
-    assert after_respawn != host_name and new_executor != host_name, (
-        "the sibling's grant now shows the host's /etc: "
-        f"{after_respawn!r} / {new_executor!r}")
 
 
 _PLANT = textwrap.dedent(r"""
@@ -574,19 +573,15 @@ _PLANT = textwrap.dedent(r"""
 """)
 
 
-def test_hole_the_fork_server_imports_a_module_a_worker_planted_in_the_package_parent(tmp_path):
-    """HOLE (editable installs, i.e. a checkout; precondition: the checkout, the package's
-    parent directory, is granted writable, e.g. an agent working on its own repository).
-    _ForkServer starts `python -I` with the package's parent directory inserted at
-    sys.path[0], before the standard library, then imports the rest of the standard library
-    it needs (secrets, subprocess, pickle...). A worker writes `secrets.py` there; the next
-    fork server (a new WorkerPool, the default pool after a close, any restart of a fork server
-    that timed out) imports it as ROOT, outside any sandbox and before its own seccomp filter.
-    Fix (_ForkServer.__init__ and compromised.py): never put the package's parent on sys.path:
-    load the package from its own directory (importlib.util.spec_from_file_location with
-    submodule_search_locations=[package dir]) or append it after the standard library and
-    site-packages; refuse a writable grant that contains a directory on the fork server's or
-    the host's sys.path."""
+def test_held_a_worker_cannot_plant_a_module_the_fork_server_imports(tmp_path):
+    """Was a HOLE (editable installs, i.e. a checkout granted writable, e.g. an agent working
+    on its own repository): the fork server started with the package's parent directory at
+    sys.path[0], before the standard library, so a `secrets.py` a worker wrote there ran as
+    ROOT in the next fork server, outside any sandbox.
+    Now held twice: a writable grant that holds a directory the host imports from is refused
+    when the executor is created, and the fork server loads the package from its own
+    directory, never putting the directory around it on sys.path (a module planted there
+    some other way is not imported)."""
     checkout = tmp_path / "checkout"
     checkout.mkdir()
     shutil.copytree(PKG_DIR, checkout / "smolagents_native",
@@ -600,68 +595,63 @@ def test_hole_the_fork_server_imports_a_module_a_worker_planted_in_the_package_p
         sys.path.insert(0, checkout)
         from smolagents_native import LocalPythonExecutor, WorkerPool
         with WorkerPool(size=2) as pool:
-            ex = LocalPythonExecutor(["os"], isolation="process", pool=pool,
-                                     writable_dirs=[checkout])
-            target = os.path.join(checkout, "secrets.py")
-            ex("import os\nfd = os.open(%r, os.O_CREAT | os.O_WRONLY, 0o644)\n"
-               "os.write(fd, %r)\nos.close(fd)" % (target, plant.encode()))
-            ex.close()
-        with WorkerPool(size=2) as pool:  # the next fork server
             try:
-                LocalPythonExecutor([], isolation="process", pool=pool).close()
-            except Exception as exc:
-                print("second pool:", type(exc).__name__, exc)
+                LocalPythonExecutor(["os"], isolation="process", pool=pool,
+                                    writable_dirs=[checkout])
+                print("grant accepted")
+            except ValueError as exc:
+                print("grant refused:", exc)
+            LocalPythonExecutor([], isolation="process", pool=pool).close()
+        # planted some other way, after the host imported what it needs
+        with open(os.path.join(checkout, "secrets.py"), "w") as f:
+            f.write(plant)
+        with WorkerPool(size=2) as pool:  # the next fork server
+            LocalPythonExecutor([], isolation="process", pool=pool).close()
     """)
     proc = _host_python(host, str(checkout), _PLANT.format(marker=str(marker)))
     assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "grant refused: the writable directory" in proc.stdout, proc.stdout
     assert not marker.exists(), (
-        "the fork server ran the worker's module outside the sandbox: " + marker.read_text())
+        "the fork server ran a planted module outside the sandbox: " + marker.read_text())
 
 
-def test_hole_the_host_imports_a_module_a_worker_planted_on_the_hosts_path(tmp_path):
-    """HOLE (precondition: a directory on the host's sys.path is granted writable, e.g. the
-    agent's own directory: `python agent.py` puts it at sys.path[0]). The host's builders
-    import modules lazily when a worker's value needs them (_wire._b_zoneinfo: `import
-    zoneinfo`; _numpy(), _pandas(), _b_pytz: numpy, pandas, pytz). A worker writes
-    `zoneinfo.py` into the granted directory and returns ZoneInfo('UTC'): the host imports
-    the planted module (sys.path[0] comes before the standard library) and runs it as the
-    host (root here).
-    Fix (_wire.py): never import on a worker's demand: import zoneinfo with the module, and
-    build numpy/pandas/pytz values only when the host has imported those modules already
-    (sys.modules.get), refusing otherwise; and refuse writable grants that contain a sys.path
-    entry of the host (_sandbox_profile)."""
+def test_held_a_worker_cannot_plant_a_module_the_host_imports(tmp_path):
+    """Was a HOLE (a directory on the host's sys.path granted writable, e.g. the agent's own
+    directory: `python agent.py` puts it at sys.path[0]): a worker wrote `zoneinfo.py` there
+    and returned ZoneInfo('UTC'), and the host's builder imported it lazily, as the host.
+    Now held: the grant is refused when the executor is created (it holds a directory the
+    host imports from), and `_wire` imports zoneinfo with itself, never at a worker's
+    request."""
     agent_dir = tmp_path / "agent"
     agent_dir.mkdir()
     os.chmod(tmp_path, 0o755)
     os.chmod(agent_dir, 0o777)
-    marker = agent_dir / "PWNED"
     script = agent_dir / "agent.py"
     script.write_text(textwrap.dedent(r"""
         import os, sys
-        here, pkg_parent, plant = sys.argv[1], sys.argv[2], sys.argv[3]
+        here, pkg_parent = sys.argv[1], sys.argv[2]
         sys.path.insert(1, pkg_parent)
-        assert "zoneinfo" not in sys.modules
         from smolagents_native import LocalPythonExecutor
-        ex = LocalPythonExecutor(["os", "zoneinfo"], isolation="process", writable_dirs=[here])
-        ex("import os\nfd = os.open(%r, os.O_CREAT | os.O_WRONLY, 0o644)\n"
-           "os.write(fd, %r)\nos.close(fd)" % (os.path.join(here, "zoneinfo.py"), plant.encode()))
         try:
-            print(ex("import zoneinfo\nzoneinfo.ZoneInfo('UTC')").output)
-        finally:
-            ex.close()
+            LocalPythonExecutor(["os", "zoneinfo"], isolation="process", writable_dirs=[here])
+            print("grant accepted")
+        except ValueError as exc:
+            print("grant refused:", exc)
+        import smolagents_native._wire
+        print("zoneinfo loaded:", "zoneinfo" in sys.modules)
     """))
-    proc = subprocess.run(
-        [sys.executable, str(script), str(agent_dir), PKG_PARENT,
-         _PLANT.format(marker=str(marker))],
-        capture_output=True, text=True, timeout=90, cwd="/")
+    proc = subprocess.run([sys.executable, str(script), str(agent_dir), PKG_PARENT],
+                          capture_output=True, text=True, timeout=90, cwd="/")
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert not marker.exists(), (
-        "the host imported the worker's zoneinfo.py: " + marker.read_text())
+    assert "grant refused: the writable directory" in proc.stdout, proc.stdout
+    assert "zoneinfo loaded: True" in proc.stdout
 
 
-def test_partial_a_wildcard_lets_a_worker_choose_what_the_fork_server_imports(monkeypatch):
-    """PARTIAL. The modules a step imported are reported in DONE and `WorkerPool.learn` keeps
-    the names the executor's authorization covers; with a wildcard ("numpy.*") that is any
+def test_held_a_worker_cannot_make_the_fork_server_import_an_entry_point(monkeypatch):
+    """Was PARTIAL, now held: `WorkerPool.learn` takes public, non-test module names only (no
+    `__main__` entry point, no private module, no tests or conftest). Before: the modules a
+    step imported are reported in DONE and `WorkerPool.learn` kept the names the executor's
+    authorization covers; with a wildcard ("numpy.*") that is any
     module of the package, including entry points with import-time effects. A worker forges
     its DONE (in turn) reporting `numpy.f2py.__main__`: the pool's fork server (root, outside
     the sandbox; at a fork server's start even before its seccomp filter) imports it for the
