@@ -630,10 +630,15 @@ def build_jail(
     # asks the supervisor, still root outside, to map it; without one it becomes 65534.
     uid = gid = -1
     if userns == "late":
-        # Still root on the host: no supplementary groups (inside a user namespace they
-        # could no longer be dropped); then the namespace, whose map makes 65534 inside
-        # kuid 65534; then the switch to it (entering a namespace changes no kuid).
+        # Still root on the host: become 65534 there first (no supplementary groups: inside
+        # a user namespace they could no longer be dropped), so that the namespace is
+        # 65534's: what the worker holds in it (processes, queued signals, inotify
+        # instances) is charged to 65534 up the namespace chain, never to root. Then the
+        # namespace (an unprivileged creation), whose map the supervisor, root outside,
+        # writes: 65534 inside is kuid 65534.
         os.setgroups([])
+        os.setresgid(WORKER_GID, WORKER_GID, WORKER_GID)
+        os.setresuid(WORKER_UID, WORKER_UID, WORKER_UID)
         try:
             run("user namespace", _core.jail_unshare, _core.JAIL_CLONE_NEWUSER)
             os.write(ask_w, b"M")
@@ -644,8 +649,8 @@ def build_jail(
                 raise
             missing.append([exc.layer, exc.message])
             userns = "none"
-    if userns == "late" or (userns == "none" and os.geteuid() == 0):
-        uid, gid = WORKER_UID, WORKER_GID
+    if userns == "none" and os.geteuid() == 0:
+        uid, gid = WORKER_UID, WORKER_GID  # no namespace at all: the uid itself
     os.close(ask_w)
     os.close(ack_r)
     try:

@@ -65,12 +65,14 @@ DEFAULT_LIMITS = {
     "open_files": 256,
     "file_bytes": 64 << 20,
     "cpu_seconds": 3600,
+    # RLIMIT_NPROC: the worker's threads (it makes no process), each a pid of the host's.
+    "processes": 512,
     # The worker's scratch (/tmp, its working directory and $HOME): a tmpfs of this size.
     "disk_bytes": _jail.DEFAULT_DISK_BYTES,
     # The largest frame the host reads from the worker (a step's report, a tool call).
     "frame_bytes": P.MAX_FRAME,
 }
-_RLIMIT_KEYS = ("memory_bytes", "open_files", "file_bytes", "cpu_seconds")
+_RLIMIT_KEYS = ("memory_bytes", "open_files", "file_bytes", "cpu_seconds", "processes")
 FALLBACKS = ("error", "warn", "allow")
 
 
@@ -632,8 +634,9 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         granted_paths: directories bound read-write into the worker's file-system view
             (besides the executor's own `readable_dirs` / `writable_dirs` when it has them).
         worker_limits: overrides of the worker's limits (memory_bytes, open_files,
-            file_bytes, cpu_seconds: rlimits, never above the host's own; disk_bytes: the
-            size of its scratch tmpfs; frame_bytes: the largest frame the host reads).
+            file_bytes, cpu_seconds, processes (its threads): rlimits, never above the
+            host's own; disk_bytes: the size of its scratch tmpfs; frame_bytes: the largest
+            frame the host reads).
         grace_seconds: how long past a step's deadline the host waits before killing.
         isolation_fallback: what to do when a layer of the sandbox is unavailable on this
             host (no user namespaces, seccomp...): "error" (the default: the executor does

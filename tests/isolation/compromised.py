@@ -72,11 +72,11 @@ def run_compromised(
     timeout: float = 60.0,
 ) -> dict[str, Any]:
     """Run `code` in a compromised worker; return its `result` dict."""
-    spec = _jail.sandbox_spec(
-        network, tuple(paths), disk_bytes,
-        limits or {"memory_bytes": 4 << 30, "open_files": 256, "file_bytes": 64 << 20,
-                   "cpu_seconds": 3600},
-        fallback)
+    from smolagents_native import isolation
+
+    rlimits = {k: isolation.DEFAULT_LIMITS[k] for k in isolation._RLIMIT_KEYS}
+    spec = _jail.sandbox_spec(network, tuple(paths), disk_bytes,
+                              {**rlimits, **(limits or {})}, fallback)
     host_end, worker_end = socket.socketpair()
     package = os.path.dirname(os.path.abspath(_jail.__file__))
     proc = subprocess.Popen(
