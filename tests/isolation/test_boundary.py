@@ -599,6 +599,7 @@ ex.close()
 """
 
 
+@pytest.mark.no_sanitizer  # address-space limits, RSS or a memory scan: ASan's shadow memory
 def test_host_limits_below_the_workers_are_kept():
     pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(P.__file__)))
     proc = subprocess.run([sys.executable, "-c", _LOW_LIMITS, pkg_parent],

@@ -250,6 +250,7 @@ def test_fixed_a_pickle_record_floods_a_dict_with_colliding_keys_outside_the_dea
     assert elapsed < 1 + 0.5 + 1.5, f"the host was held {elapsed:.1f} s by a 1 s step"
 
 
+@pytest.mark.no_sanitizer  # address-space limits, RSS or a memory scan: ASan's shadow memory
 def test_held_decoded_values_cost_at_most_32_times_their_frame_in_host_memory():
     """HELD (was a hole: an empty set is 2 bytes on the wire and ~230 bytes in the host, so
     one forged DONE of 1 GiB asked the host for >100 GiB). `wire_loads` charges what each
@@ -314,6 +315,7 @@ def test_fixed_a_frame_header_alone_makes_the_host_allocate_frame_bytes(make_pro
     assert grown < 64 << 20, f"10 bytes from the worker held {grown >> 20} MiB of the host"
 
 
+@pytest.mark.no_sanitizer  # address-space limits, RSS or a memory scan: ASan's shadow memory
 def test_held_a_shared_reference_output_does_not_hang_the_hosts_own_observability():
     """HELD (was a hole; the fix: observability.bounded_str and text_estimate walk each
     distinct object once, the agent's observation is made to its length only). A legitimate step (no forging) returns a 60-level DAG of
@@ -351,6 +353,7 @@ def test_held_a_shared_reference_output_does_not_hang_the_hosts_own_observabilit
 # --- Host: resources the kernel layers do not bound ------------------------------------------
 
 
+@pytest.mark.no_sanitizer  # address-space limits, RSS or a memory scan: ASan's shadow memory
 def test_fixed_sysv_shared_memory_and_memfds_escape_rlimit_as_and_the_scratch_size():
     """Was a HOLE, now held. The worker's memory is bounded by RLIMIT_AS and its files by the scratch tmpfs
     (disk_bytes). SysV shared memory (its own IPC namespace, whose shmmax/shmall are the
@@ -803,6 +806,7 @@ def test_held_processes_namespaces_and_kernel_surfaces_from_raw_system_calls():
         assert rc == -1 and err == 1, (key, rc, err)
 
 
+@pytest.mark.no_sanitizer  # address-space limits, RSS or a memory scan: ASan's shadow memory
 def test_held_another_executors_secrets_are_not_in_the_attackers_memory():
     """The attacker's worker is a fork of the fork server: it scans its whole memory
     (/proc/self/mem, made readable by PR_SET_DUMPABLE) for a sibling's worker_env value, a
