@@ -800,6 +800,12 @@ int citizen_reraise(Interp *in);
 
 /* limits.c */
 int limits_tick_slow(Interp *in);
+/* The step's timeout error (limits.c): an abort while code runs, a plain
+ * error before (the lowering).  Always -1. */
+int limits_timeout(Interp *in);
+/* -1 with the timeout error when the deadline has passed, else 0 (the
+ * lowering's periodic check). */
+int limits_check_deadline(Interp *in);
 int limits_stack_error(void);
 long long seq_bytes(PyObject *v);
 int limits_check_stack_slow(Interp *in, char *sp);

@@ -923,6 +923,36 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     return interpreter_run_budgets(self, code, state, &budgets);
 }
 
+/* Is the UTF-8 form of `code` longer than `limit` bytes?  Counted without
+ * encoding (a lone surrogate counts 3 bytes, as the "surrogatepass" encoding
+ * process mode sends); an ASCII string is its length, and a string that
+ * could not exceed the limit even at 4 bytes per character is not scanned. */
+static int
+source_bytes_over(PyObject *code, long long limit)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(code);
+    if (PyUnicode_IS_ASCII(code)) {
+        return (long long)n > limit;
+    }
+    if ((long long)n > limit) {
+        return 1; /* at least one byte per character */
+    }
+    if ((long long)n * 4 <= limit) {
+        return 0;
+    }
+    int kind = PyUnicode_KIND(code);
+    const void *data = PyUnicode_DATA(code);
+    long long total = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        total += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+        if (total > limit) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* run() after its arguments were checked: lower `code` (through the
  * cache) and run it with `state` as globals under `budgets`. */
 static PyObject *
@@ -948,6 +978,15 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
     Py_XSETREF(in->print_chunks, chunks);
     in->print_len = 0;
     limits_start(in);
+    /* the source's size first: CPython's parser cannot be interrupted, so
+       the time it takes is bounded by this budget (whether the program is
+       cached or not, for the same verdict at every step) */
+    if (in->budgets.max_source_bytes >= 0 &&
+        source_bytes_over(code, in->budgets.max_source_bytes)) {
+        raise_interp_error(in, budget_message(BUDGET_ID_max_source_bytes),
+                           in->budgets.max_source_bytes);
+        return NULL;
+    }
     /* lower, through the cache */
     ProgramObject *p =
         (ProgramObject *)PyDict_GetItemWithError(self->cache, code);
@@ -963,7 +1002,9 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
             if (PyErr_ExceptionMatches(PyExc_SyntaxError)) {
                 raise_parse_error(in, code);
             }
-            else if (!PyErr_ExceptionMatches(in->interpreter_error)) {
+            else if (!PyErr_ExceptionMatches(in->interpreter_error) &&
+                     !(in->timeout_error != NULL &&
+                       PyErr_ExceptionMatches(in->timeout_error))) {
                 /* the parser or the lowering gave up (nesting too deep,
                    out of memory): report it as a parse failure */
                 PyObject *t, *v, *tb;
