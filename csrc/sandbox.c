@@ -24,6 +24,9 @@
  *           module loading, kexec, bpf, perf_event_open, keyrings,
  *           userfaultfd, io_uring (whose requests bypass seccomp),
  *           name_to_handle_at/open_by_handle_at, reboot, swapon/off, acct;
+ *         - kernel objects outside its rlimits and scratch, or charged to its
+ *           uid across workers: shmget, msgget, semget (System V IPC), memfd_create,
+ *           inotify_init(1), fanotify_init;
  *         - networking unless `network` is true: socket, socketpair.  Sockets
  *           that exist before the filter (the worker's AF_UNIX channel to the
  *           host) keep working: read/write/sendmsg/recvmsg are not filtered.
@@ -159,6 +162,21 @@
 #else
 #define SB_NR_mount_setattr SB_NONE
 #endif
+#ifdef __NR_memfd_create
+#define SB_NR_memfd_create __NR_memfd_create
+#else
+#define SB_NR_memfd_create SB_NONE
+#endif
+#ifdef __NR_inotify_init
+#define SB_NR_inotify_init __NR_inotify_init
+#else
+#define SB_NR_inotify_init SB_NONE
+#endif
+#ifdef __NR_fanotify_init
+#define SB_NR_fanotify_init __NR_fanotify_init
+#else
+#define SB_NR_fanotify_init SB_NONE
+#endif
 #ifdef __NR_clone3
 #define SB_NR_clone3 __NR_clone3
 #else
@@ -219,6 +237,20 @@ static const long denied_in_worker[] = {
     SB_NR_mount_setattr,
 };
 
+/* Kernel objects a worker could hold outside its rlimits and its sized scratch, or charged
+ * to its uid across every worker: System V IPC (its own IPC namespace, but the kernel's
+ * default sizes), memfds (on the kernel's internal tmpfs), inotify / fanotify instances.
+ * POSIX shared memory stays: it is files in /dev/shm, the scratch. */
+static const long denied_objects[] = {
+    __NR_shmget,
+    __NR_msgget,
+    __NR_semget,
+    SB_NR_memfd_create,
+    SB_NR_inotify_init,
+    __NR_inotify_init1,
+    SB_NR_fanotify_init,
+};
+
 /* Refused in a worker unless the network is granted. */
 static const long denied_network[] = {
     __NR_socket,
@@ -235,8 +267,8 @@ static const long signal_own_pid[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_FILTER                                                                              \
-    (16 + COUNT(denied_everywhere) + COUNT(denied_in_worker) + COUNT(denied_network) +          \
-     3 * COUNT(signal_own_pid) + 16)
+    (16 + COUNT(denied_everywhere) + COUNT(denied_in_worker) + COUNT(denied_objects) +          \
+     COUNT(denied_network) + 3 * COUNT(signal_own_pid) + 16)
 
 /* ------------------------------------------------------------- assembler */
 
@@ -363,6 +395,7 @@ build_worker(Filter *f, int network, pid_t own)
     fb_head(f);
     fb_deny_list(f, denied_everywhere, COUNT(denied_everywhere));
     fb_deny_list(f, denied_in_worker, COUNT(denied_in_worker));
+    fb_deny_list(f, denied_objects, COUNT(denied_objects));
     if (!network) {
         fb_deny_list(f, denied_network, COUNT(denied_network));
     }

@@ -75,7 +75,13 @@
  * would walk without end, so each decoded value carries a weight (its item
  * count with references expanded, saturating; a str, bytes or big int
  * counts one more per 16 bytes) and a key heavier than WIRE_MAX_KEY_WEIGHT
- * is malformed.  Memo entries hold strong references
+ * is malformed.  The memory a decode makes is bounded by what it costs
+ * (`foot_*` below: an estimate, from above where CPython's growth allows, of
+ * each object's bytes with its memo entry, from its type and length only, so
+ * that the encoder computes the same sum from the value): more than
+ * WIRE_MEM_PER_BYTE times len(data) plus WIRE_MEM_SLACK is malformed, and
+ * the encoder refuses (ValueError) a value whose decode would be.  Memo
+ * entries hold strong references
  * (the decoder's and the encoder's: an object the `ext` hook returned and
  * dropped must not have its address reused while the encoder remembers it).
  */
@@ -98,6 +104,9 @@
 /* heaviest dict key or set item (items with references expanded) */
 #define WIRE_MAX_KEY_WEIGHT ((uint64_t)1 << 20)
 #define WIRE_WEIGHT_SAT ((uint64_t)1 << 62)
+/* the memory a decode may make: per byte of the encoding, and in all */
+#define WIRE_MEM_PER_BYTE 32
+#define WIRE_MEM_SLACK ((size_t)1 << 20)
 
 enum {
     TAG_NONE = 'N',
@@ -136,6 +145,105 @@ weight_add(uint64_t a, uint64_t b)
 {
     uint64_t s = a + b;
     return (s < a || s > WIRE_WEIGHT_SAT) ? WIRE_WEIGHT_SAT : s;
+}
+
+/* ================================================================ costs */
+
+/* What a decoded object costs, in bytes (64-bit CPython 3.10-3.15: the
+ * object, its GC header, its table or items, the decoder's memo entry).
+ * Each depends only on what both ends see (a type, a length, an int's
+ * value, a str's kind), never on how the encoder's object was built. */
+#define FOOT_MEMO 48 /* 16 bytes, in an array doubled by realloc (old and new at once) */
+
+static inline size_t
+foot_add(size_t a, size_t b)
+{
+    return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+/* the smallest power of two >= n (n <= 2**62) */
+static inline size_t
+foot_pow2(size_t n)
+{
+    size_t p = 1;
+    while (p < n) {
+        p <<= 1;
+    }
+    return p;
+}
+
+static inline size_t
+foot_int64(long long x)
+{
+    return x >= -5 && x <= 256 ? 0 : 40; /* cached; or up to 3 digits */
+}
+
+static inline size_t
+foot_bigint(size_t nbytes)
+{
+    return foot_add(32, nbytes / 2 * 3); /* 30-bit digits in 4 bytes */
+}
+
+/* list, tuple, dict, set or frozenset of n items, bytes or bytearray of n
+ * bytes, an extension value */
+static size_t
+foot_record(unsigned char tag, size_t n)
+{
+    if (n > ((size_t)1 << 58)) {
+        return SIZE_MAX;
+    }
+    switch (tag) {
+    case 'l':
+        return 72 + 8 * n + FOOT_MEMO;
+    case 't':
+        return 64 + 8 * n + FOOT_MEMO;
+    case 'b':
+        return 40 + n + FOOT_MEMO;
+    case 'a':
+        return 64 + n + FOOT_MEMO;
+    case 'd': {
+        /* a dict grown by insertion: at most 2**k >= 3n slots, each with
+           its index (1, 2 or 4 bytes) and 2/3 of an entry (24 bytes) */
+        if (n == 0) {
+            return 80 + FOOT_MEMO;
+        }
+        size_t cap = n <= 5 ? 8 : foot_pow2(3 * n);
+        size_t ix = cap <= 128 ? 1 : cap <= 65536 ? 2 : 4;
+        return 120 + cap * (16 + ix) + FOOT_MEMO;
+    }
+    case 'S':
+    case 'Z': {
+        /* eight slots inline; past four items a table of 16-byte slots,
+           grown to 4 (2 past 50,000) times the items */
+        if (n < 5) {
+            return 216 + FOOT_MEMO;
+        }
+        return 216 + 16 * foot_pow2(n > 50000 ? 2 * n : 4 * n) + FOOT_MEMO;
+    }
+    default: /* 'x' */
+        return 64 + FOOT_MEMO;
+    }
+}
+
+/* a str (exact, ready): compact, one to four bytes a character */
+static size_t
+foot_str(PyObject *s)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    if (n == 0 || (n == 1 && PyUnicode_KIND(s) == PyUnicode_1BYTE_KIND)) {
+        return FOOT_MEMO; /* CPython's singletons */
+    }
+    size_t head = PyUnicode_IS_ASCII(s) ? 48 : 64;
+    return head + ((size_t)n + 1) * (size_t)PyUnicode_KIND(s) + FOOT_MEMO;
+}
+
+/* What a decode of `len` bytes may cost. */
+static inline size_t
+wire_mem_max(size_t len)
+{
+    return len > (SIZE_MAX - WIRE_MEM_SLACK) / WIRE_MEM_PER_BYTE
+               ? SIZE_MAX
+               : len * WIRE_MEM_PER_BYTE + WIRE_MEM_SLACK;
 }
 
 /* ================================================================ encoder */
@@ -178,6 +286,7 @@ typedef struct {
     PyObject *ext;   /* borrowed; NULL: none */
     int depth, max_depth;
     long countdown;
+    size_t mem; /* what the decode will cost (foot_*) */
 } Enc;
 
 /* Frees what the encoder holds. */
@@ -488,6 +597,7 @@ enc_int_long(Enc *e, PyObject *v)
         if (x == -1 && PyErr_Occurred()) {
             return -1;
         }
+        e->mem = foot_add(e->mem, foot_int64(x));
         uint64_t u = (uint64_t)x << 1;
         if (x < 0) {
             u = ~u; /* zigzag: -1 -> 1, 1 -> 2, -2 -> 3... */
@@ -503,6 +613,7 @@ enc_int_long(Enc *e, PyObject *v)
         PyErr_NoMemory();
         return -1;
     }
+    e->mem = foot_add(e->mem, foot_bigint(n));
     if (enc_reserve(e, 11 + n) < 0) {
         return -1;
     }
@@ -524,6 +635,7 @@ enc_int(Enc *e, PyObject *v)
     if (!compat_small_int(v, &x)) {
         return enc_int_long(e, v);
     }
+    e->mem = foot_add(e->mem, foot_int64(x));
     uint64_t u = (uint64_t)x << 1;
     if (x < 0) {
         u = ~u;
@@ -544,6 +656,7 @@ enc_str(Enc *e, PyObject *v, int solo)
         return -1;
     }
 #endif
+    e->mem = foot_add(e->mem, foot_str(v));
     if (PyUnicode_IS_ASCII(v)) {
         return enc_sized(e, TAG_STR, v, PyUnicode_DATA(v),
                          (size_t)PyUnicode_GET_LENGTH(v));
@@ -579,6 +692,7 @@ enc_item(Enc *e, PyObject *v, int solo)
         e->buf[e->len] = TAG_FLOAT;
         put_f64(e->buf + e->len + 1, PyFloat_AS_DOUBLE(v));
         e->len += 9;
+        e->mem = foot_add(e->mem, 24);
         return 0;
     }
     Py_INCREF(v);
@@ -620,6 +734,7 @@ enc_list(Enc *e, PyObject *v, int solo)
     if (enc_head(e, TAG_LIST, (uint64_t)n) < 0) {
         goto done;
     }
+    e->mem = foot_add(e->mem, foot_record(TAG_LIST, (size_t)n));
     for (Py_ssize_t i = 0; i < n; i++) {
         if (i >= PyList_GET_SIZE(v)) {
             changed_size("list");
@@ -655,6 +770,7 @@ enc_tuple(Enc *e, PyObject *v, int solo)
     if (enc_head(e, TAG_TUPLE, (uint64_t)n) < 0) {
         goto done;
     }
+    e->mem = foot_add(e->mem, foot_record(TAG_TUPLE, (size_t)n));
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PyTuple_GET_ITEM(v, i);
         if (enc_tick(e) < 0 || enc_item(e, item, Py_REFCNT(item) == 1) < 0) {
@@ -684,6 +800,7 @@ enc_dict(Enc *e, PyObject *v, int solo)
     if (enc_head(e, TAG_DICT, (uint64_t)n) < 0) {
         goto done;
     }
+    e->mem = foot_add(e->mem, foot_record(TAG_DICT, (size_t)n));
     while (PyDict_Next(v, &pos, &key, &value)) {
         if (count++ == n) {
             changed_size("dict");
@@ -733,6 +850,7 @@ enc_set(Enc *e, PyObject *v, unsigned char tag, int solo)
     if (enc_head(e, tag, (uint64_t)n) < 0) {
         goto done;
     }
+    e->mem = foot_add(e->mem, foot_record(tag, (size_t)n));
     it = PyObject_GetIter(v);
     if (it == NULL) {
         goto done;
@@ -824,6 +942,7 @@ enc_ext(Enc *e, PyObject *v, int solo)
         return -1;
     }
     int rc = -1;
+    e->mem = foot_add(e->mem, foot_record(TAG_EXT, 0));
     PyObject *res = PyObject_CallOneArg(e->ext, v);
     if (res == NULL) {
         goto done;
@@ -891,6 +1010,9 @@ enc_value(Enc *e, PyObject *v, int solo)
         if (r != 0) {
             return r < 0 ? -1 : 0;
         }
+        e->mem = foot_add(
+            e->mem, foot_record(tp == &PyBytes_Type ? TAG_BYTES : TAG_BYTEARRAY,
+                                (size_t)Py_SIZE(v)));
         if (tp == &PyBytes_Type) {
             return enc_sized(e, TAG_BYTES, v, PyBytes_AS_STRING(v),
                              (size_t)PyBytes_GET_SIZE(v));
@@ -912,6 +1034,7 @@ enc_value(Enc *e, PyObject *v, int solo)
         }
         unsigned char *p = e->buf + e->len;
         *p++ = TAG_COMPLEX;
+        e->mem = foot_add(e->mem, 32);
         p = put_f64(p, PyComplex_RealAsDouble(v));
         put_f64(p, PyComplex_ImagAsDouble(v));
         e->len += 17;
@@ -974,6 +1097,15 @@ wire_dumps(PyObject *module, PyObject *args, PyObject *kwargs)
     if (e.names == NULL || enc_value(&e, obj, 0) < 0) {
         goto done;
     }
+    size_t total = e.len + e.piece_bytes;
+    if (e.mem > wire_mem_max(total)) {
+        PyErr_Format(PyExc_ValueError,
+                     "the value would take about %zu bytes of memory once "
+                     "decoded, more than its %zu bytes of encoding allow "
+                     "(%d per byte and 1 MiB): too many small containers",
+                     e.mem, total, WIRE_MEM_PER_BYTE);
+        goto done;
+    }
     res = enc_finish(&e);
 done:
     enc_clear(&e);
@@ -1002,6 +1134,7 @@ typedef struct {
     int has_deadline;
     double deadline;
     long countdown;
+    size_t mem, mem_max; /* what the objects made cost (foot_*); its bound */
 } Dec;
 
 /* Frees what the decoder holds. */
@@ -1055,6 +1188,24 @@ dec_charge(Dec *d, long units)
         return 0;
     }
     return dec_check_clock(d);
+}
+
+/* Charges what a new object costs, before it is made; 0, or -1 with
+ * ValueError (malformed) past the bound. */
+static int
+dec_mem(Dec *d, size_t cost)
+{
+    d->mem = foot_add(d->mem, cost);
+    if (d->mem <= d->mem_max) {
+        return 0;
+    }
+    char msg[160];
+    PyOS_snprintf(msg, sizeof(msg),
+                  "it would take more than %zu bytes of memory (%d per byte "
+                  "of its encoding and 1 MiB)",
+                  d->mem_max, WIRE_MEM_PER_BYTE);
+    dec_malformed(d, msg);
+    return -1;
 }
 
 /* Bytes not claimed by owed items. */
@@ -1277,7 +1428,8 @@ static PyObject *
 dec_list(Dec *d)
 {
     Py_ssize_t n;
-    if (dec_count(d, 1, "a list", &n) < 0 || dec_enter(d) < 0) {
+    if (dec_count(d, 1, "a list", &n) < 0 ||
+        dec_mem(d, foot_record(TAG_LIST, (size_t)n)) < 0 || dec_enter(d) < 0) {
         return NULL;
     }
     PyObject *list = PyList_New(n), *res = NULL;
@@ -1319,7 +1471,9 @@ dec_tuple(Dec *d, uint64_t *weight)
 {
     Py_ssize_t n;
     size_t index;
-    if (dec_count(d, 1, "a tuple", &n) < 0 || dec_enter(d) < 0) {
+    if (dec_count(d, 1, "a tuple", &n) < 0 ||
+        dec_mem(d, foot_record(TAG_TUPLE, (size_t)n)) < 0 ||
+        dec_enter(d) < 0) {
         return NULL;
     }
     PyObject *t = NULL, *res = NULL;
@@ -1356,7 +1510,8 @@ static PyObject *
 dec_dict(Dec *d)
 {
     Py_ssize_t n;
-    if (dec_count(d, 2, "a dict", &n) < 0 || dec_enter(d) < 0) {
+    if (dec_count(d, 2, "a dict", &n) < 0 ||
+        dec_mem(d, foot_record(TAG_DICT, (size_t)n)) < 0 || dec_enter(d) < 0) {
         return NULL;
     }
     PyObject *dict = PyDict_New(), *res = NULL;
@@ -1397,6 +1552,8 @@ dec_set(Dec *d, int frozen, uint64_t *weight)
     Py_ssize_t n;
     size_t index;
     if (dec_count(d, 1, frozen ? "a frozenset" : "a set", &n) < 0 ||
+        dec_mem(d, foot_record(frozen ? TAG_FROZENSET : TAG_SET, (size_t)n)) <
+            0 ||
         dec_enter(d) < 0) {
         return NULL;
     }
@@ -1523,7 +1680,7 @@ dec_ext(Dec *d, uint64_t *weight)
                      name);
         return NULL;
     }
-    if (dec_enter(d) < 0) {
+    if (dec_mem(d, foot_record(TAG_EXT, 0)) < 0 || dec_enter(d) < 0) {
         return NULL;
     }
     PyObject *payload = NULL, *res = NULL;
@@ -1578,11 +1735,22 @@ dec_sized(Dec *d, unsigned char tag, uint64_t *weight)
     }
     const char *p = (const char *)d->p;
     if (tag == TAG_STR) {
+        /* a str's cost is known once it is made: at most 4 bytes a byte */
+        if (dec_mem(d, 64 + 4 * ((size_t)n + 1) + FOOT_MEMO) < 0) {
+            return NULL;
+        }
+        d->mem -= 64 + 4 * ((size_t)n + 1) + FOOT_MEMO;
         v = PyUnicode_DecodeUTF8(p, n, "surrogatepass");
         if (v == NULL && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
             PyErr_Clear();
             return dec_malformed(d, "str is not UTF-8");
         }
+        if (v != NULL && dec_mem(d, foot_str(v)) < 0) {
+            Py_CLEAR(v);
+        }
+    }
+    else if (dec_mem(d, foot_record(tag, (size_t)n)) < 0) {
+        return NULL;
     }
     else if (tag == TAG_BYTES) {
         v = PyBytes_FromStringAndSize(p, n);
@@ -1624,6 +1792,9 @@ dec_value(Dec *d, uint64_t *weight)
             return NULL;
         }
         uint64_t x = (u >> 1) ^ (0 - (u & 1));
+        if (dec_mem(d, foot_int64((long long)x)) < 0) {
+            return NULL;
+        }
 #if LONG_MAX == LLONG_MAX
         /* PyLong_FromLong makes ints of one or two digits inline (3.11+),
            PyLong_FromLongLong through the generic allocation */
@@ -1646,10 +1817,16 @@ dec_value(Dec *d, uint64_t *weight)
         if (d->end - d->p < 8) {
             return dec_malformed(d, "truncated float");
         }
+        if (dec_mem(d, 24) < 0) {
+            return NULL;
+        }
         return PyFloat_FromDouble(dec_f64(d));
     case TAG_COMPLEX: {
         if (d->end - d->p < 16) {
             return dec_malformed(d, "truncated complex");
+        }
+        if (dec_mem(d, 32) < 0) {
+            return NULL;
         }
         double re = dec_f64(d);
         double im = dec_f64(d);
@@ -1663,6 +1840,9 @@ dec_value(Dec *d, uint64_t *weight)
         }
         if (n == 0) {
             return dec_malformed(d, "int of no bytes");
+        }
+        if (dec_mem(d, foot_bigint((size_t)n)) < 0) {
+            return NULL;
         }
         PyObject *v = compat_long_from_le_bytes(d->p, (size_t)n);
         if (v != NULL) {
@@ -1737,6 +1917,7 @@ wire_loads(PyObject *module, PyObject *args, PyObject *kwargs)
     }
     d.start = d.p = (const unsigned char *)view.buf;
     d.end = d.start + view.len;
+    d.mem_max = wire_mem_max((size_t)view.len);
     if (d.has_deadline && limits_now() > d.deadline) {
         PyErr_SetString(PyExc_TimeoutError, "decoding passed the deadline");
         goto done;

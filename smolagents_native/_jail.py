@@ -80,6 +80,11 @@ REMEDIES = {
 }
 
 
+class GrantChanged(Exception):
+    """A granted path is a link now, or another file than the host resolved: the worker does
+    not start, whatever `isolation_fallback` allows (no weaker view is a remedy for it)."""
+
+
 class LayerUnavailable(Exception):
     """A sandbox layer could not be set up: `layer` (a REMEDIES key), the kernel's message."""
 
@@ -141,7 +146,17 @@ def sandbox_spec(
     wanted += [(root, False) for root in _readonly_roots()]
     wanted += [(p, False) for p in (*ETC_DATA, *(ETC_NETWORK if network else ()))
                if os.path.lexists(p)]
-    wanted += [(os.path.abspath(p), bool(w)) for p, w in paths]
+    for path, writable in paths:
+        given = os.path.normpath(os.path.abspath(path))
+        real = os.path.realpath(given)
+        if real != given:
+            # A link in a granted path is where a worker granted the directory holding it
+            # could point another executor's grant anywhere (it would be followed when the
+            # grant is resolved): grants are taken as real paths only.
+            raise ValueError(
+                f"the granted path {path!r} passes through a symbolic link (it leads to "
+                f"{real!r}): grant the real path")
+        wanted.append((given, bool(writable)))
     binds: dict[str, bool] = {}
     links: dict[str, str] = {}
     for path, writable in wanted:
@@ -160,8 +175,14 @@ def sandbox_spec(
         ):
             continue
         kept.append((path, writable))
+    pinned = []
+    for path, writable in sorted(kept):
+        st = os.stat(path)
+        pinned.append((path, writable, st.st_dev, st.st_ino))
     return {
-        "binds": sorted(kept),
+        # (real path, writable, device, inode): the jail binds what the host resolved, not
+        # what a path resolves to later (`_open_pinned`)
+        "binds": pinned,
         "links": sorted(links.items()),
         "network": bool(network),
         "disk_bytes": int(disk_bytes if disk_bytes is not None else DEFAULT_DISK_BYTES),
@@ -444,6 +465,20 @@ def _build_root(
         run(fs, _core.jail_bind, src, new + target, readonly)
         bound.append(target)
 
+    def bind_pinned(source: str, readonly: bool, dev: int, ino: int) -> None:
+        fd = _open_pinned(old, source, dev, ino)
+        if fd is None:
+            return
+        try:
+            _mount_point(new + source, src_of(fd))
+            run(fs, _core.jail_bind, src_of(fd), new + source, readonly)
+        finally:
+            os.close(fd)
+        bound.append(source)
+
+    def src_of(fd: int) -> str:
+        return f"{old}/proc/self/fd/{fd}"
+
     # /bin, /lib...: as the host has them (links into /usr, or directories).
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         host = f"{old}/{name}"
@@ -458,8 +493,8 @@ def _build_root(
         f"mode=1777,uid={WORKER_UID},gid={WORKER_GID}")
     # The Python installation, the system's data and the host's grants (real paths),
     # parents before children; then the links the host's paths pass through.
-    for source, writable in spec["binds"]:
-        bind(source, source, not writable)
+    for source, writable, dev, ino in spec["binds"]:
+        bind_pinned(source, not writable, dev, ino)
     for path, target in spec["links"]:
         if not os.path.lexists(new + path):
             _mkdirs(os.path.dirname(new + path))
@@ -505,6 +540,40 @@ def _build_root(
         proc = "none"
     run(fs, _core.jail_pivot_root, new)  # the old root is detached
     return bound, proc
+
+
+def _open_pinned(root: str, path: str, dev: int, ino: int) -> int | None:
+    """An O_PATH descriptor of `path` under `root`, reached component by component without
+    following any link, and checked to be the file the host resolved (device and inode);
+    None when it is gone. Raises GrantChanged when it is a link now, or another file: a
+    worker granted a directory above it may have swapped it since."""
+    import stat
+
+    flags = os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open(root, flags | os.O_DIRECTORY)
+    try:
+        for part in [p for p in path.split("/") if p]:
+            try:
+                nxt = os.open(part, flags, dir_fd=fd)
+            except FileNotFoundError:
+                return None
+            os.close(fd)
+            fd = nxt
+            if stat.S_ISLNK(os.fstat(fd).st_mode):
+                raise GrantChanged(
+                    f"the granted path {path} holds a link now (a worker granted a directory "
+                    "above it may have replaced it): the link is not followed; create the "
+                    "executor again with the real path")
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino) != (dev, ino):
+            raise GrantChanged(
+                f"the granted path {path} is another file than when the executor was "
+                "created (a worker may have replaced it): create the executor again")
+        out, fd = fd, -1
+        return out
+    finally:
+        if fd >= 0:
+            os.close(fd)
 
 
 def _mount_proc(run: Any, root: str) -> None:
@@ -561,10 +630,15 @@ def build_jail(
     # asks the supervisor, still root outside, to map it; without one it becomes 65534.
     uid = gid = -1
     if userns == "late":
-        # Still root on the host: no supplementary groups (inside a user namespace they
-        # could no longer be dropped); then the namespace, whose map makes 65534 inside
-        # kuid 65534; then the switch to it (entering a namespace changes no kuid).
+        # Still root on the host: become 65534 there first (no supplementary groups: inside
+        # a user namespace they could no longer be dropped), so that the namespace is
+        # 65534's: what the worker holds in it (processes, queued signals, inotify
+        # instances) is charged to 65534 up the namespace chain, never to root. Then the
+        # namespace (an unprivileged creation), whose map the supervisor, root outside,
+        # writes: 65534 inside is kuid 65534.
         os.setgroups([])
+        os.setresgid(WORKER_GID, WORKER_GID, WORKER_GID)
+        os.setresuid(WORKER_UID, WORKER_UID, WORKER_UID)
         try:
             run("user namespace", _core.jail_unshare, _core.JAIL_CLONE_NEWUSER)
             os.write(ask_w, b"M")
@@ -575,8 +649,8 @@ def build_jail(
                 raise
             missing.append([exc.layer, exc.message])
             userns = "none"
-    if userns == "late" or (userns == "none" and os.geteuid() == 0):
-        uid, gid = WORKER_UID, WORKER_GID
+    if userns == "none" and os.geteuid() == 0:
+        uid, gid = WORKER_UID, WORKER_GID  # no namespace at all: the uid itself
     os.close(ask_w)
     os.close(ack_r)
     try:

@@ -122,17 +122,22 @@ class _HostBuilder(_wire.Builder):
     """The build hook of the host: the extension types of `_wire`, and pickles of the
     classes the host listed (pre-pass, then the restricted unpickler)."""
 
-    __slots__ = ("allowed",)
+    __slots__ = ("allowed", "deadline")
 
-    def __init__(self, data: Any, allowed: dict[tuple[str, str], Any]):
+    def __init__(self, data: Any, allowed: dict[tuple[str, str], Any],
+                 deadline: float | None = None):
         super().__init__(64 * memoryview(data).nbytes + (1 << 20))
         self.allowed = allowed
+        self.deadline = deadline
 
     def __call__(self, name: str, payload: Any) -> Any:
         if name == PICKLE_EXT:
+            if not self.allowed:  # no class listed: no pickle has anything to make
+                raise ValueError(
+                    "malformed value: a pickle record, and the host lists no cross_classes")
             if type(payload) is not bytes:
                 raise ValueError("malformed value: a pickle record holds bytes")
-            return loads_restricted(payload, self.allowed)
+            return loads_restricted(payload, self.allowed, self.deadline)
         return super().__call__(name, payload)
 
 
@@ -151,7 +156,7 @@ def decode_value(
     UnpicklingError; past `deadline` (time.monotonic()), TimeoutError."""
     if not len(data):
         raise ProtocolError("empty value")
-    build = _trusted_build if allowed is None else _HostBuilder(data, allowed)
+    build = _trusted_build if allowed is None else _HostBuilder(data, allowed, deadline)
     try:
         return _core.wire_loads(data, build, 200, deadline)
     except ValueError as exc:
@@ -377,16 +382,20 @@ class Channel:
                 self.buf[:rest] = self.buf[end:self.have]
             self.have = rest
             return kind, payload, seq
-        # A large frame: read the rest straight into its own buffer.
-        payload = bytearray(length)
+        # A large frame: read the rest into a buffer of its own that grows with what has
+        # arrived (at most doubling), never to what the header claims before the bytes are
+        # there (ten bytes announcing a gigabyte allocate nothing).
         got = self.have - HEADER.size
+        payload = bytearray(max(min(length, 2 * _SMALL), got))
         payload[:got] = self.view[HEADER.size:self.have]
         self.have = 0
-        pview = memoryview(payload)
         while got < length:
+            if got == len(payload):
+                payload.extend(bytes(min(len(payload), length - len(payload))))
             if deadline is not None:
                 self._wait(deadline)
-            n = self.sock.recv_into(pview[got:])
+            with memoryview(payload) as pview:
+                n = self.sock.recv_into(pview[got:])
             if not n:
                 raise ProtocolError("the peer closed the channel")
             got += n
@@ -482,13 +491,14 @@ _PUT_OPS = frozenset({"PUT", "BINPUT", "LONG_BINPUT"})
 _GET_OPS = frozenset({"GET", "BINGET", "LONG_BINGET"})
 
 
-def check_pickle(data: Any, allowed: Any) -> None:
+def check_pickle(data: Any, allowed: Any, deadline: float | None = None) -> None:
     """The pre-pass a pickle from a worker goes through before it is unpickled: it may
     call (REDUCE, NEWOBJ, NEWOBJ_EX) only the globals in `allowed` ((module, name) keys),
     update (BUILD) only what those calls made, and use no opcode that reaches outside the
     data (INST, OBJ, the extension registry, persistent ids, out-of-band buffers); memo
     indices stay within the memo. A stack simulation over `pickletools.genops`, so what is
-    called is known, not guessed. Raises pickle.UnpicklingError."""
+    called is known, not guessed. Raises pickle.UnpicklingError; TimeoutError past
+    `deadline` (time.monotonic(), read every 4096 opcodes)."""
     import pickletools
 
     def refuse(why: str) -> None:
@@ -509,7 +519,9 @@ def check_pickle(data: Any, allowed: Any) -> None:
 
     try:
         ops = pickletools.genops(bytes(data))
-        for op, arg, _pos in ops:
+        for count, (op, arg, _pos) in enumerate(ops):
+            if deadline is not None and not count & 4095 and time.monotonic() > deadline:
+                raise TimeoutError("decoding passed the deadline")
             name = op.name
             if name in _REFUSED_OPS:
                 refuse(f"opcode {name}")
@@ -568,12 +580,16 @@ def check_pickle(data: Any, allowed: Any) -> None:
                     if item.name != "mark":
                         pop()
                 stack.extend([("data", None)] * len(op.stack_after))
-    except pickle.UnpicklingError:
+    except (pickle.UnpicklingError, TimeoutError):
         raise
     except Exception as exc:  # ValueError from genops: a malformed pickle
         raise pickle.UnpicklingError(f"refused pickle: {exc}") from None
 
 
-def loads_restricted(data: bytes, allowed: dict[tuple[str, str], Any]) -> Any:
-    check_pickle(data, allowed)
+def loads_restricted(data: bytes, allowed: dict[tuple[str, str], Any],
+                     deadline: float | None = None) -> Any:
+    """A pickle from a worker: the pre-pass, then the restricted unpickler. (CPython's
+    unpickler itself cannot be interrupted: the pre-pass bounds what it is given; the dicts
+    and sets a listed class's state holds are built without a deadline check.)"""
+    check_pickle(data, allowed, deadline)
     return RestrictedUnpickler(data, allowed).load()

@@ -52,6 +52,7 @@ import pathlib
 import re
 import sys
 import uuid
+import zoneinfo  # imported now, never at a worker's request (a value naming a zone)
 from typing import Any
 
 from . import _core
@@ -374,6 +375,10 @@ class _Refused(Exception):
     """A payload that does not have the shape its name says."""
 
 
+class Unavailable(ValueError):
+    """A well-formed value the host cannot build: its library is not installed here."""
+
+
 def _tuple(p, n, what):
     if type(p) is not tuple or len(p) != n:
         raise _Refused(f"{what} takes a tuple of {n}")
@@ -438,6 +443,8 @@ class Builder:
             raise ValueError(f"malformed value: unknown extension value {name!r}")
         try:
             return f(self, payload)
+        except Unavailable:
+            raise
         except _Refused as e:
             raise ValueError(f"malformed value: {name}: {e}") from None
         except (TypeError, ValueError, OverflowError, ArithmeticError, LookupError) as e:
@@ -499,8 +506,6 @@ def _b_zoneinfo(b, p):
     key = _str(p, "key", 160)
     if not _ZONE_KEY_RE.fullmatch(key):
         raise _Refused("not a time zone key")
-    import zoneinfo
-
     return zoneinfo.ZoneInfo(key)
 
 
@@ -513,8 +518,6 @@ def _b_pytz(b, p):
     try:
         import pytz
     except ImportError:
-        import zoneinfo
-
         return zoneinfo.ZoneInfo(key)
     return pytz.timezone(key)  # a known zone name, or UnknownTimeZoneError (a KeyError)
 
@@ -618,7 +621,7 @@ def _numpy():
         try:
             import numpy as np
         except ImportError:
-            raise _Refused("numpy is not installed on the host") from None
+            raise Unavailable("numpy is not installed on the host") from None
     return np
 
 
@@ -628,7 +631,7 @@ def _pandas():
         try:
             import pandas as pd
         except ImportError:
-            raise _Refused("pandas is not installed on the host") from None
+            raise Unavailable("pandas is not installed on the host") from None
     return pd
 
 

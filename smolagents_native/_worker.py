@@ -77,6 +77,16 @@ _RLIMITS = (
     ("open_files", resource.RLIMIT_NOFILE),
     ("file_bytes", resource.RLIMIT_FSIZE),
     ("cpu_seconds", resource.RLIMIT_CPU),
+    ("processes", resource.RLIMIT_NPROC),  # threads: each one a pid of the host's
+)
+# Limits no worker needs above these (each the smaller of this and the host's own):
+# real-time signals queued, POSIX message queues, locked memory, real-time priority, nice.
+_FIXED_RLIMITS = (
+    (resource.RLIMIT_SIGPENDING, 256),
+    (resource.RLIMIT_MSGQUEUE, 0),
+    (resource.RLIMIT_MEMLOCK, 64 << 10),
+    (resource.RLIMIT_RTPRIO, 0),
+    (resource.RLIMIT_NICE, 0),
 )
 
 
@@ -100,6 +110,10 @@ def _set_limits(limits: dict[str, Any]) -> dict[str, int | None]:
             resource.setrlimit(res, (value, value))
         in_force[name] = None if value == resource.RLIM_INFINITY else value
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    for res, value in _FIXED_RLIMITS:
+        hard = resource.getrlimit(res)[1]
+        value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+        resource.setrlimit(res, (value, value))
     # Writing past RLIMIT_FSIZE fails with EFBIG instead of killing the worker.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     return in_force
@@ -151,8 +165,8 @@ def _describe_sandbox(jail: dict[str, Any], spec: dict[str, Any],
         "proc": jail["view"]["proc"],
         "scratch": jail["view"]["scratch"],
         "disk_bytes": spec["disk_bytes"] if jail["view"]["scratch"] else None,
-        "read_only": [p for p, w in spec["binds"] if not w],
-        "writable": [p for p, w in spec["binds"] if w],
+        "read_only": [b[0] for b in spec["binds"] if not b[1]],
+        "writable": [b[0] for b in spec["binds"] if b[1]],
         "limits": limits,
         "missing": [tuple(m) for m in jail["missing"]],
         "library_code": "bounded by the kernel" if _kernel_bounded() else

@@ -638,7 +638,7 @@ class CodeAgent:
             logs = record.logs if record.logs else "(nothing printed)"
             record.observation = (
                 f"Observation:\nExecution logs:\n{logs}\nLast output from code snippet:\n"
-                f"{_safe_str(record.output)}"
+                f"{_safe_str(record.output, self.max_observation_length)}"
             )
         else:
             state = getattr(self.executor, "state", None)
@@ -673,8 +673,9 @@ class CodeAgent:
             self.logger.debug("step %d code:\n%s", record.step_number, record.code)
 
 
-def _safe_str(value: Any) -> str:
-    try:
-        return str(value)
+def _safe_str(value: Any, limit: int = obs.TEXT_LIMIT) -> str:
+    try:  # bounded: the observation is truncated anyway, a shared-reference output is huge
+        text, complete = obs.bounded_str(value, max(limit, 1))
+        return text if complete else text + "..."
     except Exception as exc:  # a value whose __str__ fails must not end the run
         return f"<unprintable {type(value).__name__}: {type(exc).__name__}: {exc}>"

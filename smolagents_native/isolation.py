@@ -29,6 +29,7 @@ from typing import Any
 
 from . import _jail
 from . import _protocol as P
+from . import _wire
 from ._budgets import BUDGETS
 # the mode decision lives apart (in-process executors never import this module); re-exported
 from ._isolation_mode import _STDLIB, _STDLIB_PROCESS, needs_process, resolve_isolation  # noqa: F401
@@ -65,12 +66,14 @@ DEFAULT_LIMITS = {
     "open_files": 256,
     "file_bytes": 64 << 20,
     "cpu_seconds": 3600,
+    # RLIMIT_NPROC: the worker's threads (it makes no process), each a pid of the host's.
+    "processes": 512,
     # The worker's scratch (/tmp, its working directory and $HOME): a tmpfs of this size.
     "disk_bytes": _jail.DEFAULT_DISK_BYTES,
     # The largest frame the host reads from the worker (a step's report, a tool call).
     "frame_bytes": P.MAX_FRAME,
 }
-_RLIMIT_KEYS = ("memory_bytes", "open_files", "file_bytes", "cpu_seconds")
+_RLIMIT_KEYS = ("memory_bytes", "open_files", "file_bytes", "cpu_seconds", "processes")
 # The source-size budget's message (csrc/budgets.def), as the worker's core words it.
 _SOURCE_TOO_LONG = next(
     row[5] for row in BUDGETS if row[0] == "max_source_bytes").replace("%lld", "%d")
@@ -96,13 +99,12 @@ class _ForkServer:
         self.control = host_end
         options = {"preload": list(preload)}
         # The worker imports this very package (the host's copy, wherever it is: an editable
-        # checkout, an unpacked sdist, site-packages), isolated from the environment (-I).
-        pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        # checkout, an unpacked sdist, site-packages), isolated from the environment (-I),
+        # loaded from its own directory: the directory around it is never put on sys.path
+        # (a worker granted it could plant modules there that the fork server would import).
         cmd = [
-            _python(), "-I", "-c",
-            "import sys; sys.path.insert(0, sys.argv.pop(1)); "
-            "from smolagents_native._worker import main; sys.exit(main(sys.argv))",
-            pkg_parent, str(server_end.fileno()), P.dumps(options).hex(),
+            _python(), "-I", "-c", _BOOTSTRAP,
+            _PACKAGE_DIR, str(server_end.fileno()), P.dumps(options).hex(),
         ]
         try:
             self.proc = subprocess.Popen(
@@ -217,6 +219,21 @@ class _ForkServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+# The fork server's first lines: this package from its directory (argv[1]), then _worker.main.
+_BOOTSTRAP = (
+    "import sys, importlib.util as u\n"
+    "d = sys.argv.pop(1)\n"
+    "s = u.spec_from_file_location('smolagents_native', d + '/__init__.py',"
+    " submodule_search_locations=[d])\n"
+    "m = u.module_from_spec(s)\n"
+    "sys.modules['smolagents_native'] = m\n"
+    "s.loader.exec_module(m)\n"
+    "from smolagents_native._worker import main\n"
+    "sys.exit(main(sys.argv))\n"
+)
 
 
 def _python() -> str:
@@ -341,7 +358,8 @@ class WorkerPool(_Closing):
         named = [a for a in authorized if a != "*" and not a.startswith("*")]
         for name in modules:
             if (len(self._learned) < MAX_LEARNED and isinstance(name, str)
-                    and _MODULE_NAME.fullmatch(name) and check_import_authorized(name, named)):
+                    and _MODULE_NAME.fullmatch(name) and _learnable(name)
+                    and check_import_authorized(name, named)):
                 self._learned.setdefault(name, None)
 
     def warm(self, preload: Iterable[str]) -> list[str]:
@@ -507,6 +525,16 @@ MAX_LEARNED = 512
 _MODULE_NAME = __import__("re").compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
+_NOT_LEARNED = frozenset({"test", "tests", "testing", "conftest", "setup"})
+
+
+def _learnable(name: str) -> bool:
+    """A module a worker reported that the fork server may import for later workers: public
+    parts only (never a `__main__` entry point or a private module, which the package
+    imports itself when it needs it), never a test suite."""
+    return not any(part.startswith("_") or part in _NOT_LEARNED for part in name.split("."))
+
+
 def _preload_names(authorized: Iterable[str]) -> list[str]:
     """The modules a fork server imports so that an executor's workers start warm: each
     authorized name ("pkg.sub" itself), and for a wildcard ("pkg.*") the package and its
@@ -528,11 +556,36 @@ def _preload_names(authorized: Iterable[str]) -> list[str]:
     return list(out)
 
 
+def _import_dirs() -> list[str]:
+    """The directories the host and its fork servers import from (real paths): sys.path,
+    the working directory for its empty entry, and this package."""
+    out = {_PACKAGE_DIR}
+    for entry in sys.path:
+        out.add(entry or os.getcwd())
+    return [os.path.realpath(p) for p in out if isinstance(p, str)]
+
+
 def _check_writable(paths: tuple[tuple[str, bool], ...]) -> None:
-    """On a root host the worker writes as uid 65534: a directory granted writable must let
-    that uid write, or every write there would fail with EACCES. Say so now, with the
-    remedy, rather than at the first write. (A host that is not root: its worker writes as
-    the host's own uid, as the host would.)"""
+    """Refuse a writable grant the worker could turn against the host:
+
+    - one that holds a directory the host or a fork server imports from (sys.path, this
+      package): a worker could plant a module there that the host would run, outside any
+      sandbox;
+    - on a root host, one the worker cannot write (it writes as uid 65534): every write
+      there would fail with EACCES; say so now, with the remedy, rather than at the first
+      write. (A host that is not root: its worker writes as the host's own uid.)"""
+    imports = _import_dirs()
+    for path, writable in paths:
+        if not writable:
+            continue
+        real = os.path.realpath(path)
+        inside = [d for d in imports
+                  if d == real or d.startswith(real.rstrip("/") + "/")]
+        if inside:
+            raise ValueError(
+                f"the writable directory {path!r} holds {inside[0]!r}, where the host imports "
+                "modules from: a worker could plant a module there that the host would run; "
+                "grant a directory of its own (or read-only)")
     if os.geteuid() != 0:
         return
     for path, writable in paths:
@@ -585,8 +638,9 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         granted_paths: directories bound read-write into the worker's file-system view
             (besides the executor's own `readable_dirs` / `writable_dirs` when it has them).
         worker_limits: overrides of the worker's limits (memory_bytes, open_files,
-            file_bytes, cpu_seconds: rlimits, never above the host's own; disk_bytes: the
-            size of its scratch tmpfs; frame_bytes: the largest frame the host reads).
+            file_bytes, cpu_seconds, processes (its threads): rlimits, never above the
+            host's own; disk_bytes: the size of its scratch tmpfs; frame_bytes: the largest
+            frame the host reads).
         grace_seconds: how long past a step's deadline the host waits before killing.
         isolation_fallback: what to do when a layer of the sandbox is unavailable on this
             host (no user namespaces, seccomp...): "error" (the default: the executor does
@@ -991,8 +1045,10 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                     continue
                 except TimeoutError:
                     self._decode_timeout()
-                except Exception:  # noqa: BLE001 - refused: it stays in the worker
+                except _wire.Unavailable:  # its library is not installed here
                     pass
+                except Exception as exc:  # noqa: BLE001 - malformed, or refused
+                    self._malformed(exc)
             # Lives in the worker only (a module, a function, an unlisted class).
             state.pop(name, None)
             saved.pop(name, None)
@@ -1007,13 +1063,24 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             value = P.decode_value(output, allowed, deadline)
         except TimeoutError:
             self._decode_timeout()
-        except Exception as exc:
+        except _wire.Unavailable as exc:
             if is_final:
                 raise InterpreterError(
                     f"The final answer cannot cross the process boundary: {exc}"
                 ) from None
-            value = P.WorkerValue(f"<a value the host does not accept: {exc}>")
+            value = P.WorkerValue(f"<a value the host cannot build: {exc}>")
+        except Exception as exc:  # noqa: BLE001 - malformed, or refused
+            self._malformed(exc)
         return value, is_final
+
+    def _malformed(self, exc: BaseException) -> None:
+        """The step's report holds a value no worker of ours sends (malformed, or a pickle
+        the host refuses, which the worker checks before sending): the worker is stopped."""
+        self._end_worker()
+        raise InterpreterError(
+            f"The sandbox worker sent a value the host refuses and was stopped [{exc}]. A new "
+            "worker takes over at the next step, with the variables of the last completed "
+            "step.") from None
 
     def _decode_timeout(self) -> None:
         """Decoding the step's report passed the deadline: the worker is stopped (what it

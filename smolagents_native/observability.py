@@ -106,12 +106,137 @@ def imports_used(code: str) -> list[str]:
     return list(names)
 
 
+# Builtin containers that share references (``a = [a, a]`` sixty times) are a few hundred
+# bytes and an astronomically long ``str()``: the package's own host code (an output's size,
+# the agent's observation) never makes a text estimated past these.
+TEXT_LIMIT = 1 << 20  # bounded_str's default
+SIZE_LIMIT = 1 << 28  # output_size: str() is made up to an estimate of this many characters
+
+_CONTAINERS = (list, tuple, dict, set, frozenset)
+_NUMBERS = {int, float, bool, type(None), complex}
+
+
+def _estimate(value: Any, memo: dict[int, int], path: set[int]) -> int:
+    """About how long repr(value) is (from above, within a small factor, for builtin values),
+    with shared references expanded as repr expands them; a container is walked once
+    (`memo`), so the cost follows the distinct objects, not the text."""
+    tp = type(value)
+    if tp is str or tp is bytes or tp is bytearray:
+        return len(value) * 4 + 3  # escapes: \\xNN
+    if tp not in _CONTAINERS:
+        if tp in _NUMBERS:
+            return 24 if tp is not int or value.bit_length() < 64 else value.bit_length() // 3 + 2
+        return len(repr(value))
+    key = id(value)
+    if key in path:
+        return 5
+    if key in memo:
+        return memo[key]
+    path.add(key)
+    try:
+        items: Any = value.items() if tp is dict else value
+        if set(map(type, value)) <= _NUMBERS:  # the common case, in C: numbers only
+            total = len(repr(value))
+        else:
+            total = 16
+            for item in items:
+                if tp is dict:
+                    total += _estimate(item[0], memo, path) + _estimate(item[1], memo, path) + 4
+                else:
+                    total += _estimate(item, memo, path) + 2
+    finally:
+        path.discard(key)
+    memo[key] = total
+    return total
+
+
+def _render(value: Any, parts: list[str], budget: int, path: set[int]) -> int:
+    """Appends the repr of `value` to `parts` until about `budget` characters; returns what
+    remains (<= 0: stopped)."""
+    tp = type(value)
+    if tp not in _CONTAINERS or id(value) in path or (not value and tp in (set, frozenset)):
+        if not value and tp in (set, frozenset):
+            text = tp.__name__ + "()"
+        elif tp in _CONTAINERS:
+            text = "[...]" if tp is list else "{...}" if tp is dict else "(...)"
+        elif tp is str or tp is bytes or tp is bytearray:
+            text = repr(value[:budget])
+        else:
+            text = repr(value)
+        parts.append(text)
+        return budget - len(text)
+    path.add(id(value))
+    try:
+        if tp is dict:
+            opening, closing = "{", "}"
+            items: Any = value.items()
+        elif tp is list or tp is tuple:
+            opening, closing = ("[", "]") if tp is list else ("(", ")")
+            items = value
+        else:
+            opening, closing = ("{", "}") if tp is set else ("frozenset({", "})")
+            items = value
+        parts.append(opening)
+        budget -= len(opening)
+        first = True
+        for item in items:
+            if budget <= 0:
+                return budget
+            if not first:
+                parts.append(", ")
+                budget -= 2
+            first = False
+            if tp is dict:
+                budget = _render(item[0], parts, budget, path)
+                parts.append(": ")
+                budget = _render(item[1], parts, budget - 2, path)
+            else:
+                budget = _render(item, parts, budget, path)
+        if tp is tuple and len(value) == 1:
+            parts.append(",")
+            budget -= 1
+        parts.append(closing)
+        return budget - len(closing)
+    finally:
+        path.discard(id(value))
+
+
+def bounded_str(value: Any, limit: int = TEXT_LIMIT) -> tuple[str, bool]:
+    """``(str(value), True)``, or the first `limit` characters of a text that would be longer
+    and False. Builtin containers are estimated first (each distinct object once): a small
+    value that prints as gigabytes (shared references) is rendered only to `limit`
+    characters. str()'s own errors propagate."""
+    tp = type(value)
+    if tp is str:
+        return (value, True) if len(value) <= limit else (value[:limit], False)
+    if tp in _CONTAINERS and text_estimate(value) > 4 * limit:
+        parts: list[str] = []
+        _render(value, parts, limit, set())
+        return "".join(parts)[:limit], False
+    text = str(value)
+    return (text, True) if len(text) <= limit else (text[:limit], False)
+
+
+def text_estimate(value: Any) -> int:
+    """About how long str(value) is, without making it: exact for a str, from above within
+    a small factor for builtin containers (shared references expanded, each distinct object
+    walked once), len(str(value)) for anything else."""
+    if type(value) is str:
+        return len(value)
+    if type(value) in _CONTAINERS:
+        return _estimate(value, {}, set())
+    return len(str(value))
+
+
 def output_size(output: Any) -> int:
-    """Length of ``str(output)``; 0 for None, -1 when ``str()`` fails."""
+    """Length of ``str(output)``; 0 for None, -1 when ``str()`` fails. An output of builtin
+    containers whose text is estimated at more than SIZE_LIMIT characters (shared references
+    expanded: ``a = [a, a]`` sixty times) is not made: its size is the estimate."""
     if output is None:
         return 0
     try:
-        return len(str(output))
+        estimate = text_estimate(output)
+        return estimate if estimate > SIZE_LIMIT else len(str(output))
     except Exception:
         return -1
 
@@ -124,7 +249,7 @@ class ExecutionMetrics:
     duration: float = 0.0  # seconds, wall clock, around the executor call
     operations: int | None = None  # the executor's `_operations_count`
     imports: list[str] = field(default_factory=list)
-    output_size: int = 0  # len(str(output)); 0 without output
+    output_size: int = 0  # len(str(output)) (see output_size); 0 without output
     logs_size: int = 0
     is_final_answer: bool = False
     error_type: str | None = None  # class name of the exception, None on success

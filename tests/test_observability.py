@@ -61,6 +61,49 @@ def test_output_size():
     assert obs.output_size(Bad()) == -1
 
 
+def _dag(levels):
+    a = []
+    for _ in range(levels):
+        a = [a, a]
+    return a
+
+
+def _values():
+    cyclic = [1]
+    cyclic.append(cyclic)
+    looped = {"k": None}
+    looped["k"] = looped
+    return [
+        [1, 2, (3,), {4: "x"}], {1: [2, {3}]}, frozenset({1}), set(), (1,), (), [], {},
+        "abc", b"x\x00", bytearray(b"ab"), ["a" * 10, b"b" * 3, 1.5, None, True, 2**100],
+        cyclic, looped, [cyclic, cyclic], {"k": (looped, "\u00e9\U0001f600")}, 12, 1.25,
+        list(range(1000)), _dag(8),
+    ]
+
+
+@pytest.mark.parametrize("value", _values(), ids=range(len(_values())))
+def test_bounded_str_is_str_when_short_and_its_start_when_long(value):
+    assert obs.bounded_str(value) == (str(value), True)
+    for limit in (0, 1, 5, 17):
+        text, complete = obs.bounded_str(value, limit)
+        assert text == str(value)[:limit]
+        assert complete is (len(str(value)) <= limit)
+    assert obs.text_estimate(value) >= len(str(value)) // 2
+
+
+def test_a_shared_reference_output_costs_its_objects_not_its_text():
+    """`a = [a, a]` sixty times is 61 lists and a text of ~2**62 characters: the output's size
+    is an estimate and the agent's observation its start, both made in milliseconds."""
+    a = _dag(60)
+    size = obs.output_size(a)
+    assert size > 2**60
+    text, complete = obs.bounded_str(a, 20000)
+    assert not complete and text.startswith("[[[[") and len(text) == 20000
+    ex = new_executor()
+    result, error, metrics = obs.measure(ex, "a = []\nfor i in range(60):\n    a = [a, a]\na")
+    assert error is None and metrics.output_size > 2**60
+
+
 def test_agent_steps_as_json_lines(json_log):
     result = CodeAgent([], ScriptedModel(SCRIPT)).run("most common letter")
     assert result.final_answer == "a"

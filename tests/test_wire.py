@@ -657,6 +657,76 @@ def test_small_input_small_memory():
     assert worst > 4096  # the set case measures what it should
 
 
+FLOODS = {  # record kinds that cost the most memory per byte of encoding
+    "sets": b"S\x00",
+    "frozensets": b"Z\x00",
+    "small sets": b"S\x05" + b"i\x02i\x04i\x06i\x08i\x0a",
+    "dicts": b"d\x00",
+    "one-entry dicts": b"d\x01NN",
+    "lists": b"l\x00",
+    "tuples": b"t\x01N",
+    "bytearrays": b"a\x00",
+    "bytes": b"b\x02ab",
+    "ints": b"i\x80\x04",
+    "big ints": b"I\x09" + b"\x01" * 9,
+    "floats": b"f" + bytes(8),
+    "strs": b"s\x02ab",
+    "wide strs": b"s\x04" + "\U0001f600".encode(),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FLOODS))
+def test_decoded_memory_is_bounded_by_the_encoding(kind):
+    """A decode makes at most 32 bytes per byte of its input and 1 MiB (what CPython's
+    allocator takes, measured): a flood past that is malformed before it is made."""
+    record = FLOODS[kind]
+    tracemalloc.start()
+    try:
+        for count in (1000, 50_000, 300_000):
+            data = frame("l", count) + record * count
+            gc.collect()
+            tracemalloc.reset_peak()
+            base = tracemalloc.get_traced_memory()[0]
+            try:
+                r = loads(data)
+                del r
+            except ValueError as exc:
+                assert "it would take more than" in str(exc), exc
+            peak = tracemalloc.get_traced_memory()[1] - base
+            assert peak <= 32 * len(data) + (1 << 20) + 64 * 1024, (kind, count, peak)
+    finally:
+        tracemalloc.stop()
+
+
+def _dense_values():
+    return {
+        "empty sets": [set() for _ in range(100_000)],
+        "empty dicts": [{} for _ in range(100_000)],
+        "records": [{"id": i, "name": f"n{i}", "score": i / 7} for i in range(50_000)],
+        "int list": list(range(1000, 1_000_000)),
+        "int set": set(range(1_000_000)),
+        "pairs": [(i % 50, i % 60) for i in range(500_000)],
+        "str keys": {str(i): float(i) for i in range(300_000)},
+        "short strs": [str(i) for i in range(300_000)],
+        "wide": ["\U0001f600" + str(i) for i in range(100_000)],
+        "small sets": [{i, i + 1, i + 2, i + 3, i + 4} for i in range(0, 50_000)],
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_dense_values()))
+def test_the_encoder_refuses_exactly_what_the_decoder_would(name):
+    """The encoder charges the same costs as the decoder: what it encodes decodes (an honest
+    worker never has a value refused), what it refuses says why; ordinary data crosses."""
+    value = _dense_values()[name]
+    try:
+        data = dumps(value)
+    except ValueError as exc:
+        assert "too many small containers" in str(exc), exc
+        assert name in ("empty sets", "empty dicts", "small sets"), (name, exc)
+        return
+    assert loads(data) == value
+
+
 # ----------------------------------------------------------------------------- deadline
 
 

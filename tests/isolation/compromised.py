@@ -26,7 +26,13 @@ from smolagents_native import _protocol as P
 
 _STANDIN = r"""
 import os, pickle, sys, traceback
-sys.path.insert(0, sys.argv[1])
+import importlib.util as u
+d = sys.argv[1]  # the package itself, loaded from its directory (as the fork server does)
+s = u.spec_from_file_location("smolagents_native", d + "/__init__.py",
+                              submodule_search_locations=[d])
+m = u.module_from_spec(s)
+sys.modules["smolagents_native"] = m
+s.loader.exec_module(m)
 from smolagents_native import _core, _jail, _worker
 from smolagents_native import _protocol as P
 
@@ -66,15 +72,15 @@ def run_compromised(
     timeout: float = 60.0,
 ) -> dict[str, Any]:
     """Run `code` in a compromised worker; return its `result` dict."""
-    spec = _jail.sandbox_spec(
-        network, tuple(paths), disk_bytes,
-        limits or {"memory_bytes": 4 << 30, "open_files": 256, "file_bytes": 64 << 20,
-                   "cpu_seconds": 3600},
-        fallback)
+    from smolagents_native import isolation
+
+    rlimits = {k: isolation.DEFAULT_LIMITS[k] for k in isolation._RLIMIT_KEYS}
+    spec = _jail.sandbox_spec(network, tuple(paths), disk_bytes,
+                              {**rlimits, **(limits or {})}, fallback)
     host_end, worker_end = socket.socketpair()
-    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(_jail.__file__)))
+    package = os.path.dirname(os.path.abspath(_jail.__file__))
     proc = subprocess.Popen(
-        [sys.executable, "-I", "-c", _STANDIN, pkg_parent, str(worker_end.fileno())],
+        [sys.executable, "-I", "-c", _STANDIN, package, str(worker_end.fileno())],
         pass_fds=(worker_end.fileno(),), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, env={"PATH": "/usr/bin:/bin", **{
             k: os.environ[k] for k in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS",

@@ -459,7 +459,7 @@ def test_forged_frames_from_the_worker_cross_only_as_data(make_process_executor)
     # report that follows is caught as bytes after the report, now or at the next step.
     fds = _socket_fds(ex)
     frame = P.HEADER.pack(len(envelope), P.DONE, ex._seq + 1) + envelope
-    with pytest.raises(InterpreterError, match="REDUCE of posix.system|broke the protocol"):
+    with pytest.raises(InterpreterError, match="REDUCE of posix.system|broke the protocol|sent a value the host refuses"):
         ex(f"import os\nos.write({fds[0]}, {frame!r})\n'real'")
     try:
         ex("1 + 1")
@@ -468,7 +468,7 @@ def test_forged_frames_from_the_worker_cross_only_as_data(make_process_executor)
     assert ex("2 + 2").output == 4
     assert not os.path.exists("/tmp/forged")
     with pytest.raises(__import__("pickle").UnpicklingError, match="REDUCE of posix.system"):
-        P.decode_value(forged_value, {})
+        P.decode_value(forged_value, {("collections", "ChainMap"): object})
 
 
 def test_collection_during_a_fork_server_request_does_not_deadlock(make_process_executor):

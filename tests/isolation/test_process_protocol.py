@@ -35,8 +35,10 @@ def test_scalar_subclasses_cross_only_when_listed():
         P.encode_value(http.HTTPStatus.OK)  # an int subclass: not data
     key = P.class_key(http.HTTPStatus)
     data = P.encode_value(http.HTTPStatus.OK, {key})  # listed: a checked pickle
+    with pytest.raises(P.ProtocolError, match="lists no cross_classes"):
+        P.decode_value(data, {})  # a host that lists nothing takes no pickle at all
     with pytest.raises(pickle.UnpicklingError, match="REDUCE of http.HTTPStatus"):
-        P.decode_value(data, {})
+        P.decode_value(data, {("collections", "ChainMap"): object})
     assert P.decode_value(data, {key: http.HTTPStatus}) is http.HTTPStatus.OK
     assert P.decode_value(P.encode_value(nan := float("nan")), {}) != nan  # still a float
 
@@ -95,12 +97,15 @@ def test_call_record_arguments_meet_the_restricted_unpickler():
     with pytest.raises(TypeError, match="ChainMap cannot cross the process boundary"):
         P.encode_call("t", (collections.ChainMap(),), {})
     # ... and the host refuses it anyway (a worker that did not ask).
+    other = {("http", "HTTPStatus"): object}
     data = b"".join(P.encode_call("t", (collections.ChainMap({"a": 1}),), {}, {key}))
-    with pytest.raises(pickle.UnpicklingError, match="did not list in cross_classes"):
+    with pytest.raises(P.ProtocolError, match="lists no cross_classes"):
         P.decode_call(data, {})
+    with pytest.raises(pickle.UnpicklingError, match="did not list in cross_classes"):
+        P.decode_call(data, other)
     data = b"".join(P.encode_call("t", (), {"p": collections.ChainMap({"a": 1})}, {key}))
     with pytest.raises(pickle.UnpicklingError, match="did not list in cross_classes"):
-        P.decode_call(data, {})
+        P.decode_call(data, other)
     assert P.decode_call(data, {key: collections.ChainMap}) == (
         "t", (), {"p": collections.ChainMap({"a": 1})})
 
