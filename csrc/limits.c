@@ -477,7 +477,11 @@ interp_enter(Interp *in, InterpSave *save)
     if (in->running) {
         return 0;
     }
-    /* a hook called by host code after the step: a fresh budget window */
+    /* a hook called by host code after the step: a fresh budget window,
+       with the executor's own decimal context (ownstate.c) */
+    if (ownstate_enter(in) < 0) {
+        return -1;
+    }
     in->ops_limit = in->ops_limit_cfg; /* budgets.c */
     in->timeout = in->timeout_seconds;
     limits_start(in);
@@ -509,6 +513,8 @@ interp_rearm(Interp *in, InterpRearm *r)
            as during the step */
         in->tool_calls = 0;
         r->tripwire_prev = tripwire_arm(in);
+        /* the executor's decimal context, not the tool's (ownstate.c) */
+        r->decimal_prev = ownstate_switch(in, 1);
         r->prev_prov = provenance_arm(in);
         memlimit_rejoin(in, &r->mem);
         gadgets_arm(in, &r->gadgets);
@@ -527,6 +533,8 @@ interp_rearm_done(Interp *in, InterpRearm *r)
         gadgets_reenter_done(in, &r->gadgets_pure, r->paused);
     }
     if (r->rearmed) {
+        ownstate_switch_back(in, 1, r->decimal_prev);
+        r->decimal_prev = NULL;
         gadgets_disarm(&r->gadgets);
         memlimit_resume(&r->mem);
         provenance_disarm(r->prev_prov);
@@ -584,6 +592,7 @@ interp_leave(Interp *in, InterpSave *save, PyObject *res)
             limits_reraise_abort(in);
         }
         memlimit_end(in, &save->mem);
+        ownstate_leave(in); /* the host's decimal context back */
         if (res == NULL && PyErr_Occurred() && in->abort != ABORT_SIGNAL &&
             !PyErr_ExceptionMatches(PyExc_Exception) &&
             !PyErr_ExceptionMatches(PyExc_GeneratorExit)) {

@@ -519,6 +519,9 @@ interpreter_traverse(InterpreterObject *self, visitproc visit, void *arg)
     Py_VISIT(self->in.interpreter_error);
     Py_VISIT(self->in.final_answer_exc);
     Py_VISIT(self->in.timeout_error);
+    Py_VISIT(self->in.own_random);
+    Py_VISIT(self->in.own_decimal);
+    Py_VISIT(self->in.host_decimal);
     Py_VISIT(self->cache);
     Py_VISIT(self->extra_builtins);
     if (gcache_traverse(&self->in, visit, arg) < 0) {
@@ -540,6 +543,9 @@ interpreter_clear(InterpreterObject *self)
     Py_CLEAR(self->in.interpreter_error);
     Py_CLEAR(self->in.final_answer_exc);
     Py_CLEAR(self->in.timeout_error);
+    Py_CLEAR(self->in.own_random);
+    Py_CLEAR(self->in.own_decimal);
+    Py_CLEAR(self->in.host_decimal);
     Py_CLEAR(self->cache);
     Py_CLEAR(self->extra_builtins);
     gcache_clear(&self->in);
@@ -1076,6 +1082,12 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
        refused (provenance.c, gadgets.c); below a clean Python frame,
        tripwire armed (tripwire.c); allocations counted against the memory
        budget (memlimit.c) */
+    /* the executor's own decimal context while the code runs, the host's
+       back after it (ownstate.c) */
+    if (ownstate_enter(in) < 0) {
+        output = rc.output;
+        goto done;
+    }
     Interp *prev_prov = provenance_arm(in);
     GadgetSave gsave;
     gadgets_arm(in, &gsave);
@@ -1086,6 +1098,7 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
     memlimit_end(in, &mem);
     gadgets_disarm(&gsave);
     provenance_disarm(prev_prov);
+    ownstate_leave(in);
     if (!run_ok) {
         output = rc.output;
         goto done;
@@ -1599,7 +1612,7 @@ core_exec(PyObject *m)
     if (budgets_add_to_module(m) < 0 || bigstack_add_to_module(m) < 0 ||
         nesting_init(st) < 0 || fuzzcov_add_to_module(m) < 0 ||
         sandbox_add_functions(m) < 0 || wire_add_functions(m) < 0 ||
-        shim_add_functions(m) < 0 ||
+        shim_add_functions(m) < 0 || inprocess_add_to_module(m) < 0 ||
         provenance_init() < 0 ||
         gadgets_init() < 0) {
         return -1;

@@ -672,8 +672,10 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             module (`socket`, `requests`...) is authorized.
         isolation: `"none"` (in this process) or `"process"` (a sandboxed worker process,
             docs/isolation.md; then the object is an `isolation.ProcessExecutor`, which takes
-            more options). `None`: `"process"` when an authorized module is third-party or
-            reaches the system (`isolation.needs_process`), else `"none"`.
+            more options). `None`: `"process"` when an authorized module is not in the
+            in-process table (`csrc/inprocess.def`: third-party modules, wildcards, and the
+            standard-library modules not reviewed for the host's process;
+            `isolation.needs_process`), else `"none"`.
 
     The other budgets (docs/security.md, section 5) are copied from this module's constants
     when the executor is created, into `budgets` (read-only): the steps read that copy, never

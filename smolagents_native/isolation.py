@@ -32,7 +32,7 @@ from . import _protocol as P
 from . import _wire
 from ._budgets import BUDGETS
 # the mode decision lives apart (in-process executors never import this module); re-exported
-from ._isolation_mode import _STDLIB, _STDLIB_PROCESS, needs_process, resolve_isolation  # noqa: F401
+from ._isolation_mode import IN_PROCESS_MODULES, in_process, needs_process, resolve_isolation  # noqa: F401
 from . import _worker as W
 from . import observability as _obs
 from .errors import ExecutionTimeoutError, InterpreterError
