@@ -579,7 +579,7 @@ NATIVE_MORE = [
     "import decimal\ndecimal.getcontext().prec = 3",
     "import random\nrandom.seed(1)",
     "import collections.abc\ncollections.abc.Sequence.register(int)",
-    "import typing\ntyping.final(typing.Protocol)",
+    "import typing\ntyping.no_type_check(typing.NamedTuple)",
     "import logging\nlogging.disable(50)",
     "import math\nmath.pi = 3",
 ]
