@@ -159,7 +159,7 @@ TABLE: tuple[tuple[str, str, tuple, tuple, tuple[str, ...]], ...] = (
     ('base64',
      "encodings of the code's bytes; encode / decode take file objects the code holds",
      (),
-     (('base64', 'main', None, 'runs the command line: reads sys.argv, files and standard input, writes standard output, exits', "base64.b64encode / b64decode, or isolation='process'"), ('base64', 'test', None, "writes on the host's standard output (up to 3.12)", "base64.b64encode / b64decode, or isolation='process'")),
+     (('base64', 'main', None, 'runs the command line: reads sys.argv, files and standard input, writes standard output, exits', "base64.b64encode / b64decode, or isolation='process'"), ('base64', 'test', None, "writes on the host's standard output (up to 3.11)", "base64.b64encode / b64decode, or isolation='process'")),
      ()),
 )
 
