@@ -123,12 +123,9 @@ decimal_new_context(void)
     return c;
 }
 
-int
-ownstate_enter(Interp *in)
+static int
+enter_window(Interp *in)
 {
-    if (in->host_decimal != NULL) {
-        return 0; /* the window's already */
-    }
     if (in->own_decimal == NULL) {
         in->own_decimal = decimal_new_context();
         if (in->own_decimal == NULL) {
@@ -139,6 +136,28 @@ ownstate_enter(Interp *in)
     if (in->host_decimal == NULL) {
         return PyErr_Occurred() ? -1 : 0;
     }
+    return 0;
+}
+
+int
+ownstate_enter(Interp *in)
+{
+    if (in->host_decimal != NULL) {
+        return 0; /* the window's already */
+    }
+    /* a window may start with an exception pending (a generator resumed
+       by host code with one to throw in, GeneratorExit when collected):
+       it is the window's to raise, not ours to lose */
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    int r = enter_window(in);
+    if (t == NULL) {
+        return r;
+    }
+    if (r < 0) {
+        PyErr_WriteUnraisable(NULL);
+    }
+    PyErr_Restore(t, v, tb);
     return 0;
 }
 

@@ -102,7 +102,7 @@ TABLE: tuple[tuple[str, str, tuple, tuple, tuple[str, ...]], ...] = (
      (),
      ()),
     ('decimal',
-     "decimal arithmetic in C; the current context is the executor's own",
+     "decimal arithmetic in C; the current context is the executor's own; one operation at a huge precision the code sets is one long C call (docs/security.md, in-process limits)",
      (('DefaultContext', "is the template of every new thread's context, the host's threads included", "decimal.Context(...) or decimal.localcontext(); decimal.getcontext() is the executor's own"), ('BasicContext', 'is a template the whole process shares (setcontext copies it)', "decimal.Context(...) or decimal.localcontext(); decimal.getcontext() is the executor's own"), ('ExtendedContext', 'is a template the whole process shares (setcontext copies it)', "decimal.Context(...) or decimal.localcontext(); decimal.getcontext() is the executor's own")),
      (),
      ("the current context (getcontext, setcontext, localcontext, and the arithmetic that reads it) is a context of the executor's own while its code runs, installed on the step's thread and the host's put back after the step, around every tool call and after every hook",)),

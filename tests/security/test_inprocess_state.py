@@ -321,3 +321,34 @@ def test_a_tool_may_do_what_host_code_does(which, expect):
                  if ln.startswith(("RESULT", "AGAIN")))
     assert lines["RESULT"] == repr([expect, [expect, expect], [1, 2]])
     assert lines["AGAIN"] == repr(expect)
+
+
+def test_a_generator_resumed_by_the_host_with_an_exception_keeps_it():
+    # the window the host's resumption opens installs the executor's decimal context with an
+    # exception pending (the one thrown in, GeneratorExit at close or collection): it must be
+    # the one raised in the generator (a lost one crashed the evaluator); in a subprocess
+    code = textwrap.dedent("""
+        import decimal, gc
+        from smolagents_native import LocalPythonExecutor
+        ex = LocalPythonExecutor(['decimal'], isolation='none')
+        ex('import decimal\\n'
+           'def gen():\\n'
+           '    while True:\\n'
+           '        try:\\n'
+           '            yield decimal.getcontext().prec\\n'
+           '        except ValueError as e:\\n'
+           '            yield "caught " + str(e)\\n'
+           'decimal.getcontext().prec = 7\\n'
+           'g = gen()\\nh = gen()\\nnext(h)\\n1')
+        g = ex.state['g']
+        print(next(g), decimal.getcontext().prec)
+        print(g.throw(ValueError('boom')))
+        g.close()
+        del ex.state['h']
+        gc.collect()
+        print('done', decimal.getcontext().prec)
+    """)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "PYTHONPATH": ROOT})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.split("\n")[:3] == ["7 28", "caught boom", "done 28"]
