@@ -1358,6 +1358,24 @@ import_name_error(PyObject *mod, PyObject *modname, PyObject *name)
     Py_XDECREF(path);
 }
 
+/* Does the in-process table withhold attribute `nm` of module `mod`?  Never
+ * raises. */
+static int
+modname_withheld(PyObject *mod, PyObject *nm)
+{
+    if (!PyModule_Check(mod)) {
+        return 0;
+    }
+    PyObject *mname = PyModule_GetNameObject(mod);
+    if (mname == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int r = inprocess_withheld(mname, nm);
+    Py_DECREF(mname);
+    return r;
+}
+
 static Status
 eval_import_from(Frame *f, Node *s)
 {
@@ -1404,6 +1422,9 @@ eval_import_from(Frame *f, Node *s)
                 if (!PyUnicode_Check(nm) ||
                     PyUnicode_READ_CHAR(nm, 0) == '_') {
                     continue;
+                }
+                if (modname_withheld(mod, nm)) {
+                    continue; /* withheld in process (inprocess.def) */
                 }
                 PyObject *v = policy_getattr(f->in, mod, nm);
                 if (v == NULL) {

@@ -41,20 +41,33 @@ typedef struct {
     int whole_module; /* 1: every function of the module; 2: a C type */
     int soft_inside;  /* GADGET_SOFT_INSIDE: a catchable TypeError when
                          called by code of its own module */
+    /* inprocess.def's WITHHELD_CALL: refused only while the process is the
+       host's (inprocess_shared), and, with `arg`, only when that argument
+       is a definition of the host's (not: when it is true) */
+    const char *remedy;
 } GadgetDef;
 
 static const GadgetDef gadget_defs[] = {
-#define GADGET(m, q, r) {m, q, NULL, r, 0, 0},
-#define GADGET_SOFT_INSIDE(m, q, r) {m, q, NULL, r, 0, 1},
-#define GADGET_IF(m, q, a, r) {m, q, a, r, 0, 0},
-#define GADGET_MODULE(m, r) {m, NULL, NULL, r, 1, 0},
-#define GADGET_TYPE(m, q, r) {m, q, NULL, r, 2, 0},
+#define GADGET(m, q, r) {m, q, NULL, r, 0, 0, NULL},
+#define GADGET_SOFT_INSIDE(m, q, r) {m, q, NULL, r, 0, 1, NULL},
+#define GADGET_IF(m, q, a, r) {m, q, a, r, 0, 0, NULL},
+#define GADGET_MODULE(m, r) {m, NULL, NULL, r, 1, 0, NULL},
+#define GADGET_TYPE(m, q, r) {m, q, NULL, r, 2, 0, NULL},
 #include "gadgets.def"
 #undef GADGET
 #undef GADGET_SOFT_INSIDE
 #undef GADGET_IF
 #undef GADGET_MODULE
 #undef GADGET_TYPE
+#define IN_PROCESS(m, r)
+#define OWN(m, r)
+#define WITHHELD(m, n, r, fix)
+#define WITHHELD_CALL(m, dm, q, a, r, fix) {dm, q, a, r, 0, 0, fix},
+#include "inprocess.def"
+#undef IN_PROCESS
+#undef OWN
+#undef WITHHELD
+#undef WITHHELD_CALL
 };
 
 #define NGADGETS ((int)(sizeof(gadget_defs) / sizeof(gadget_defs[0])))
@@ -500,6 +513,116 @@ frame_arg_true(PyFrameObject *frame, const char *arg)
     return t;
 }
 
+/* A local of the starting frame (new reference), or NULL (no error). */
+static PyObject *
+frame_local(PyFrameObject *frame, const char *arg)
+{
+#if PY_VERSION_HEX >= 0x030B0000
+    PyObject *locals = PyFrame_GetLocals(frame);
+#else
+    PyObject *locals = PyObject_GetAttrString((PyObject *)frame, "f_locals");
+#endif
+    if (locals == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *v = PyMapping_GetItemString(locals, arg);
+    Py_DECREF(locals);
+    if (v == NULL) {
+        PyErr_Clear();
+    }
+    return v;
+}
+
+/* One step of a qualname walk: `part` in a module's or a class's own
+ * dict (borrowed, or NULL).  Dict lookups with a str key only: no code of
+ * the code's runs. */
+static PyObject *
+definition_part(PyObject *cur, PyObject *part)
+{
+    PyObject *d = NULL;
+    if (PyModule_Check(cur)) {
+        d = PyModule_GetDict(cur);
+    }
+    else if (PyType_Check(cur)) {
+        d = ((PyTypeObject *)cur)->tp_dict;
+    }
+    if (d == NULL || !PyDict_Check(d)) {
+        return NULL;
+    }
+    PyObject *v = PyDict_GetItemWithError(d, part);
+    if (v == NULL) {
+        PyErr_Clear();
+    }
+    return v;
+}
+
+/* Is `o` a definition of the host's: a class the code did not make, or a
+ * function (or a wrapper that keeps __module__ and __qualname__ in its own
+ * __dict__, as functools' caches do) found in a loaded module under its
+ * __module__ and __qualname__?  Fresh functions host code makes for the
+ * code (closures, `<locals>` in their qualname; functools.wraps' wrappers)
+ * are not.  Reads struct fields and dicts only.  1 / 0, never raises. */
+static int
+host_definition(Interp *in, PyObject *o)
+{
+    if (PyType_Check(o)) {
+        return !provenance_is_code_type((PyTypeObject *)o);
+    }
+    if (function_is_interpreted(o)) {
+        return 0;
+    }
+    PyObject *mod = NULL, *qual = NULL, *d = NULL;
+    if (PyFunction_Check(o)) {
+        mod = ((PyFunctionObject *)o)->func_module;
+        qual = ((PyFunctionObject *)o)->func_qualname;
+    }
+    else if (!provenance_is_code_type(Py_TYPE(o)) &&
+             Py_TYPE(o)->tp_dictoffset != 0) {
+        d = PyObject_GenericGetDict(o, NULL);
+        if (d == NULL) {
+            PyErr_Clear();
+            return 0;
+        }
+        if (PyDict_Check(d)) {
+            mod = PyDict_GetItemString(d, "__module__");
+            qual = PyDict_GetItemString(d, "__qualname__");
+        }
+    }
+    int r = 0;
+    if (mod != NULL && qual != NULL && PyUnicode_CheckExact(mod) &&
+        PyUnicode_CheckExact(qual) &&
+        PyUnicode_FindChar(qual, '<', 0, PyUnicode_GET_LENGTH(qual), 1) < 0) {
+        PyObject *mods = PySys_GetObject("modules"); /* borrowed */
+        PyObject *cur = mods != NULL && PyDict_Check(mods)
+                            ? PyDict_GetItemWithError(mods, mod)
+                            : NULL;
+        PyObject *dot = PyUnicode_FromString(".");
+        PyObject *parts = dot ? PyUnicode_Split(qual, dot, -1) : NULL;
+        Py_XDECREF(dot);
+        for (Py_ssize_t i = 0; cur != NULL && parts != NULL &&
+                               i < PyList_GET_SIZE(parts);
+             i++) {
+            cur = definition_part(cur, PyList_GET_ITEM(parts, i));
+        }
+        if (cur != NULL && cur != o &&
+            (Py_IS_TYPE(cur, &PyClassMethod_Type) ||
+             Py_IS_TYPE(cur, &PyStaticMethod_Type))) {
+            PyObject *f = PyObject_GetAttrString(cur, "__func__");
+            r = f == o;
+            Py_XDECREF(f);
+        }
+        else {
+            r = cur != NULL && cur == o;
+        }
+        Py_XDECREF(parts);
+        PyErr_Clear();
+    }
+    Py_XDECREF(d);
+    (void)in;
+    return r;
+}
+
 /* Was the starting frame (running `co`) called by a Python frame of code
  * from the same source file, i.e. its own module's internal use?  1 / 0;
  * never fails (an error counts as 0). */
@@ -536,6 +659,34 @@ gadget_refuse(Interp *in, int def, PyFrameObject *frame, PyCodeObject *co)
     const GadgetDef *g = &gadget_defs[def];
     int inside =
         g->soft_inside && frame != NULL && called_from_own_module(frame, co);
+    if (g->remedy != NULL) {
+        /* withheld in process (inprocess.def): not in a worker, whose
+           process is the code's own; with an argument, only on a
+           definition of the host's */
+        if (!inprocess_shared) {
+            return 0;
+        }
+        if (g->arg != NULL && frame != NULL) {
+            PyObject *v = frame_local(frame, g->arg);
+            int host = v != NULL && host_definition(in, v);
+            Py_XDECREF(v);
+            if (!host) {
+                return 0;
+            }
+        }
+        if (provenance_in_import()) {
+            return 0;
+        }
+        raise_interp_error(in,
+                           "Forbidden call of %s.%s in process "
+                           "(isolation='none'): %s%s. Instead: %s",
+                           g->module, g->qualname,
+                           g->arg != NULL ? "on a definition of the host's, "
+                                            "it "
+                                          : "it ",
+                           g->reason, g->remedy);
+        return -1;
+    }
     if (g->arg != NULL && frame != NULL && !frame_arg_true(frame, g->arg)) {
         return 0;
     }
@@ -829,6 +980,9 @@ check_held_name(Interp *in, PyObject *s, const GadgetDef *g)
         }
         else {
             r = policy_check_attr_name(in, NULL, p, 0);
+            if (r == 0) {
+                r = inprocess_check_held_name(in, p);
+            }
         }
     }
     Py_DECREF(parts);

@@ -422,6 +422,10 @@ typedef struct Interp {
     PyObject *grant_read, *grant_write, *install_dirs;
     int grant_network, grant_processes, grants_set;
     PyObject *entry_code, *entry_runner, *entry_globals;
+    /* ownstate.c: the executor's own random generator and decimal context
+       (NULL until used), and the host's decimal context while the code
+       runs (NULL otherwise) */
+    PyObject *own_random, *own_decimal, *host_decimal;
     PyObject *host_hook_code; /* code of the host's sys.unraisablehook
                                  last called during a step */
     /* memory budget (memlimit.c): net bytes allocated on the step's thread
@@ -471,6 +475,7 @@ typedef struct {
 /* Saved state for interp_rearm. */
 typedef struct {
     int tool_calls;               /* in->tool_calls before */
+    PyObject *decimal_prev;       /* ownstate_switch's (owned) */
     int paused;                   /* gadgets_reenter's count */
     int rearmed;                  /* the tool-call checks were armed */
     struct Interp *prev_prov;     /* provenance.c */
@@ -800,6 +805,12 @@ int citizen_reraise(Interp *in);
 
 /* limits.c */
 int limits_tick_slow(Interp *in);
+/* The step's timeout error (limits.c): an abort while code runs, a plain
+ * error before (the lowering).  Always -1. */
+int limits_timeout(Interp *in);
+/* -1 with the timeout error when the deadline has passed, else 0 (the
+ * lowering's periodic check). */
+int limits_check_deadline(Interp *in);
 int limits_stack_error(void);
 long long seq_bytes(PyObject *v);
 int limits_check_stack_slow(Interp *in, char *sp);
@@ -1394,8 +1405,41 @@ int function_is_interpreted(PyObject *o);
 PyObject *function_get_method(PyObject *obj, PyObject *name, PyObject *func,
                               getattrofunc getattro, int *unbound);
 
+/* inprocess.c: the in-process table (inprocess.def).  inprocess_shared:
+ * 1 while the process is the host's, 0 in a process-mode worker (set once,
+ * `_core.worker_process()`). */
+extern int inprocess_shared;
+/* Is attribute `name` of the module called `modname` withheld in this
+ * process?  1 / 0, never raises. */
+int inprocess_withheld(PyObject *modname, PyObject *name);
+/* The same as a refusal (the step's policy error): 0 / -1. */
+int inprocess_check_module_attr(Interp *in, PyObject *modname,
+                                PyObject *name);
+/* A name held by attrgetter / methodcaller: refused when the table
+ * withholds it from any module.  0 / -1. */
+int inprocess_check_held_name(Interp *in, PyObject *name);
+int inprocess_add_to_module(PyObject *m);
+
+/* ownstate.c: process-wide state that is the executor's own (inprocess.def's
+ * OWN entries).  ownstate_random_method: for a bound method of random's
+ * hidden generator, the same method of the executor's generator (new
+ * reference); NULL without an error for anything else. */
+PyObject *ownstate_random_method(Interp *in, PyObject *v);
+/* The window's start (a step, a hook; again after an import in it): the
+ * executor's decimal context installed when decimal is loaded.  0 / -1. */
+int ownstate_enter(Interp *in);
+/* The window's end: the host's decimal context put back.  Keeps a pending
+ * exception, never fails. */
+void ownstate_leave(Interp *in);
+/* Inside a window: install the host's (to_own 0: a tool call) or the
+ * executor's (1: the code called back from a tool) decimal context; the
+ * previous one (new reference, or NULL: nothing to do) goes to
+ * ownstate_switch_back with the same to_own.  Keep a pending exception. */
+PyObject *ownstate_switch(Interp *in, int to_own);
+void ownstate_switch_back(Interp *in, int to_own, PyObject *prev);
+
 /* gadgets.c: host Python functions refused while a step runs on the
- * thread (gadgets.def). */
+ * thread (gadgets.def, and inprocess.def's WITHHELD_CALL entries). */
 int gadgets_init(void);
 int gadgets_refresh(void); /* after an import: resolve new modules */
 /* The sys.monitoring tool id of monitoring mode, or -1 (profile mode). */

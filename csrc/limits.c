@@ -221,6 +221,62 @@ raise_interp_error(Interp *in, const char *fmt, ...)
     return NULL;
 }
 
+/* The step's deadline has passed: its timeout error (an abort while a step
+ * or hook runs; before the code runs, during the lowering, a plain error).
+ * Always -1. */
+int
+limits_timeout(Interp *in)
+{
+    PyObject *t = PyFloat_FromDouble(in->timeout);
+    if (t == NULL) {
+        return -1;
+    }
+    PyObject *ts = PyObject_Str(t);
+    Py_DECREF(t);
+    if (ts == NULL) {
+        return -1;
+    }
+    /* smolagents prints the limit as given (an int usually) */
+    PyObject *shown = ts;
+    if (PyUnicode_GET_LENGTH(ts) > 2 &&
+        PyUnicode_Tailmatch(ts, in->st->str_dot0_suffix, 0, PY_SSIZE_T_MAX,
+                            1) == 1) {
+        shown = PyUnicode_Substring(ts, 0, PyUnicode_GET_LENGTH(ts) - 2);
+        Py_DECREF(ts);
+        if (shown == NULL) {
+            return -1;
+        }
+    }
+    int r;
+    if (in->running) {
+        r = limits_abort(in, ABORT_TIMEOUT,
+                         "Code execution exceeded the maximum execution "
+                         "time of %U seconds",
+                         shown);
+    }
+    else {
+        PyErr_Format(in->timeout_error ? in->timeout_error
+                                       : PyExc_RuntimeError,
+                     "Code execution exceeded the maximum execution time of "
+                     "%U seconds",
+                     shown);
+        r = -1;
+    }
+    Py_DECREF(shown);
+    return r;
+}
+
+/* Lowering and other work before the code runs: has the deadline passed?
+ * -1 with the timeout error when it has, else 0. */
+int
+limits_check_deadline(Interp *in)
+{
+    if (in != NULL && in->deadline > 0 && limits_now() > in->deadline) {
+        return limits_timeout(in);
+    }
+    return 0;
+}
+
 int
 limits_tick_slow(Interp *in)
 {
@@ -247,32 +303,7 @@ limits_tick_slow(Interp *in)
     }
     limits_counters_set(in, ops, CLOCK_EVERY);
     if (in->deadline > 0 && limits_now() > in->deadline) {
-        PyObject *t = PyFloat_FromDouble(in->timeout);
-        if (t == NULL) {
-            return -1;
-        }
-        PyObject *ts = PyObject_Str(t);
-        Py_DECREF(t);
-        if (ts == NULL) {
-            return -1;
-        }
-        /* smolagents prints the limit as given (an int usually) */
-        PyObject *shown = ts;
-        if (PyUnicode_GET_LENGTH(ts) > 2 &&
-            PyUnicode_Tailmatch(ts, in->st->str_dot0_suffix, 0, PY_SSIZE_T_MAX,
-                                1) == 1) {
-            shown = PyUnicode_Substring(ts, 0, PyUnicode_GET_LENGTH(ts) - 2);
-            Py_DECREF(ts);
-            if (shown == NULL) {
-                return -1;
-            }
-        }
-        int r = limits_abort(in, ABORT_TIMEOUT,
-                             "Code execution exceeded the maximum execution "
-                             "time of %U seconds",
-                             shown);
-        Py_DECREF(shown);
-        return r;
+        return limits_timeout(in);
     }
     if (citizen_tick(in) < 0) { /* GIL hand-over, signals */
         return -1;
@@ -446,7 +477,11 @@ interp_enter(Interp *in, InterpSave *save)
     if (in->running) {
         return 0;
     }
-    /* a hook called by host code after the step: a fresh budget window */
+    /* a hook called by host code after the step: a fresh budget window,
+       with the executor's own decimal context (ownstate.c) */
+    if (ownstate_enter(in) < 0) {
+        return -1;
+    }
     in->ops_limit = in->ops_limit_cfg; /* budgets.c */
     in->timeout = in->timeout_seconds;
     limits_start(in);
@@ -478,6 +513,8 @@ interp_rearm(Interp *in, InterpRearm *r)
            as during the step */
         in->tool_calls = 0;
         r->tripwire_prev = tripwire_arm(in);
+        /* the executor's decimal context, not the tool's (ownstate.c) */
+        r->decimal_prev = ownstate_switch(in, 1);
         r->prev_prov = provenance_arm(in);
         memlimit_rejoin(in, &r->mem);
         gadgets_arm(in, &r->gadgets);
@@ -496,6 +533,8 @@ interp_rearm_done(Interp *in, InterpRearm *r)
         gadgets_reenter_done(in, &r->gadgets_pure, r->paused);
     }
     if (r->rearmed) {
+        ownstate_switch_back(in, 1, r->decimal_prev);
+        r->decimal_prev = NULL;
         gadgets_disarm(&r->gadgets);
         memlimit_resume(&r->mem);
         provenance_disarm(r->prev_prov);
@@ -553,6 +592,7 @@ interp_leave(Interp *in, InterpSave *save, PyObject *res)
             limits_reraise_abort(in);
         }
         memlimit_end(in, &save->mem);
+        ownstate_leave(in); /* the host's decimal context back */
         if (res == NULL && PyErr_Occurred() && in->abort != ABORT_SIGNAL &&
             !PyErr_ExceptionMatches(PyExc_Exception) &&
             !PyErr_ExceptionMatches(PyExc_GeneratorExit)) {

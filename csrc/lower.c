@@ -58,7 +58,13 @@ typedef struct {
     PyObject
         *private_cls; /* innermost class name, for private-name mangling */
     PyObject *str_consts; /* str constants met so far (lower_str_const) */
+    unsigned int nodes;   /* nodes made: the deadline is read every
+                             LOWER_CLOCK_EVERY of them */
 } Lower;
+
+/* The lowering reads the clock every this many nodes (a power of two):
+ * some 20 microseconds of work between two reads. */
+#define LOWER_CLOCK_EVERY 256
 
 /* CPython's private name mangling: inside a class, `__spam` (not ending in
  * two underscores, no dot) becomes `_Class__spam`.  Returns a new reference,
@@ -288,6 +294,12 @@ op_of(Lower *L, PyObject *o)
 static Node *
 node_new(Lower *L, int kind, PyObject *src)
 {
+    /* the step's deadline covers its lowering: a long source ends near it
+       (the parse before it is bounded by max_source_bytes) */
+    if ((++L->nodes & (LOWER_CLOCK_EVERY - 1)) == 0 &&
+        limits_check_deadline(L->in) < 0) {
+        return NULL;
+    }
     Node *n = arena_alloc(L->prog, sizeof(Node));
     if (n == NULL) {
         return NULL;
@@ -2724,6 +2736,9 @@ static int
 analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
         PyObject *free_out)
 {
+    if (limits_check_deadline(L->in) < 0) { /* a scope: a clock read */
+        return -1;
+    }
     PyObject *local = PySet_New(NULL);
     PyObject *newbound = PySet_New(NULL);
     PyObject *newglobal = PySet_New(NULL);
@@ -3200,6 +3215,10 @@ lower_program(ModState *st, Interp *in, PyObject *source)
     if (tree == NULL) {
         return NULL;
     }
+    if (limits_check_deadline(in) < 0) { /* the parse took the whole step */
+        Py_DECREF(tree);
+        return NULL;
+    }
     p = PyObject_New(ProgramObject, st->ProgramType);
     if (p == NULL) {
         goto fail;
@@ -3276,7 +3295,8 @@ lower_program(ModState *st, Interp *in, PyObject *source)
         }
     }
     for (Py_ssize_t i = 0; i < p->nscopes; i++) {
-        if (assign_slots(&L, p->scopes[i]) < 0) {
+        if (((i & 63) == 0 && limits_check_deadline(in) < 0) ||
+            assign_slots(&L, p->scopes[i]) < 0) {
             goto fail;
         }
     }
@@ -3285,7 +3305,8 @@ lower_program(ModState *st, Interp *in, PyObject *source)
         Py_CLEAR(p->scopes[i]->symbols);
         Py_CLEAR(p->scopes[i]->kidfree);
     }
-    if (L.needs_compile_check && compile_check(st, src) < 0) {
+    if (L.needs_compile_check &&
+        (limits_check_deadline(in) < 0 || compile_check(st, src) < 0)) {
         goto fail_checked;
     }
     Py_XDECREF(L.str_consts);
@@ -3294,8 +3315,10 @@ lower_program(ModState *st, Interp *in, PyObject *source)
     return (PyObject *)p;
 fail:
     /* a refusal or error of the lowering: an error CPython's compiler
-       raises comes first, as it would if the compiler ran first */
-    if (tree != NULL) {
+       raises comes first, as it would if the compiler ran first; not after
+       the deadline (the compiler cannot be interrupted) */
+    if (tree != NULL && !(in != NULL && in->timeout_error != NULL &&
+                          PyErr_ExceptionMatches(in->timeout_error))) {
         PyObject *t, *v, *tb;
         PyErr_Fetch(&t, &v, &tb);
         if (compile_check(st, src) < 0) {

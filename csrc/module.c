@@ -519,6 +519,9 @@ interpreter_traverse(InterpreterObject *self, visitproc visit, void *arg)
     Py_VISIT(self->in.interpreter_error);
     Py_VISIT(self->in.final_answer_exc);
     Py_VISIT(self->in.timeout_error);
+    Py_VISIT(self->in.own_random);
+    Py_VISIT(self->in.own_decimal);
+    Py_VISIT(self->in.host_decimal);
     Py_VISIT(self->cache);
     Py_VISIT(self->extra_builtins);
     if (gcache_traverse(&self->in, visit, arg) < 0) {
@@ -540,6 +543,9 @@ interpreter_clear(InterpreterObject *self)
     Py_CLEAR(self->in.interpreter_error);
     Py_CLEAR(self->in.final_answer_exc);
     Py_CLEAR(self->in.timeout_error);
+    Py_CLEAR(self->in.own_random);
+    Py_CLEAR(self->in.own_decimal);
+    Py_CLEAR(self->in.host_decimal);
     Py_CLEAR(self->cache);
     Py_CLEAR(self->extra_builtins);
     gcache_clear(&self->in);
@@ -923,6 +929,36 @@ interpreter_run(InterpreterObject *self, PyObject *args, PyObject *kwds)
     return interpreter_run_budgets(self, code, state, &budgets);
 }
 
+/* Is the UTF-8 form of `code` longer than `limit` bytes?  Counted without
+ * encoding (a lone surrogate counts 3 bytes, as the "surrogatepass" encoding
+ * process mode sends); an ASCII string is its length, and a string that
+ * could not exceed the limit even at 4 bytes per character is not scanned. */
+static int
+source_bytes_over(PyObject *code, long long limit)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(code);
+    if (PyUnicode_IS_ASCII(code)) {
+        return (long long)n > limit;
+    }
+    if ((long long)n > limit) {
+        return 1; /* at least one byte per character */
+    }
+    if ((long long)n * 4 <= limit) {
+        return 0;
+    }
+    int kind = PyUnicode_KIND(code);
+    const void *data = PyUnicode_DATA(code);
+    long long total = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        total += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+        if (total > limit) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* run() after its arguments were checked: lower `code` (through the
  * cache) and run it with `state` as globals under `budgets`. */
 static PyObject *
@@ -948,6 +984,15 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
     Py_XSETREF(in->print_chunks, chunks);
     in->print_len = 0;
     limits_start(in);
+    /* the source's size first: CPython's parser cannot be interrupted, so
+       the time it takes is bounded by this budget (whether the program is
+       cached or not, for the same verdict at every step) */
+    if (in->budgets.max_source_bytes >= 0 &&
+        source_bytes_over(code, in->budgets.max_source_bytes)) {
+        raise_interp_error(in, budget_message(BUDGET_ID_max_source_bytes),
+                           in->budgets.max_source_bytes);
+        return NULL;
+    }
     /* lower, through the cache */
     ProgramObject *p =
         (ProgramObject *)PyDict_GetItemWithError(self->cache, code);
@@ -963,7 +1008,9 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
             if (PyErr_ExceptionMatches(PyExc_SyntaxError)) {
                 raise_parse_error(in, code);
             }
-            else if (!PyErr_ExceptionMatches(in->interpreter_error)) {
+            else if (!PyErr_ExceptionMatches(in->interpreter_error) &&
+                     !(in->timeout_error != NULL &&
+                       PyErr_ExceptionMatches(in->timeout_error))) {
                 /* the parser or the lowering gave up (nesting too deep,
                    out of memory): report it as a parse failure */
                 PyObject *t, *v, *tb;
@@ -1035,6 +1082,12 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
        refused (provenance.c, gadgets.c); below a clean Python frame,
        tripwire armed (tripwire.c); allocations counted against the memory
        budget (memlimit.c) */
+    /* the executor's own decimal context while the code runs, the host's
+       back after it (ownstate.c) */
+    if (ownstate_enter(in) < 0) {
+        output = rc.output;
+        goto done;
+    }
     Interp *prev_prov = provenance_arm(in);
     GadgetSave gsave;
     gadgets_arm(in, &gsave);
@@ -1045,6 +1098,7 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
     memlimit_end(in, &mem);
     gadgets_disarm(&gsave);
     provenance_disarm(prev_prov);
+    ownstate_leave(in);
     if (!run_ok) {
         output = rc.output;
         goto done;
@@ -1558,7 +1612,7 @@ core_exec(PyObject *m)
     if (budgets_add_to_module(m) < 0 || bigstack_add_to_module(m) < 0 ||
         nesting_init(st) < 0 || fuzzcov_add_to_module(m) < 0 ||
         sandbox_add_functions(m) < 0 || wire_add_functions(m) < 0 ||
-        shim_add_functions(m) < 0 ||
+        shim_add_functions(m) < 0 || inprocess_add_to_module(m) < 0 ||
         provenance_init() < 0 ||
         gadgets_init() < 0) {
         return -1;

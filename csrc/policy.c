@@ -679,6 +679,10 @@ policy_check_attr_object(Interp *in, PyObject *obj, PyObject *name,
                 name);
             r = -1;
         }
+        else if (inprocess_check_module_attr(in, mname, name) < 0) {
+            /* withheld in the host's process (inprocess.def) */
+            r = -1;
+        }
         else if (ms == MOD_PARENT && !is_dunder(name)) {
             PyObject *full = PyUnicode_FromFormat("%U.%U", mname, name);
             if (full == NULL) {
@@ -1354,6 +1358,15 @@ static PyObject *
 substitute(Interp *in, PyObject *v)
 {
     PyTypeObject *tp = Py_TYPE(v);
+    if (tp == &PyMethod_Type || tp == &PyCFunction_Type ||
+        tp == &PyCMethod_Type) {
+        /* random's module functions: the executor's generator (ownstate.c) */
+        PyObject *own = ownstate_random_method(in, v);
+        if (own != NULL || PyErr_Occurred()) {
+            Py_DECREF(v);
+            return own;
+        }
+    }
     if (tp != &PyCFunction_Type && tp != &PyCMethod_Type &&
         tp != &PyMethodDescr_Type && tp != &PyMethod_Type &&
         tp != &PyFunction_Type) {
@@ -1663,7 +1676,9 @@ policy_import(Frame *f, PyObject *name, PyObject *fromlist, int level)
     PyObject *mod =
         PyImport_ImportModuleLevelObject(name, NULL, NULL, fromlist, 0);
     tripwire_restore(armed);
-    if (mod == NULL || gadgets_refresh() < 0) {
+    /* a module loaded now may be decimal (ownstate.c: its context is the
+       executor's from now on) */
+    if (mod == NULL || gadgets_refresh() < 0 || ownstate_enter(in) < 0) {
         Py_XDECREF(mod);
         return NULL;
     }

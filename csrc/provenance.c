@@ -614,11 +614,43 @@ provenance_id(PyObject *obj)
 
 /* ---------------------------------------------------------------- setup */
 
+/* The tp_dealloc of every class made by a class statement (CPython's
+ * subtype_dealloc, not exported): a heap type with another one was made by
+ * a C extension from a spec.  Read once at init. */
+static destructor class_statement_dealloc;
+
+static int
+read_class_statement_dealloc(void)
+{
+    PyObject *t = PyObject_CallFunction((PyObject *)&PyType_Type, "s()N",
+                                        "_smolagents_probe", PyDict_New());
+    if (t == NULL) {
+        return -1;
+    }
+    class_statement_dealloc = ((PyTypeObject *)t)->tp_dealloc;
+    Py_DECREF(t);
+    return 0;
+}
+
+/* Is `tp` defined in C: a static type, or a heap type a C extension made
+ * from a spec (3.12+ made many static types such: _decimal.Context in
+ * 3.13)?  Its instances' attributes are its C descriptors. */
+static int
+type_defined_in_c(PyTypeObject *tp)
+{
+    return !(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) ||
+           (class_statement_dealloc != NULL &&
+            tp->tp_dealloc != class_statement_dealloc);
+}
+
 int
 provenance_init(void)
 {
     if (prov.orig_type_new != NULL) {
         return 0; /* already installed (another module instance) */
+    }
+    if (read_class_statement_dealloc() < 0) {
+        return -1;
     }
     PyObject *names = PyFrozenSet_New(NULL);
     if (names == NULL) {
@@ -748,10 +780,12 @@ provenance_check_attr(Interp *in, PyObject *obj, PyObject *name, int store)
             return 0; /* a static type: CPython refuses, as it does */
         }
     }
-    else if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) &&
-             !PyFunction_Check(obj)) {
-        /* instances of static types (SimpleNamespace, exceptions, partial
-           objects): attribute writes change only that object */
+    else if (type_defined_in_c(tp) && !PyFunction_Check(obj)) {
+        /* instances of types defined in C (SimpleNamespace, exceptions,
+           partial objects, decimal contexts): attribute writes change only
+           that object, through its type's C descriptors.  Whether CPython
+           made the type static or from a spec (3.13's _decimal) changes
+           nothing here: the same verdict on every version */
         return 0;
     }
     raise_interp_error(

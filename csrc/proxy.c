@@ -51,7 +51,10 @@ proxy_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
     if (in != NULL) {
         in->tool_calls++;
     }
+    /* the tool computes with the host's decimal context (ownstate.c) */
+    PyObject *dec = ownstate_switch(in, 0);
     PyObject *res = PyObject_Vectorcall(target, args, nargsf, kwnames);
+    ownstate_switch_back(in, 0, dec);
     if (in != NULL) {
         in->tool_calls--;
     }

@@ -15,6 +15,7 @@ MAX_RESULT_BYTES: int = 100_000_000  # bytes
 MAX_GENERATORS: int = 10_000  # generators
 MAX_NESTING: int = 10_000  # levels
 MAX_MEMORY_BYTES: int = 536_870_912  # bytes
+MAX_SOURCE_BYTES: int = 1_048_576  # bytes
 
 # (name, default, unit, constant, what it bounds, message): the same table as
 # smolagents_native._core.BUDGETS.
@@ -49,6 +50,9 @@ BUDGETS: tuple[tuple[str, int | float | None, str, str, str, str], ...] = (
     ('max_memory_bytes', 536870912, 'bytes', 'MAX_MEMORY_BYTES',
      "Net bytes allocated on the step's thread while its code runs, counted by wrapping CPython's allocators (memlimit.c)",
      'Memory budget exceeded: this step would hold more than %lld bytes (max_memory_bytes)'),
+    ('max_source_bytes', 1048576, 'bytes', 'MAX_SOURCE_BYTES',
+     "Size of a step's source code (its UTF-8 bytes), checked before it is parsed: CPython's parser cannot be interrupted (about 1 MB of dense code per second on the build machine), the lowering after it checks the deadline",
+     'The code is too long for the sandbox: more than %lld bytes of source (max_source_bytes)'),
 )
 
-__all__ = ['MAX_OPERATIONS', 'MAX_WHILE_ITERATIONS', 'MAX_EXECUTION_TIME_SECONDS', 'MAX_PRINT_OUTPUTS_CHARS', 'MAX_RECURSION_DEPTH', 'MAX_INT_BITS', 'MAX_RESULT_BYTES', 'MAX_GENERATORS', 'MAX_NESTING', 'MAX_MEMORY_BYTES', 'BUDGETS']
+__all__ = ['MAX_OPERATIONS', 'MAX_WHILE_ITERATIONS', 'MAX_EXECUTION_TIME_SECONDS', 'MAX_PRINT_OUTPUTS_CHARS', 'MAX_RECURSION_DEPTH', 'MAX_INT_BITS', 'MAX_RESULT_BYTES', 'MAX_GENERATORS', 'MAX_NESTING', 'MAX_MEMORY_BYTES', 'MAX_SOURCE_BYTES', 'BUDGETS']

@@ -24,6 +24,7 @@ class Budgets:
     max_generators: int | None
     max_nesting: int | None
     max_memory_bytes: int | None
+    max_source_bytes: int | None
     # <budget-attrs:end>
 
 class Interpreter:
@@ -69,6 +70,7 @@ class Interpreter:
         max_generators: int | None = 10_000,
         max_nesting: int | None = 10_000,
         max_memory_bytes: int | None = 536_870_912,
+        max_source_bytes: int | None = 1_048_576,
         # <budgets:end>
     ) -> tuple[Any, bool]: ...
     # run(), a timeout worded with `timeout`, then state["_print_outputs"] (a `container`

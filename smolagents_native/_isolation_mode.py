@@ -1,5 +1,10 @@
 """Which mode a new executor runs in (`isolation="none"` or `"process"`).
 
+Deny by default: in-process is the default only when every authorized module is one the
+in-process table lists (`csrc/inprocess.def`, through the generated `_inprocess.py`; the C
+policy reads the same file for what it withholds from those modules). Any other module, a
+third-party one or a standard-library module nobody reviewed, selects process mode.
+
 Kept apart from `isolation.py` so that creating an in-process executor imports nothing of the
 process machinery (subprocess, socket, pickle, tempfile...): that costs about 2 MiB of
 resident memory and the time to import it, for a mode the host did not ask for.
@@ -7,36 +12,47 @@ resident memory and the time to import it, for a mode the host did not ask for.
 
 from __future__ import annotations
 
-import sys
 import warnings
 from collections.abc import Iterable
 
-# Standard-library modules the in-process mode covers: the base modules and the other pure
-# standard-library modules (their host code is reviewed against the policy layers). Any other
-# authorized module is third-party code acting for the sandbox.
-_STDLIB = frozenset(sys.stdlib_module_names)
-# Standard-library modules whose host code reaches files, processes, native code or the
-# interpreter: authorizing them also selects process mode by default.
-_STDLIB_PROCESS = frozenset(
-    {
-        "ctypes", "os", "posix", "subprocess", "socket", "shutil", "pathlib", "io", "sys",
-        "multiprocessing", "threading", "_thread", "signal", "pty", "fcntl", "mmap",
-        "importlib", "pickle", "marshal", "shelve", "dbm", "sqlite3", "tempfile", "glob",
-        "urllib", "http", "ftplib", "smtplib", "ssl", "asyncio", "selectors", "resource",
-        "gc", "inspect", "code", "codeop", "runpy", "pkgutil", "zipimport", "builtins",
-    }
-)
+from ._inprocess import MODULES as IN_PROCESS_MODULES
+
+# Whether a table module is a package (its `m.*` would authorize submodules nobody reviewed).
+_IS_PACKAGE: dict[str, bool] = {}
+
+
+def _is_package(module: str) -> bool:
+    known = _IS_PACKAGE.get(module)
+    if known is None:
+        from importlib.util import find_spec
+
+        try:
+            spec = find_spec(module)
+        except (ImportError, ValueError):
+            spec = None
+        known = spec is None or spec.submodule_search_locations is not None
+        _IS_PACKAGE[module] = known
+    return known
+
+
+def in_process(entry: str) -> bool:
+    """Whether the authorized-imports entry `entry` may run in process: it names a module of
+    the in-process table (`"collections.abc"`; its parents are only namespaces), or is
+    `"m.*"` for a table module `m` that has no submodules."""
+    if entry in IN_PROCESS_MODULES:
+        return True
+    base, dot, star = entry.rpartition(".")
+    return (
+        dot == "." and star == "*" and "*" not in base
+        and base in IN_PROCESS_MODULES and not _is_package(base)
+    )
 
 
 def needs_process(authorized_imports: Iterable[str]) -> list[str]:
-    """The authorized modules that make process isolation the default: third-party modules,
-    wildcards, and standard-library modules that reach the system."""
-    out = []
-    for entry in authorized_imports:
-        top = entry.split(".")[0]
-        if top == "*" or top not in _STDLIB or top in _STDLIB_PROCESS:
-            out.append(entry)
-    return out
+    """The authorized modules that make process isolation the default: every entry that is not
+    in the in-process table (third-party modules, wildcards, standard-library modules not
+    reviewed for in-process use)."""
+    return [entry for entry in authorized_imports if not in_process(entry)]
 
 
 def resolve_isolation(
@@ -51,9 +67,11 @@ def resolve_isolation(
         raise ValueError(f"isolation must be 'none' or 'process', not {isolation!r}")
     if isolation == "none" and risky:
         warnings.warn(
-            f"isolation='none' with {', '.join(risky)} authorized: host library code acting "
-            "for the sandboxed code is outside the in-process policy's sight; "
-            "isolation='process' is the default for such executors (docs/isolation.md)",
+            f"isolation='none' with {', '.join(risky)} authorized: only the modules of the "
+            "in-process table are reviewed for the host's process (docs/security.md, "
+            "'Modules in process'); host library code acting for the sandboxed code is "
+            "outside the in-process policy's sight; isolation='process' is the default for "
+            "such executors (docs/isolation.md)",
             RuntimeWarning,
             stacklevel=4,
         )

@@ -457,11 +457,14 @@ def worker_main(channel_fd: int, spec: dict[str, Any], jail: dict[str, Any]) -> 
     config = P.loads_trusted(data)
     del data
     limits, seccomp = confine(spec, jail, config.get("env", {}))
+    from . import _core
+
+    # This process is the code's own: what the whole process shares (the settings the
+    # in-process table withholds from its modules) is not the host's here.
+    _core.worker_process()
     # The two tiers (docs/isolation.md): with every layer in force, what library code does
     # for the code is the kernel's to bound; the code's own actions stay the policy's.
     if seccomp and not jail["missing"]:
-        from . import _core
-
         _core.sandbox_enter_worker_mode()
     worker = _Worker(sock, config, limits)
     worker.channel = channel

@@ -35,6 +35,7 @@ from ._budgets import (  # the defaults, generated from csrc/budgets.def
     MAX_PRINT_OUTPUTS_CHARS,
     MAX_RECURSION_DEPTH,
     MAX_RESULT_BYTES,
+    MAX_SOURCE_BYTES,
     MAX_WHILE_ITERATIONS,
 )
 from .grants import effective_grants
@@ -56,6 +57,7 @@ __all__ = [
     "MAX_NESTING",
     "MAX_MEMORY_BYTES",
     "MAX_OPERATIONS",
+    "MAX_SOURCE_BYTES",
     "MAX_WHILE_ITERATIONS",
     "CodeOutput",
     "ExecutionTimeoutError",
@@ -655,6 +657,10 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         max_memory_bytes: net bytes a step may allocate (default `MAX_MEMORY_BYTES`, 512 MiB;
             `None`: no limit). Past it the step ends with InterpreterError (docs/security.md,
             memory budget). Not in smolagents.
+        max_source_bytes: the longest source (UTF-8 bytes) a step may have, checked before it
+            is parsed (default `MAX_SOURCE_BYTES`, 1 MiB; `None`: no limit): CPython's parser
+            cannot be interrupted, so this bounds the time a step can spend before its
+            deadline is checked. Not in smolagents.
         readable_dirs: directories that host code acting for the code (pandas.read_csv,
             numpy.load, io.FileIO...) may read, besides the Python installation. Not in
             smolagents. `None` (the default): everywhere if a file module (`os`, `pathlib`,
@@ -666,8 +672,10 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             module (`socket`, `requests`...) is authorized.
         isolation: `"none"` (in this process) or `"process"` (a sandboxed worker process,
             docs/isolation.md; then the object is an `isolation.ProcessExecutor`, which takes
-            more options). `None`: `"process"` when an authorized module is third-party or
-            reaches the system (`isolation.needs_process`), else `"none"`.
+            more options). `None`: `"process"` when an authorized module is not in the
+            in-process table (`csrc/inprocess.def`: third-party modules, wildcards, and the
+            standard-library modules not reviewed for the host's process;
+            `isolation.needs_process`), else `"none"`.
 
     The other budgets (docs/security.md, section 5) are copied from this module's constants
     when the executor is created, into `budgets` (read-only): the steps read that copy, never
@@ -710,6 +718,7 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         allow_network: bool | None = None,
         isolation: str | None = None,
         max_memory_bytes: int | None = MAX_MEMORY_BYTES,
+        max_source_bytes: int | None = MAX_SOURCE_BYTES,
     ):
         if isolation == "process" and not self._process_capable:
             raise TypeError(
@@ -735,6 +744,7 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         self.max_while_iterations = max_while_iterations
         self._budget_copy = _budget_defaults()
         self._budget_copy["max_memory_bytes"] = max_memory_bytes
+        self._budget_copy["max_source_bytes"] = max_source_bytes
         self._budget_kwargs: tuple[tuple, Any] | None = None  # _run_code's _core.Budgets
         self.readable_dirs = readable_dirs
         self.writable_dirs = writable_dirs

@@ -30,8 +30,9 @@ from typing import Any
 from . import _jail
 from . import _protocol as P
 from . import _wire
+from ._budgets import BUDGETS
 # the mode decision lives apart (in-process executors never import this module); re-exported
-from ._isolation_mode import _STDLIB, _STDLIB_PROCESS, needs_process, resolve_isolation  # noqa: F401
+from ._isolation_mode import IN_PROCESS_MODULES, in_process, needs_process, resolve_isolation  # noqa: F401
 from . import _worker as W
 from . import observability as _obs
 from .errors import ExecutionTimeoutError, InterpreterError
@@ -73,6 +74,9 @@ DEFAULT_LIMITS = {
     "frame_bytes": P.MAX_FRAME,
 }
 _RLIMIT_KEYS = ("memory_bytes", "open_files", "file_bytes", "cpu_seconds", "processes")
+# The source-size budget's message (csrc/budgets.def), as the worker's core words it.
+_SOURCE_TOO_LONG = next(
+    row[5] for row in BUDGETS if row[0] == "max_source_bytes").replace("%lld", "%d")
 FALLBACKS = ("error", "warn", "allow")
 
 
@@ -894,6 +898,12 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         if not isinstance(code_action, str):
             raise TypeError(
                 f"code must be a str, not {type(code_action).__name__}")
+        source = code_action.encode("utf-8", "surrogatepass")
+        limit = self._budget_copy.get("max_source_bytes")
+        if limit is not None and len(source) > limit:
+            # the worker's own check, made here: the source is not sent
+            self._set_logs("", 0)
+            raise InterpreterError(_SOURCE_TOO_LONG % limit)
         with self._lock:
             if self._closed:
                 raise InterpreterError("this executor is closed")
@@ -904,7 +914,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             assert sock is not None and channel is not None
             seq = self._next_seq()
             try:
-                P.send(sock, P.RUN, code_action.encode("utf-8", "surrogatepass"), seq)
+                P.send(sock, P.RUN, source, seq)
                 while True:
                     # SPIN_SECONDS: poll before sleeping (0 by default: measured slower here)
                     kind, data, rseq = channel.recv(deadline, P.SPIN_SECONDS)

@@ -84,14 +84,15 @@ def test_executor_constructor_extends_smolagents_signature():
     assert mine[: len(theirs)] == theirs
     # Our additions come after, optional, defaulting to "read the module global" (budgets) or
     # "derive from the authorized imports" (the tripwire's grants); the memory budget defaults
-    # to 512 MiB (None: no limit).
+    # to 512 MiB, the source budget to 1 MiB (None: no limit).
     extra = mine[len(theirs):]
     assert [name for name, _, _ in extra] == [
         "max_operations", "max_while_iterations", "readable_dirs", "writable_dirs", "allow_network",
-        "isolation", "max_memory_bytes",
+        "isolation", "max_memory_bytes", "max_source_bytes",
     ]
-    assert all(default is None for _, _, default in extra[:-1])
-    assert extra[-1][2] == 512 * 1024 * 1024
+    assert all(default is None for _, _, default in extra[:-2])
+    assert extra[-2][2] == 512 * 1024 * 1024
+    assert extra[-1][2] == 1024 * 1024
 
 
 @pytest.mark.parametrize("method", ["send_tools", "send_variables", "__call__"])

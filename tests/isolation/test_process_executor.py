@@ -172,6 +172,25 @@ def test_memory_bomb_ends_at_the_budget_with_the_in_process_message(make_process
     assert "hog" not in ex.state and ex.state["before"] == [1, 2]
 
 
+def test_the_source_budget_means_the_same_in_the_worker(make_process_executor):
+    """max_source_bytes crosses to the worker with the other constructor arguments; the host
+    checks it first (the source is not sent), the worker's core checks it again."""
+    code = "x = 1\n" * 20  # 120 bytes
+    with pytest.raises(InterpreterError) as in_process:
+        LocalPythonExecutor([], isolation="none", max_source_bytes=100)(code)
+    ex = make_process_executor(max_source_bytes=100)
+    assert ex.budgets["max_source_bytes"] == 100
+    with pytest.raises(InterpreterError) as host:
+        ex(code)
+    assert str(host.value) == str(in_process.value)
+    assert "max_source_bytes" in str(host.value)
+    ex._budget_copy["max_source_bytes"] = None  # the host's check off: the worker's answers
+    with pytest.raises(InterpreterError) as worker:
+        ex(code)
+    assert str(worker.value) == str(in_process.value)
+    assert ex("x = 1\nx + 1").output == 2
+
+
 def test_a_tool_calling_its_own_executor_is_refused_as_in_process(make_process_executor):
     """The step lock of LocalPythonExecutor.__call__ applies: a nested step on the same
     thread is an InterpreterError (it would otherwise interleave frames on the channel)."""

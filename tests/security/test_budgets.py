@@ -332,3 +332,103 @@ def test_del_cannot_delay_an_abort(budgets):
     # the D left in the state dies here, under a hook budget (its error is unraisable)
     ex.state.clear()
     gc.collect()
+
+
+# --- source size and the lowering (issue 37, point 4) --------------------------------------------
+
+
+def _dense_source(lines):
+    return "\n".join(f"x{i} = {i} + y * 2" for i in range(lines))
+
+
+def test_source_size_budget_is_checked_before_parsing():
+    from smolagents_native import LocalPythonExecutor
+
+    ex = LocalPythonExecutor([], max_source_bytes=10_000)
+    ex.send_tools({})
+    ex.send_variables({"y": 1})
+    src = _dense_source(2000)  # some 40 KB: refused before CPython's parser sees it
+    t0 = time.perf_counter()
+    with pytest.raises(InterpreterError, match=r"too long.*more than 10000 bytes.*max_source_bytes"):
+        ex(src)
+    assert time.perf_counter() - t0 < 0.05
+    assert str(ex.state["_print_outputs"]) == "" and ex.state["_operations_count"] == {"counter": 0}
+    # the bytes are the UTF-8 bytes: 11 + 2,497 characters of 4 bytes are 9,999 bytes
+    assert ex("s='" + "\U0001f600" * 2497 + "'\nlen(s)").output == 2497
+    with pytest.raises(InterpreterError, match="max_source_bytes"):
+        ex("s='" + "\U0001f600" * 2498 + "'\nlen(s)")
+    # a lone surrogate counts 3 bytes, as process mode's "surrogatepass" encoding sends it
+    # (such a source fails to parse, but after the size check)
+    with pytest.raises(InterpreterError, match="max_source_bytes"):
+        ex("#" * 9_998 + "\ud800")
+    with pytest.raises(InterpreterError) as info:
+        ex("#" * 9_997 + "\ud800")
+    assert "max_source_bytes" not in str(info.value)
+    # the same verdict for a cached program, and the executor is healthy
+    with pytest.raises(InterpreterError, match="max_source_bytes"):
+        ex(src)
+    assert ex("1 + 1").output == 2
+
+
+def test_source_size_budget_is_an_executor_argument():
+    from smolagents_native import LocalPythonExecutor
+    from smolagents_native.executor import MAX_SOURCE_BYTES
+
+    assert MAX_SOURCE_BYTES == 1 << 20
+    ex = LocalPythonExecutor([], max_source_bytes=100)
+    ex.send_tools({})
+    assert ex.budgets["max_source_bytes"] == 100
+    with pytest.raises(InterpreterError, match="more than 100 bytes"):
+        ex("x = 1\n" * 20)
+    unlimited = LocalPythonExecutor([], max_source_bytes=None)
+    unlimited.send_tools({})
+    assert unlimited(("x = 1\n" * 200_000) + "x").output == 1
+
+
+@pytest.mark.parametrize("kind", ["assignments", "functions", "nested scopes"])
+def test_a_long_source_ends_near_its_deadline(kind):
+    """Parsing is one uninterruptible C call bounded by max_source_bytes; the lowering after it
+    reads the clock every few hundred nodes and every scope."""
+    from smolagents_native import LocalPythonExecutor
+
+    n = 6_000
+    src = {
+        "assignments": _dense_source(n * 3),
+        "functions": "\n".join(f"def f{i}(a, b=1):\n    return a + b + y" for i in range(n)),
+        "nested scopes": "\n".join(
+            f"def f{i}(a):\n    def g(b):\n        return lambda c: a + b + c + y\n    return g"
+            for i in range(n // 2)),
+    }[kind]
+    import ast
+
+    parse = 0.0
+    for _ in range(2):  # the slower of two: the machine may be loaded
+        t0 = time.perf_counter()
+        ast.parse(src)
+        parse = max(parse, time.perf_counter() - t0)
+    ex = LocalPythonExecutor([], timeout_seconds=0.05, max_source_bytes=None)
+    ex.send_tools({})
+    ex.send_variables({"y": 1})
+    t0 = time.perf_counter()
+    with pytest.raises(ExecutionTimeoutError, match="maximum execution time of 0.05 seconds"):
+        ex(src)
+    elapsed = time.perf_counter() - t0
+    # the parse (CPython's, measured above) and a little: never the whole lowering
+    assert elapsed < parse * 2 + 0.5, (elapsed, parse)
+    # nothing was cached: the same source with time to spare runs
+    ex.timeout_seconds = None
+    assert ex(src + "\n'done'").output == "done"
+    ex.timeout_seconds = 0.05
+    assert ex("1 + 1").output == 2
+
+
+def test_the_lowering_deadline_is_not_a_parse_error():
+    from smolagents_native import LocalPythonExecutor
+
+    ex = LocalPythonExecutor([], timeout_seconds=0.001, max_source_bytes=None)
+    ex.send_tools({})
+    ex.send_variables({"y": 1})
+    with pytest.raises(ExecutionTimeoutError) as info:
+        ex(_dense_source(20_000))
+    assert "parsing" not in str(info.value)
+    assert str(ex.state["_print_outputs"]) == ""

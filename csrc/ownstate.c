@@ -1,0 +1,227 @@
+/* ownstate.c: process-wide state that is the executor's own (inprocess.def's
+ * OWN entries; docs/security.md, "Modules in process").
+ *
+ * - random: the module functions (random.random, seed, shuffle...) are bound
+ *   methods of the module's hidden generator (`random._inst`), the host's.
+ *   An attribute read that yields one (a method of a Python function:
+ *   random.seed; of a C function: random.random; policy.c's substitute:
+ *   `random.seed`, getattr, from-import) gives the code the same method of a random.Random
+ *   of the executor's own instead, made at first use (seeded from the
+ *   system by Random()).  The host's generator is never reached, never
+ *   reseeded.
+ * - decimal: the current context is per thread (a context variable), and a
+ *   step runs on the host's thread.  While the code runs (a step, a hook),
+ *   the current context is the executor's own: installed when the window
+ *   starts, the host's put back when it ends (whatever ended it: an abort
+ *   skips localcontext's __exit__), and the host's again around every tool
+ *   call (a tool is the host's code; the code's callbacks from the tool get
+ *   the executor's again: interp_rearm).  What the code sets (prec,
+ *   setcontext) persists from step to step.  Only when decimal is loaded
+ *   (sys.modules): otherwise nothing reads a context.
+ *
+ * Errors here never replace the step's own: the pending exception is kept
+ * around every call, and a failure to switch back is reported as
+ * unraisable (nothing is left half done: the host's context is put back or
+ * the failure is said).
+ */
+#include "interp.h"
+
+#include <string.h>
+
+/* sys.modules[name], new reference, or NULL (no error). */
+static PyObject *
+loaded_module(const char *name)
+{
+    PyObject *mods = PySys_GetObject("modules"); /* borrowed */
+    if (mods == NULL || !PyDict_Check(mods)) {
+        return NULL;
+    }
+    PyObject *m = PyDict_GetItemString(mods, name); /* borrowed */
+    if (m == NULL || !PyModule_Check(m)) {
+        return NULL;
+    }
+    return Py_NewRef(m);
+}
+
+/* ---------------------------------------------------------------- random */
+
+PyObject *
+ownstate_random_method(Interp *in, PyObject *v)
+{
+    /* random.seed is a method of a Python function, random.random a
+       method of _random.Random's (in C) */
+    PyObject *self = PyMethod_Check(v)      ? PyMethod_GET_SELF(v)
+                     : PyCFunction_Check(v) ? PyCFunction_GET_SELF(v)
+                                            : NULL;
+    /* first what costs nothing: the generator's class is random.Random
+       (every bound method of a C object comes here) */
+    if (self == NULL || strcmp(Py_TYPE(self)->tp_name, "Random") != 0) {
+        return NULL;
+    }
+    PyObject *mod = loaded_module("random");
+    if (mod == NULL) {
+        return NULL;
+    }
+    PyObject *inst = PyDict_GetItemString(PyModule_GetDict(mod), "_inst");
+    if (inst == NULL || inst != self) {
+        Py_DECREF(mod);
+        return NULL;
+    }
+    PyObject *out = NULL;
+    if (in->own_random == NULL) {
+        in->own_random = PyObject_CallMethod(mod, "Random", NULL);
+    }
+    if (in->own_random != NULL) {
+        PyObject *name = PyObject_GetAttrString(v, "__name__");
+        if (name != NULL) {
+            out = PyObject_GetAttr(in->own_random, name);
+            Py_DECREF(name);
+        }
+    }
+    Py_DECREF(mod);
+    if (out == NULL && !PyErr_Occurred()) {
+        PyErr_SetString(PyExc_SystemError,
+                        "random: no method of the executor's generator");
+    }
+    return out;
+}
+
+/* --------------------------------------------------------------- decimal */
+
+/* decimal.getcontext() (new reference) then decimal.setcontext(to); NULL
+ * with an error, or with none when decimal is not loaded. */
+static PyObject *
+decimal_switch(PyObject *to)
+{
+    PyObject *mod = loaded_module("decimal");
+    if (mod == NULL) {
+        return NULL;
+    }
+    PyObject *prev = PyObject_CallMethod(mod, "getcontext", NULL);
+    if (prev != NULL && to != NULL) {
+        PyObject *r = PyObject_CallMethod(mod, "setcontext", "O", to);
+        if (r == NULL) {
+            Py_CLEAR(prev);
+        }
+        Py_XDECREF(r);
+    }
+    Py_DECREF(mod);
+    return prev;
+}
+
+/* A new decimal.Context() (new reference), NULL with an error, or with
+ * none when decimal is not loaded. */
+static PyObject *
+decimal_new_context(void)
+{
+    PyObject *mod = loaded_module("decimal");
+    if (mod == NULL) {
+        return NULL;
+    }
+    PyObject *c = PyObject_CallMethod(mod, "Context", NULL);
+    Py_DECREF(mod);
+    return c;
+}
+
+static int
+enter_window(Interp *in)
+{
+    if (in->own_decimal == NULL) {
+        in->own_decimal = decimal_new_context();
+        if (in->own_decimal == NULL) {
+            return PyErr_Occurred() ? -1 : 0; /* not loaded: nothing to do */
+        }
+    }
+    in->host_decimal = decimal_switch(in->own_decimal);
+    if (in->host_decimal == NULL) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    return 0;
+}
+
+int
+ownstate_enter(Interp *in)
+{
+    if (in->host_decimal != NULL) {
+        return 0; /* the window's already */
+    }
+    /* a window may start with an exception pending (a generator resumed
+       by host code with one to throw in, GeneratorExit when collected):
+       it is the window's to raise, not ours to lose */
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    int r = enter_window(in);
+    if (t == NULL) {
+        return r;
+    }
+    if (r < 0) {
+        PyErr_WriteUnraisable(NULL);
+    }
+    PyErr_Restore(t, v, tb);
+    return 0;
+}
+
+void
+ownstate_leave(Interp *in)
+{
+    if (in->host_decimal == NULL) {
+        return;
+    }
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    PyObject *host = in->host_decimal;
+    in->host_decimal = NULL;
+    /* what the code left current is its own from now on */
+    PyObject *cur = decimal_switch(host);
+    if (cur != NULL) {
+        Py_XSETREF(in->own_decimal, cur);
+    }
+    else if (PyErr_Occurred()) {
+        PyErr_WriteUnraisable(host);
+    }
+    Py_DECREF(host);
+    PyErr_Restore(t, v, tb);
+}
+
+PyObject *
+ownstate_switch(Interp *in, int to_own)
+{
+    if (in == NULL || in->host_decimal == NULL) {
+        return NULL;
+    }
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    PyObject *prev = decimal_switch(to_own ? in->own_decimal
+                                           : in->host_decimal);
+    if (prev == NULL && PyErr_Occurred()) {
+        PyErr_WriteUnraisable(NULL);
+    }
+    PyErr_Restore(t, v, tb);
+    return prev;
+}
+
+void
+ownstate_switch_back(Interp *in, int was_own, PyObject *prev)
+{
+    if (prev == NULL) {
+        return;
+    }
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    PyObject *cur = decimal_switch(prev);
+    if (cur == NULL && PyErr_Occurred()) {
+        PyErr_WriteUnraisable(NULL);
+    }
+    if (cur != NULL && was_own) {
+        /* the code ran meanwhile (a callback): what it set is its own */
+        Py_XSETREF(in->own_decimal, cur);
+        cur = NULL;
+    }
+    else if (cur != NULL && !was_own) {
+        /* the tool ran: the code's context is `prev`, kept as its own */
+        Py_XSETREF(in->own_decimal, Py_NewRef(prev));
+    }
+    Py_XDECREF(cur);
+    Py_DECREF(prev);
+    PyErr_Restore(t, v, tb);
+}
