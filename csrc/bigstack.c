@@ -265,6 +265,11 @@ bigstack_switch(Interp *in, BigStack *bs, char *top, void (*fn)(void *),
         in->stack_lo = bs->low;
         in->stack_hi = top;
     }
+    /* CPython 3.14+ measures C recursion against this stack meanwhile
+       (compat.h); the GIL is held */
+    PyThreadState *ts = PyThreadState_Get();
+    CompatStack outer_stack;
+    compat_stack_enter(ts, bs->low, top, &outer_stack);
 #ifdef BIG_ASAN
     void *fake = NULL;
     __sanitizer_start_switch_fiber(&fake, bs->low, (size_t)(top - bs->low));
@@ -285,6 +290,7 @@ bigstack_switch(Interp *in, BigStack *bs, char *top, void (*fn)(void *),
         __asan_unpoison_memory_region(from, (size_t)(top - from));
     }
 #endif
+    compat_stack_leave(ts, &outer_stack);
     if (in != NULL) {
         in->stack_limit = outer_limit;
         in->stack_lo = outer_lo;
