@@ -56,6 +56,7 @@
  * close forwarded to the subiterator from the resumer's side, as 3.11 does.
  */
 #include "interp.h"
+#include "bigstack.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -524,7 +525,7 @@ gen_switch(GenObject *gen, PyThreadState *ts)
     /* CPython 3.14+ measures C recursion against the body's stack meanwhile
        (compat.h) */
     CompatStack outer_stack;
-    compat_stack_enter(ts, gs->low, gs->high, &outer_stack);
+    bigstack_protect_enter(ts, gs->low, gs->high, &outer_stack);
 #ifdef GEN_ASAN
     void *fake = NULL;
     __sanitizer_start_switch_fiber(&fake, gs->low,
