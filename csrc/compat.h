@@ -303,6 +303,15 @@ compat_profile_obj(PyThreadState *ts)
     return ts->c_profileobj;
 }
 
+/* A frame's locals are released when it ends: first one first up to 3.13,
+ * last one first from 3.14 (_PyFrame_ClearLocals walks down from the stack
+ * pointer), which __del__ can observe. */
+#if PY_VERSION_HEX >= 0x030E0000
+#define COMPAT_LOCALS_CLEARED_LAST_FIRST 1
+#else
+#define COMPAT_LOCALS_CLEARED_LAST_FIRST 0
+#endif
+
 /* Messages that changed between versions (the differential corpus
  * compares them with the running CPython). */
 #if PY_VERSION_HEX < 0x030B0000

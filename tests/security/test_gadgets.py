@@ -70,7 +70,8 @@ PAYLOADS = [
 ]
 
 # Gadgets a CPython version does not have (the payload then fails as it does under CPython).
-SINCE = {"enum.global_enum": (3, 11), "inspect.getmembers_static": (3, 11)}
+SINCE = {"enum.global_enum": (3, 11), "inspect.getmembers_static": (3, 11),
+         "annotationlib.ForwardRef.evaluate": (3, 14)}
 
 IMPORTS = ["collections", "functools", "string", "typing", "operator", "enum"]
 
