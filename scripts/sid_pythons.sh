@@ -18,8 +18,9 @@
 #   scripts/sid_pythons.sh run python3.14 -m venv .ci-venv/sid-3.14
 #   scripts/sid_pythons.sh run .ci-venv/sid-3.14/bin/pip install -e '.[test]'
 #   scripts/sid_pythons.sh run .ci-venv/sid-3.14/bin/python -m pytest -q tests/
-#   scripts/sid_pythons.sh run env CI_PYTHONS="3.14 3.15" bash .ci/run   # .ci/run inside:
-#       its find_python falls back to python3.X on PATH, which the root provides
+# .ci/run uses it for 3.14 (and 3.15 when asked): it runs itself inside the root for that
+# version (CI_IN_SID=1), where python3.X is on PATH, with its host work directory bound in
+# (SID_BIND) to hand the summary row back.
 # A venv made inside the root works only inside it (its python links to the root's
 # /usr/bin/python3.X): every command that uses it goes through `run`.
 #
@@ -218,6 +219,10 @@ run() {
     return "$rc"
 }
 
+# All in one function, called with `exit` on the same line: bash has read the whole script
+# before anything runs, so editing this file while a command runs (for minutes) cannot make
+# bash read a changed file at the old offset when the command ends.
+main() {
 case "${1:-}" in
     ensure)
         complete || make_root
@@ -239,3 +244,5 @@ case "${1:-}" in
         exit 1
         ;;
 esac
+}
+main "$@"; exit $?
