@@ -148,6 +148,45 @@ bigstack_wanted(void)
     return want;
 }
 
+/* The size of the calling thread's own stack as CPython finds it
+ * (pthread_getattr_np, as 3.14's hardware_stack_limits), 8 MiB when
+ * unknown; 0 before 3.14 (unused). */
+#define BIG_CPYTHON_DEFAULT ((size_t)8 << 20)
+static size_t
+thread_cpython_size(void)
+{
+#if COMPAT_STACK_PROTECTION
+    size_t size = 0;
+    void *addr = NULL;
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        if (pthread_attr_getstack(&attr, &addr, &size) != 0) {
+            size = 0;
+        }
+        pthread_attr_destroy(&attr);
+    }
+    return size >= ((size_t)256 << 10) && size <= ((size_t)1 << 30)
+               ? size
+               : BIG_CPYTHON_DEFAULT;
+#else
+    return 0;
+#endif
+}
+
+#if COMPAT_STACK_PROTECTION
+void
+bigstack_protect_enter(PyThreadState *ts, char *lo, char *hi,
+                       CompatStack *saved)
+{
+    BigStack *bs = thread_stack();
+    size_t size = bs != NULL ? bs->cpython_size : BIG_CPYTHON_DEFAULT;
+    if ((size_t)(hi - lo) > size) {
+        lo = hi - size;
+    }
+    compat_stack_enter(ts, lo, hi, saved);
+}
+#endif
+
 /* The calling thread's stack, mapped on first use.  Borrowed record, or
  * NULL with MemoryError set (saying what could not be had). */
 static BigStack *
@@ -186,6 +225,7 @@ thread_stack_get(void)
     }
     bs->map = map;
     bs->map_size = total;
+    bs->cpython_size = thread_cpython_size();
     bs->low = low;
     bs->high = (char *)(((uintptr_t)(map + total)) & ~(uintptr_t)63);
     bs->canary = (uintptr_t *)(bs->high - BIG_STACK_KEEP);
@@ -265,6 +305,11 @@ bigstack_switch(Interp *in, BigStack *bs, char *top, void (*fn)(void *),
         in->stack_lo = bs->low;
         in->stack_hi = top;
     }
+    /* CPython 3.14+ measures C recursion against this stack meanwhile
+       (compat.h); the GIL is held */
+    PyThreadState *ts = PyThreadState_Get();
+    CompatStack outer_stack;
+    bigstack_protect_enter(ts, bs->low, top, &outer_stack);
 #ifdef BIG_ASAN
     void *fake = NULL;
     __sanitizer_start_switch_fiber(&fake, bs->low, (size_t)(top - bs->low));
@@ -285,6 +330,7 @@ bigstack_switch(Interp *in, BigStack *bs, char *top, void (*fn)(void *),
         __asan_unpoison_memory_region(from, (size_t)(top - from));
     }
 #endif
+    compat_stack_leave(ts, &outer_stack);
     if (in != NULL) {
         in->stack_limit = outer_limit;
         in->stack_lo = outer_lo;

@@ -17,7 +17,27 @@ struct BigStack {
     /* lowest stack pointer of a frame on this stack suspended in a switch
        to a generator body (NULL: none); see bigstack_note_switch_out() */
     char *resume_sp;
+    /* 3.14+: how much of a stack CPython is told about (compat.h), the size
+       of the thread's own stack: CPython's checks on C recursion stop host
+       code where they would on that thread (a RecursionError for repr() of
+       200,000 nested lists, as CPython gives), while the rest of the big
+       stack still holds what recurses unchecked */
+    size_t cpython_size;
 };
+
+/* 3.14+: the part of the stack [lo, hi) CPython is told about (compat.h):
+ * its top `cpython_size` bytes (bigstack.c). */
+#if COMPAT_STACK_PROTECTION
+void bigstack_protect_enter(PyThreadState *ts, char *lo, char *hi,
+                            CompatStack *saved);
+#else
+static inline void
+bigstack_protect_enter(PyThreadState *ts, char *lo, char *hi,
+                       CompatStack *saved)
+{
+    compat_stack_enter(ts, lo, hi, saved); /* nothing to do */
+}
+#endif
 
 /* The calling thread's stack record (NULL: none yet), a mirror of its
  * pthread key's value (bigstack.c). */

@@ -388,6 +388,35 @@ compat_with_protocol_error(PyObject *mgr, int missing_exit)
     /* 3.10's SETUP_WITH: a plain AttributeError naming the method */
     PyErr_SetString(PyExc_AttributeError,
                     missing_exit ? "__exit__" : "__enter__");
+#elif PY_VERSION_HEX >= 0x030E0000
+    /* 3.14's LOAD_SPECIAL: the method named, the fully qualified type name
+       (%T), and a hint when the type has the asynchronous protocol */
+    int suggest = 0;
+    PyObject *an = PyUnicode_InternFromString("__aenter__");
+    PyObject *ax = PyUnicode_InternFromString("__aexit__");
+    if (an != NULL && ax != NULL) {
+        PyObject *a = compat_type_lookup(Py_TYPE(mgr), an);
+        PyObject *b = compat_type_lookup(Py_TYPE(mgr), ax);
+        suggest = a != NULL && b != NULL;
+    }
+    Py_XDECREF(an);
+    Py_XDECREF(ax);
+    PyErr_Clear();
+    const char *method = missing_exit ? "__exit__" : "__enter__";
+    if (suggest) {
+        PyErr_Format(PyExc_TypeError,
+                     "'%T' object does not support the context manager "
+                     "protocol (missed %s method) but it supports the "
+                     "asynchronous context manager protocol. Did you mean "
+                     "to use 'async with'?",
+                     mgr, method);
+    }
+    else {
+        PyErr_Format(PyExc_TypeError,
+                     "'%T' object does not support the context manager "
+                     "protocol (missed %s method)",
+                     mgr, method);
+    }
 #else
     PyErr_Format(PyExc_TypeError,
                  missing_exit ? "'%.200s' object does not support the context "

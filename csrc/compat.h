@@ -167,6 +167,88 @@ compat_c_recursion_set(PyThreadState *ts, int remaining)
 }
 #endif
 
+/* The C stack CPython measures against (3.14+).  3.14 bounds C recursion
+ * by the address of the stack pointer: Py_EnterRecursiveCall, and the
+ * trashcan that every GC object's deallocation goes through, compare it
+ * with the thread's stack as the thread state records it.  The step's big
+ * stack (bigstack.c) and the generators' stacks (generator.c) are other
+ * mappings, usually below the thread's stack: there every deallocation
+ * looked "too deep" to CPython and was deferred to the trashcan's list
+ * until the step ended (an interpreted __del__ ran late, in another order),
+ * and CPython's own checks on C recursion did not apply.  So every switch
+ * onto one of our stacks tells CPython where it is
+ * (PyUnstable_ThreadState_SetStackProtection) and the switch back restores
+ * what was there: the stack switched from, or the thread's own
+ * (PyUnstable_ThreadState_ResetStackProtection).  The thread-local records
+ * which of our stacks, if any, the thread is on.  Both functions appeared
+ * in a 3.14 maintenance release: they are weak references, so that a
+ * build runs on an interpreter that lacks them (where nothing is switched
+ * for CPython: the behaviour described above). */
+typedef struct {
+    char *lo; /* NULL: the thread's own stack */
+    char *hi;
+} CompatStack;
+#if PY_VERSION_HEX >= 0x030E0000
+#define COMPAT_STACK_PROTECTION 1
+PyAPI_FUNC(int) PyUnstable_ThreadState_SetStackProtection(
+    PyThreadState *tstate, void *stack_start_addr, size_t stack_size);
+PyAPI_FUNC(void) PyUnstable_ThreadState_ResetStackProtection(
+    PyThreadState *tstate);
+#pragma weak PyUnstable_ThreadState_SetStackProtection
+#pragma weak PyUnstable_ThreadState_ResetStackProtection
+extern HOT_TLS CompatStack compat_stack_tls; /* stack.c */
+
+static inline void
+compat_stack_protect(PyThreadState *ts, const CompatStack *s)
+{
+    if (PyUnstable_ThreadState_SetStackProtection == NULL) {
+        return;
+    }
+    if (s->lo == NULL) {
+        PyUnstable_ThreadState_ResetStackProtection(ts);
+    }
+    else if (PyUnstable_ThreadState_SetStackProtection(
+                 ts, s->lo, (size_t)(s->hi - s->lo)) < 0) {
+        /* smaller than CPython's minimum: our stacks never are */
+        PyErr_Clear();
+    }
+}
+
+/* Before switching to the stack [lo, hi): *saved receives what to restore. */
+static inline void
+compat_stack_enter(PyThreadState *ts, char *lo, char *hi, CompatStack *saved)
+{
+    *saved = compat_stack_tls;
+    compat_stack_tls.lo = lo;
+    compat_stack_tls.hi = hi;
+    compat_stack_protect(ts, &compat_stack_tls);
+}
+
+/* After switching back. */
+static inline void
+compat_stack_leave(PyThreadState *ts, const CompatStack *saved)
+{
+    compat_stack_tls = *saved;
+    compat_stack_protect(ts, saved);
+}
+#else
+#define COMPAT_STACK_PROTECTION 0
+static inline void
+compat_stack_enter(PyThreadState *ts, char *lo, char *hi, CompatStack *saved)
+{
+    (void)ts;
+    (void)lo;
+    (void)hi;
+    (void)saved;
+}
+static inline void
+compat_stack_leave(PyThreadState *ts, const CompatStack *saved)
+{
+    (void)ts;
+    (void)saved;
+}
+#endif
+
 /* Py_EnterRecursiveCall / Py_LeaveRecursiveCall with the thread state at
  * hand (Interp.run_ts: interpreted code runs only on the thread of its step
  * or hook): the counter itself, and CPython's function only near the limit,
@@ -220,6 +302,15 @@ compat_profile_obj(PyThreadState *ts)
 {
     return ts->c_profileobj;
 }
+
+/* A frame's locals are released when it ends: first one first up to 3.13,
+ * last one first from 3.14 (_PyFrame_ClearLocals walks down from the stack
+ * pointer), which __del__ can observe. */
+#if PY_VERSION_HEX >= 0x030E0000
+#define COMPAT_LOCALS_CLEARED_LAST_FIRST 1
+#else
+#define COMPAT_LOCALS_CLEARED_LAST_FIRST 0
+#endif
 
 /* Messages that changed between versions (the differential corpus
  * compares them with the running CPython). */

@@ -86,8 +86,15 @@ dunder_read_allowed(Interp *in, PyObject *obj, PyObject *name)
         case ON_CODE_OWN:
             return code_own(obj);
         case ON_CODE_FUNC:
+#if PY_VERSION_HEX >= 0x030E0000
+            /* 3.14: a class's __annotations__ is type's getter, which calls
+               an __annotate__ it finds in the class (PEP 649): functions
+               only (docs/security.md) */
+            return Py_TYPE(obj) == in->st->FunctionType;
+#else
             return Py_TYPE(obj) == in->st->FunctionType ||
                    (PyType_Check(obj) && code_own(obj));
+#endif
         case ON_MODULE:
             return PyModule_Check(obj);
         case ON_ANY:

@@ -330,6 +330,22 @@ unpack_store(Frame *f, Node *t, PyObject *value)
         PyObject *extra = PyIter_Next(it);
         if (extra != NULL) {
             Py_DECREF(extra);
+#if PY_VERSION_HEX >= 0x030E0000
+            /* 3.14 says how many for an exact list, tuple or dict */
+            if (PyList_CheckExact(value) || PyTuple_CheckExact(value) ||
+                PyDict_CheckExact(value)) {
+                Py_ssize_t len = PyDict_CheckExact(value)
+                                     ? PyDict_GET_SIZE(value)
+                                     : Py_SIZE(value);
+                if (len > n) {
+                    PyErr_Format(PyExc_ValueError,
+                                 "too many values to unpack (expected %zd, "
+                                 "got %zd)",
+                                 n, len);
+                    goto done;
+                }
+            }
+#endif
             PyErr_Format(PyExc_ValueError,
                          "too many values to unpack (expected %zd)", n);
             goto done;

@@ -891,6 +891,26 @@ with_items(Frame *f, Node *s, Py_ssize_t i)
     if (mgr == NULL) {
         return ST_ERROR;
     }
+#if PY_VERSION_HEX >= 0x030E0000
+    /* 3.14 looks __exit__ up first */
+    PyObject *exitf = lookup_special(mgr, f->in->st->str_exit);
+    if (exitf == NULL) {
+        if (!PyErr_Occurred()) {
+            compat_with_protocol_error(mgr, 1);
+        }
+        Py_DECREF(mgr);
+        return ST_ERROR;
+    }
+    PyObject *enter = lookup_special(mgr, f->in->st->str_enter);
+    if (enter == NULL) {
+        if (!PyErr_Occurred()) {
+            compat_with_protocol_error(mgr, 0);
+        }
+        Py_DECREF(exitf);
+        Py_DECREF(mgr);
+        return ST_ERROR;
+    }
+#else
     PyObject *enter = lookup_special(mgr, f->in->st->str_enter);
     if (enter == NULL) {
         if (!PyErr_Occurred()) {
@@ -908,6 +928,7 @@ with_items(Frame *f, Node *s, Py_ssize_t i)
         Py_DECREF(mgr);
         return ST_ERROR;
     }
+#endif
     Py_DECREF(mgr);
     PyObject *res = hostcall_callv(f->in, enter, NULL, 0); /* security */
     Py_DECREF(enter);
@@ -1189,6 +1210,18 @@ eval_annassign(Frame *f, Node *s)
     if (!at_module_or_class) {
         return ST_OK; /* annotations of locals are not evaluated */
     }
+#if PY_VERSION_HEX >= 0x030E0000
+    /* 3.14 (PEP 649): annotations are deferred; at module level nothing
+       runs (the module's annotations would be computed on access, which
+       the code cannot make: docs/compatibility.md), and those of targets
+       that are not a plain name are never evaluated.  A class body still
+       evaluates a plain name's annotation here, into __annotations__: the
+       host code that reads a class's annotations (dataclasses,
+       typing.get_type_hints) finds them there. */
+    if (f->scope->type == SC_MODULE || !(s->flags & NF_SIMPLE)) {
+        return ST_OK;
+    }
+#endif
     PyObject *ann = eval_expr(f, s->AnnAssign.annotation);
     if (ann == NULL) {
         return ST_ERROR;

@@ -42,6 +42,20 @@ void
 frame_clear(Frame *fr)
 {
     Scope *s = fr->scope;
+#if COMPAT_LOCALS_CLEARED_LAST_FIRST
+    /* CPython's order: cells and free variables (after the locals in its
+       frame), then the locals, each last one first */
+    if (fr->cells && (s->ncells || s->nfree)) {
+        for (int i = s->ncells + s->nfree - 1; i >= 0; i--) {
+            Py_CLEAR(fr->cells[i]);
+        }
+    }
+    if (fr->fast) {
+        for (int i = s->nlocals - 1; i >= 0; i--) {
+            Py_CLEAR(fr->fast[i]);
+        }
+    }
+#else
     if (fr->fast) {
         for (int i = 0; i < s->nlocals; i++) {
             Py_CLEAR(fr->fast[i]);
@@ -52,6 +66,7 @@ frame_clear(Frame *fr)
             Py_CLEAR(fr->cells[i]);
         }
     }
+#endif
     Py_CLEAR(fr->retval);
     Py_CLEAR(fr->last_value);
 }
@@ -680,9 +695,15 @@ call_simple(Frame *f, FunctionObject *fn, PyObject *self_arg,
     Frame fr;
     frame_init_call(&fr, in, fn, slots);
     PyObject *res = run_frame_bounded(in, &fr);
+#if COMPAT_LOCALS_CLEARED_LAST_FIRST
+    for (int i = nslots - 1; i >= 0; i--) {
+        Py_CLEAR(slots[i]);
+    }
+#else
     for (int i = 0; i < nslots; i++) {
         Py_CLEAR(slots[i]);
     }
+#endif
     Py_CLEAR(fr.retval);
 #if COMPAT_CALLER_HOLDS_ARGS
     while (k > 0) {
@@ -999,6 +1020,7 @@ function_new(Frame *f, Node *def, Scope *scope, PyObject *defaults,
     fn->module = module; /* reference moved */
     fn->annotations = annotations;
     Py_XINCREF(annotations);
+    fn->annotate = NULL;
     fn->dict = NULL;
     fn->weakreflist = NULL;
     PyObject_GC_Track(fn);
@@ -1021,6 +1043,7 @@ function_traverse(FunctionObject *fn, visitproc visit, void *arg)
     Py_VISIT(fn->doc);
     Py_VISIT(fn->module);
     Py_VISIT(fn->annotations);
+    Py_VISIT(fn->annotate);
     Py_VISIT(fn->dict);
     return 0;
 }
@@ -1035,6 +1058,7 @@ function_clear(FunctionObject *fn)
     Py_CLEAR(fn->closure);
     Py_CLEAR(fn->doc);
     Py_CLEAR(fn->annotations);
+    Py_CLEAR(fn->annotate);
     Py_CLEAR(fn->dict);
     return 0;
 }
@@ -1208,9 +1232,102 @@ function_set_module(FunctionObject *fn, PyObject *v, void *c)
     return 0;
 }
 
+#if PY_VERSION_HEX >= 0x030E0000
+/* PEP 649 / 749 (3.14): host code (functools.singledispatch's register,
+ * typing.get_type_hints, annotationlib.get_annotations, functools.wraps)
+ * reads a function's annotations through __annotate__.  Ours are evaluated
+ * when the `def` runs (docs/compatibility.md), so __annotate__ is a builtin
+ * bound to the function that returns a copy of them for the VALUE (1) and
+ * FORWARDREF (3) formats, whose results coincide for values already made,
+ * and raises NotImplementedError for the others, which annotationlib then
+ * derives from VALUE (STRING: annotations_to_string); None when the function
+ * has no annotations, as in CPython.  The code itself cannot read
+ * __annotate__ (a dunder off the allowlist, docs/security.md). */
+static PyObject *
+function_annotate_call(PyObject *self, PyObject *format)
+{
+    FunctionObject *fn = (FunctionObject *)self;
+    long f = PyLong_Check(format) ? PyLong_AsLong(format) : -1;
+    if (f == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (f != 1 && f != 3) {
+        PyErr_SetNone(PyExc_NotImplementedError);
+        return NULL;
+    }
+    if (fn->annotations == NULL) {
+        return PyDict_New();
+    }
+    if (!PyDict_Check(fn->annotations)) {
+        PyErr_Format(PyExc_TypeError, "__annotations__ of %R is not a dict",
+                     self);
+        return NULL;
+    }
+    return PyDict_Copy(fn->annotations);
+}
+
+static PyMethodDef function_annotate_def = {
+    "__annotate__", function_annotate_call, METH_O,
+    "__annotate__(format) -> dict: the function's annotations (VALUE and "
+    "FORWARDREF formats)"};
+
+static PyObject *
+function_get_annotate(FunctionObject *fn, void *c)
+{
+    if (fn->annotate != NULL) {
+        return Py_NewRef(fn->annotate);
+    }
+    if (fn->annotations == NULL ||
+        (PyDict_Check(fn->annotations) && PyDict_GET_SIZE(fn->annotations) == 0)) {
+        Py_RETURN_NONE;
+    }
+    return PyCFunction_New(&function_annotate_def, (PyObject *)fn);
+}
+
+static int
+function_set_annotate(FunctionObject *fn, PyObject *v, void *c)
+{
+    if (v == NULL) {
+        PyErr_SetString(PyExc_TypeError, "__annotate__ cannot be deleted");
+        return -1;
+    }
+    if (v != Py_None && !PyCallable_Check(v)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "__annotate__ must be callable or None");
+        return -1;
+    }
+    Py_XSETREF(fn->annotate, Py_NewRef(v));
+    if (v != Py_None) {
+        Py_CLEAR(fn->annotations);
+    }
+    return 0;
+}
+#endif
+
 static PyObject *
 function_get_annotations(FunctionObject *fn, void *c)
 {
+#if PY_VERSION_HEX >= 0x030E0000
+    /* __annotate__ set by host code (functools.wraps copies it): only one
+       of ours is called, which is the annotations of another of the code's
+       functions; any other callable is not called from here (it would run
+       host code with no gate: the annotations are then empty) */
+    if (fn->annotations == NULL && fn->annotate != NULL &&
+        PyCFunction_Check(fn->annotate) &&
+        ((PyCFunctionObject *)fn->annotate)->m_ml == &function_annotate_def) {
+        PyObject *one = PyLong_FromLong(1);
+        if (one == NULL) {
+            return NULL;
+        }
+        PyObject *d = function_annotate_call(
+            PyCFunction_GET_SELF(fn->annotate), one);
+        Py_DECREF(one);
+        if (d == NULL) {
+            return NULL;
+        }
+        fn->annotations = d;
+    }
+#endif
     if (fn->annotations == NULL && (fn->annotations = PyDict_New()) == NULL) {
         return NULL;
     }
@@ -1223,6 +1340,9 @@ function_set_annotations(FunctionObject *fn, PyObject *v, void *c)
 {
     Py_XINCREF(v);
     Py_XSETREF(fn->annotations, v);
+#if PY_VERSION_HEX >= 0x030E0000
+    Py_CLEAR(fn->annotate);
+#endif
     return 0;
 }
 
@@ -1291,6 +1411,10 @@ static PyGetSetDef function_getset[] = {
      NULL, NULL},
     {"__annotations__", (getter)function_get_annotations,
      (setter)function_set_annotations, NULL, NULL},
+#if PY_VERSION_HEX >= 0x030E0000
+    {"__annotate__", (getter)function_get_annotate,
+     (setter)function_set_annotate, NULL, NULL},
+#endif
     {"__defaults__", (getter)function_get_defaults, NULL, NULL, NULL},
     {"__kwdefaults__", (getter)function_get_kwdefaults, NULL, NULL, NULL},
     {NULL},

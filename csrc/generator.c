@@ -56,6 +56,7 @@
  * close forwarded to the subiterator from the resumer's side, as 3.11 does.
  */
 #include "interp.h"
+#include "bigstack.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -521,6 +522,10 @@ gen_switch(GenObject *gen, PyThreadState *ts)
     tstate_recursion_set(ts, outer_rec - gen->rec_delta);
     /* host calls of the body come back to the big stack below here */
     char *outer_resume = bigstack_note_switch_out();
+    /* CPython 3.14+ measures C recursion against the body's stack meanwhile
+       (compat.h) */
+    CompatStack outer_stack;
+    bigstack_protect_enter(ts, gs->low, gs->high, &outer_stack);
 #ifdef GEN_ASAN
     void *fake = NULL;
     __sanitizer_start_switch_fiber(&fake, gs->low,
@@ -530,6 +535,7 @@ gen_switch(GenObject *gen, PyThreadState *ts)
 #ifdef GEN_ASAN
     __sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #endif
+    compat_stack_leave(ts, &outer_stack);
     bigstack_note_switch_back(outer_resume);
     int suspended = gen->out == OUT_YIELD;
     if (suspended) {

@@ -539,6 +539,8 @@ typedef struct {
     PyObject *closure;    /* tuple of cells or NULL */
     PyObject *name, *qualname, *doc, *module;
     PyObject *annotations; /* dict or NULL */
+    PyObject *annotate;    /* 3.14+: what host code set as __annotate__ (a
+                              callable or None); NULL: derived (function.c) */
     PyObject *dict;        /* __dict__ */
     PyObject *weakreflist;
 } FunctionObject;

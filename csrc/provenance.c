@@ -105,6 +105,10 @@ static const char *const protocol_names[] = {
     "__getstate__", /* copy: a state pasted into the new object's __dict__,
                        dunder keys included */
     "__setstate__",
+#if PY_VERSION_HEX >= 0x030E0000
+    "__annotate__", /* PEP 649: host code (annotationlib, dataclasses,
+                       typing, type's __annotations__ getter) calls it */
+#endif
     NULL,
 };
 

@@ -25,6 +25,9 @@
  * the thread's own stack.  Accessors: stack_current_limit() and
  * stack_set_current_limit() (interp.h). */
 HOT_TLS char *stack_current_limit_tls;
+#if COMPAT_STACK_PROTECTION
+HOT_TLS CompatStack compat_stack_tls; /* compat.h */
+#endif
 
 /* MemoryError for a C stack that could not be mapped: the address space
  * (RLIMIT_AS) or the kernel's count of mappings (vm.max_map_count) ran out;

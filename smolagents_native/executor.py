@@ -546,6 +546,18 @@ def _new_interpreter(authorized_imports: list[str]) -> Any:
 # out while it runs (list.pop / append are atomic), so threads and re-entrant calls each get
 # their own. Bounded: a few per key, a few keys.
 _IDLE_INTERPRETERS: dict[tuple[str, ...], list[Any]] = {}
+
+
+def _local_refs() -> int:
+    # What sys.getrefcount() reports for an object held by one local variable only: 2 up to
+    # 3.13 (the local and the call's argument), 1 from 3.14 (the argument is a borrowed
+    # reference there). Measured rather than assumed, for LocalPythonExecutor.__del__.
+    obj: list[int] = []
+    return sys.getrefcount(obj)
+
+
+_LOCAL_REFS = _local_refs()
+
 _IDLE_PER_KEY = 4
 _IDLE_KEYS = 16
 
@@ -883,7 +895,7 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         # What the code left in the state is released on the step's large C stack (deeply
         # nested structures recurse in C when released), unless the host still holds it.
         state = self.__dict__.get("state")
-        if type(state) is dict and sys.getrefcount(state) <= 3:  # self.__dict__, local, arg
+        if type(state) is dict and sys.getrefcount(state) <= 1 + _LOCAL_REFS:  # + self.__dict__
             try:
                 _core.release_on_step_stack(state)
             except Exception:  # noqa: BLE001 - interpreter shutdown, out of memory

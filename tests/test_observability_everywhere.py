@@ -248,6 +248,9 @@ def test_global_providers_are_used_and_nothing_is_imported_otherwise():
     assert names == ["execute_tool t", "smolagents_native.execute"]
 
 
+@pytest.mark.skipif(sys.version_info >= (3, 15), reason=(
+    "openinference-instrumentation-smolagents has no release for CPython 3.15 (every release "
+    "says Requires-Python <3.15); pyproject's test extra leaves it out there"))
 def test_steps_and_tools_appear_inside_an_openinference_trace(tmp_path):
     # smolagents' own CodeAgent, traced by OpenInference, running our executor (patched).
     pytest.importorskip("smolagents")

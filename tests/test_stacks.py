@@ -292,15 +292,22 @@ def test_host_drives_objects_after_the_step():
     out = run_child(
         """
         ex = new_ex()
+        def adv(g):
+            # CPython 3.14 bounds hash()'s recursion by the C stack (a RecursionError, as the
+            # same code gives in CPython there); 3.10 to 3.13 do not bound it at all
+            try:
+                return next(g)
+            except (RecursionError, StopIteration) as e:
+                return type(e).__name__
         # a generator expression returned by a step, advanced by the host
         ge = ex("t = ()\\nfor i in range(200000):\\n    t = (t,)\\n(hash(x) != 0 for x in [t, t])").output
-        print(next(ge), next(ge))
+        print(adv(ge), adv(ge))
         # a generator function's generator, advanced by the host
         g = ex("def gen(t):\\n    yield hash(t) != 0\\ngen(t)").output
-        print(next(g))
+        print(adv(g))
         # and one that runs on a C stack of its own
         g = ex("def gen(t):\\n    try:\\n        yield hash(t) != 0\\n    finally:\\n        pass\\ngen(t)").output
-        print(next(g))
+        print(adv(g))
         # the deepest map chain the budget allows, iterated and dropped by the host
         kind, _ = outcome(ex, "m = iter([1, 2])\\nfor i in range(100000):\\n    m = map(abs, m)")
         print(kind, sum(ex.state["m"]))
@@ -308,7 +315,11 @@ def test_host_drives_objects_after_the_step():
         print("alive")
         """
     )
-    assert out.split() == ["True", "True", "True", "True", "error", "3", "alive"], out
+    if sys.version_info >= (3, 14):
+        hashed = ["RecursionError", "StopIteration", "RecursionError", "RecursionError"]
+    else:
+        hashed = ["True", "True", "True", "True"]
+    assert out.split() == hashed + ["error", "3", "alive"], out
 
 
 def test_dropping_the_executor_releases_deep_state():

@@ -48,7 +48,11 @@ def run(code, imports=()):
         ("class K:\n    a = 1\n    def m(self): pass\nsorted(k for k in K.__dict__ if not k.startswith('__'))", ["a", "m"]),
         # annotations of the code's own functions and classes
         ("def f(a: int, b: 'str' = 'x') -> list: pass\nf.__annotations__", {"a": int, "b": "str", "return": list}),
-        ("class C:\n    x: int\n    y: str = 'a'\nC.__annotations__", {"x": int, "y": str}),
+        pytest.param("class C:\n    x: int\n    y: str = 'a'\nC.__annotations__", {"x": int, "y": str},
+                     marks=pytest.mark.skipif(
+                         sys.version_info >= (3, 14),
+                         reason="3.14: a class's __annotations__ is refused (type's getter calls "
+                         "__annotate__, PEP 649; test_new_syntax.py checks the refusal)")),
         # module versions, slots, match args, wrapped
         ("import json\njson.__version__", __import__("json").__version__),
         ("class S:\n    __slots__ = ('a', 'b')\nS.__slots__", ("a", "b")),
