@@ -434,6 +434,8 @@ typedef struct Interp {
     PyObject *host_random;
     struct {
         const void *key;
+        PyObject *func; /* the key when it is a Python function (strong:
+                           its address cannot be reused meanwhile) */
         PyObject *own;
     } random_cache[OWN_RANDOM_CACHE];
     PyObject *host_hook_code; /* code of the host's sys.unraisablehook

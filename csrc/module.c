@@ -524,6 +524,7 @@ interpreter_traverse(InterpreterObject *self, visitproc visit, void *arg)
     Py_VISIT(self->in.host_decimal);
     Py_VISIT(self->in.host_random);
     for (int i = 0; i < OWN_RANDOM_CACHE; i++) {
+        Py_VISIT(self->in.random_cache[i].func);
         Py_VISIT(self->in.random_cache[i].own);
     }
     Py_VISIT(self->cache);

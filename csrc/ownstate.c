@@ -54,6 +54,7 @@ random_cache_clear(Interp *in)
 {
     for (int i = 0; i < OWN_RANDOM_CACHE; i++) {
         in->random_cache[i].key = NULL;
+        Py_CLEAR(in->random_cache[i].func);
         Py_CLEAR(in->random_cache[i].own);
     }
 }
@@ -146,6 +147,8 @@ ownstate_random_method(Interp *in, PyObject *v)
         for (int i = 0; i < OWN_RANDOM_CACHE; i++) {
             if (in->random_cache[i].key == NULL) {
                 in->random_cache[i].key = key;
+                in->random_cache[i].func =
+                    PyMethod_Check(v) ? Py_NewRef(PyMethod_GET_FUNCTION(v)) : NULL;
                 in->random_cache[i].own = Py_NewRef(out);
                 break;
             }
