@@ -1804,7 +1804,12 @@ module_attr_load(Frame *f, Node *attr, PyObject *obj)
         return NULL;
     }
     PyObject *v = policy_getattr_checked(in, obj, attr->obj);
-    if (v == NULL || v != raw || !module_value_cacheable(in, v)) {
+    /* the executor's own random method for the host's (ownstate.c): the
+       same for this executor while random's dict is unchanged, so it may
+       be remembered, but only where the dict's version says so (the
+       unwatched check below compares with the dict's own value) */
+    int own = v != NULL && v != raw && ownstate_is_own_random(in, v);
+    if (v == NULL || (v != raw && !own) || !module_value_cacheable(in, v)) {
         return v;
     }
     /* the full path let the dict's value through as it is: remember it
@@ -1812,6 +1817,10 @@ module_attr_load(Frame *f, Node *attr, PyObject *obj)
     int watched = compat_dict_watch(in->st->modules_watcher, d);
     if (watched < 0) {
         PyErr_Clear();
+        return v;
+    }
+    if (own && (!watched ||
+                compat_watched_version(COMPAT_WATCH_MODULES, d) == 0)) {
         return v;
     }
     if (v != mv) {

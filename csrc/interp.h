@@ -115,6 +115,8 @@ extern const StmtFn stmt_table[256]; /* eval_stmt.c */
  * owned by the Program (kept alive in its `consts` list).  Every node has
  * sizeof(Node) bytes, so a field of another kind's layout is never out of
  * bounds; lowering zeroes the whole node. */
+#define OWN_RANDOM_CACHE 16 /* ownstate.c: random methods remembered */
+
 typedef struct Node {
     uint8_t kind;
     uint8_t op;         /* operator, ctx, conversion, ... */
@@ -426,6 +428,16 @@ typedef struct Interp {
        (NULL until used), and the host's decimal context while the code
        runs (NULL otherwise) */
     PyObject *own_random, *own_decimal, *host_decimal;
+    /* the host's generator the cache below is for (strong), and its bound
+       methods already given, by their function (a Python function or a
+       PyMethodDef), with the executor's generator's (strong) */
+    PyObject *host_random;
+    struct {
+        const void *key;
+        PyObject *func; /* the key when it is a Python function (strong:
+                           its address cannot be reused meanwhile) */
+        PyObject *own;
+    } random_cache[OWN_RANDOM_CACHE];
     PyObject *host_hook_code; /* code of the host's sys.unraisablehook
                                  last called during a step */
     /* memory budget (memlimit.c): net bytes allocated on the step's thread
@@ -1427,9 +1439,16 @@ int inprocess_add_to_module(PyObject *m);
  * hidden generator, the same method of the executor's generator (new
  * reference); NULL without an error for anything else. */
 PyObject *ownstate_random_method(Interp *in, PyObject *v);
-/* The window's start (a step, a hook; again after an import in it): the
- * executor's decimal context installed when decimal is loaded.  0 / -1. */
+/* The window's start (a step, a hook): the executor's decimal context
+ * installed, once the code has imported decimal.  0 / -1. */
 int ownstate_enter(Interp *in);
+/* The code imported decimal: it has a context of its own from now on,
+ * installed at once when a window is open.  0 / -1. */
+int ownstate_decimal_imported(Interp *in);
+/* Is `v` a method ownstate_random_method gave this executor (remembered)? */
+int ownstate_is_own_random(Interp *in, PyObject *v);
+/* Frees what ownstate holds (the executor's end, its gc clear). */
+void ownstate_clear(Interp *in);
 /* The window's end: the host's decimal context put back.  Keeps a pending
  * exception, never fails. */
 void ownstate_leave(Interp *in);

@@ -522,6 +522,11 @@ interpreter_traverse(InterpreterObject *self, visitproc visit, void *arg)
     Py_VISIT(self->in.own_random);
     Py_VISIT(self->in.own_decimal);
     Py_VISIT(self->in.host_decimal);
+    Py_VISIT(self->in.host_random);
+    for (int i = 0; i < OWN_RANDOM_CACHE; i++) {
+        Py_VISIT(self->in.random_cache[i].func);
+        Py_VISIT(self->in.random_cache[i].own);
+    }
     Py_VISIT(self->cache);
     Py_VISIT(self->extra_builtins);
     if (gcache_traverse(&self->in, visit, arg) < 0) {
@@ -543,9 +548,7 @@ interpreter_clear(InterpreterObject *self)
     Py_CLEAR(self->in.interpreter_error);
     Py_CLEAR(self->in.final_answer_exc);
     Py_CLEAR(self->in.timeout_error);
-    Py_CLEAR(self->in.own_random);
-    Py_CLEAR(self->in.own_decimal);
-    Py_CLEAR(self->in.host_decimal);
+    ownstate_clear(&self->in);
     Py_CLEAR(self->cache);
     Py_CLEAR(self->extra_builtins);
     gcache_clear(&self->in);

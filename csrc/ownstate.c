@@ -8,7 +8,8 @@
  *   `random.seed`, getattr, from-import) gives the code the same method of a random.Random
  *   of the executor's own instead, made at first use (seeded from the
  *   system by Random()).  The host's generator is never reached, never
- *   reseeded.
+ *   reseeded.  The methods given are remembered by their function, so a
+ *   loop that reads random.randint costs a pointer comparison or two.
  * - decimal: the current context is per thread (a context variable), and a
  *   step runs on the host's thread.  While the code runs (a step, a hook),
  *   the current context is the executor's own: installed when the window
@@ -16,8 +17,11 @@
  *   skips localcontext's __exit__), and the host's again around every tool
  *   call (a tool is the host's code; the code's callbacks from the tool get
  *   the executor's again: interp_rearm).  What the code sets (prec,
- *   setcontext) persists from step to step.  Only when decimal is loaded
- *   (sys.modules): otherwise nothing reads a context.
+ *   setcontext) persists from step to step.  Only once the code has
+ *   imported decimal (the only way to reach a context: no module of the
+ *   in-process table holds the decimal module, tests/security/
+ *   test_inprocess_state.py): a step of any other executor switches
+ *   nothing.
  *
  * Errors here never replace the step's own: the pending exception is kept
  * around every call, and a failure to switch back is reported as
@@ -45,17 +49,69 @@ loaded_module(const char *name)
 
 /* ---------------------------------------------------------------- random */
 
+static void
+random_cache_clear(Interp *in)
+{
+    for (int i = 0; i < OWN_RANDOM_CACHE; i++) {
+        in->random_cache[i].key = NULL;
+        Py_CLEAR(in->random_cache[i].func);
+        Py_CLEAR(in->random_cache[i].own);
+    }
+}
+
+void
+ownstate_clear(Interp *in)
+{
+    Py_CLEAR(in->own_random);
+    Py_CLEAR(in->own_decimal);
+    Py_CLEAR(in->host_decimal);
+    Py_CLEAR(in->host_random);
+    random_cache_clear(in);
+}
+
+int
+ownstate_is_own_random(Interp *in, PyObject *v)
+{
+    for (int i = 0; i < OWN_RANDOM_CACHE && in->random_cache[i].key; i++) {
+        if (in->random_cache[i].own == v) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 PyObject *
 ownstate_random_method(Interp *in, PyObject *v)
 {
     /* random.seed is a method of a Python function, random.random a
        method of _random.Random's (in C) */
-    PyObject *self = PyMethod_Check(v)      ? PyMethod_GET_SELF(v)
-                     : PyCFunction_Check(v) ? PyCFunction_GET_SELF(v)
-                                            : NULL;
-    /* first what costs nothing: the generator's class is random.Random
+    PyObject *self;
+    const void *key;
+    if (PyMethod_Check(v)) {
+        self = PyMethod_GET_SELF(v);
+        key = PyMethod_GET_FUNCTION(v);
+    }
+    else if (PyCFunction_Check(v)) {
+        self = PyCFunction_GET_SELF(v);
+        key = ((PyCFunctionObject *)v)->m_ml;
+    }
+    else {
+        return NULL;
+    }
+    if (self == NULL) {
+        return NULL;
+    }
+    /* the host's generator seen before: a method given before */
+    if (self == in->host_random) {
+        for (int i = 0; i < OWN_RANDOM_CACHE && in->random_cache[i].key; i++) {
+            if (in->random_cache[i].key == key) {
+                return Py_NewRef(in->random_cache[i].own);
+            }
+        }
+    }
+    /* then what costs nothing: the generator's class is random.Random
        (every bound method of a C object comes here) */
-    if (self == NULL || strcmp(Py_TYPE(self)->tp_name, "Random") != 0) {
+    else if (strcmp(Py_TYPE(self)->tp_name, "Random") != 0) {
         return NULL;
     }
     PyObject *mod = loaded_module("random");
@@ -66,6 +122,10 @@ ownstate_random_method(Interp *in, PyObject *v)
     if (inst == NULL || inst != self) {
         Py_DECREF(mod);
         return NULL;
+    }
+    if (in->host_random != inst) { /* the host made a new one: forget */
+        random_cache_clear(in);
+        Py_XSETREF(in->host_random, Py_NewRef(inst));
     }
     PyObject *out = NULL;
     if (in->own_random == NULL) {
@@ -82,6 +142,17 @@ ownstate_random_method(Interp *in, PyObject *v)
     if (out == NULL && !PyErr_Occurred()) {
         PyErr_SetString(PyExc_SystemError,
                         "random: no method of the executor's generator");
+    }
+    if (out != NULL) { /* remembered (while there is room) */
+        for (int i = 0; i < OWN_RANDOM_CACHE; i++) {
+            if (in->random_cache[i].key == NULL) {
+                in->random_cache[i].key = key;
+                in->random_cache[i].func =
+                    PyMethod_Check(v) ? Py_NewRef(PyMethod_GET_FUNCTION(v)) : NULL;
+                in->random_cache[i].own = Py_NewRef(out);
+                break;
+            }
+        }
     }
     return out;
 }
@@ -127,10 +198,7 @@ static int
 enter_window(Interp *in)
 {
     if (in->own_decimal == NULL) {
-        in->own_decimal = decimal_new_context();
-        if (in->own_decimal == NULL) {
-            return PyErr_Occurred() ? -1 : 0; /* not loaded: nothing to do */
-        }
+        return 0; /* the code has not imported decimal: nothing to do */
     }
     in->host_decimal = decimal_switch(in->own_decimal);
     if (in->host_decimal == NULL) {
@@ -159,6 +227,18 @@ ownstate_enter(Interp *in)
     }
     PyErr_Restore(t, v, tb);
     return 0;
+}
+
+int
+ownstate_decimal_imported(Interp *in)
+{
+    if (in->own_decimal == NULL) {
+        in->own_decimal = decimal_new_context();
+        if (in->own_decimal == NULL) {
+            return PyErr_Occurred() ? -1 : 0;
+        }
+    }
+    return in->running ? ownstate_enter(in) : 0;
 }
 
 void

@@ -1676,9 +1676,10 @@ policy_import(Frame *f, PyObject *name, PyObject *fromlist, int level)
     PyObject *mod =
         PyImport_ImportModuleLevelObject(name, NULL, NULL, fromlist, 0);
     tripwire_restore(armed);
-    /* a module loaded now may be decimal (ownstate.c: its context is the
-       executor's from now on) */
-    if (mod == NULL || gadgets_refresh() < 0 || ownstate_enter(in) < 0) {
+    /* the code's decimal: its context is the executor's from now on
+       (ownstate.c) */
+    if (mod == NULL || gadgets_refresh() < 0 ||
+        (str_eq_ascii(name, "decimal") && ownstate_decimal_imported(in) < 0)) {
         Py_XDECREF(mod);
         return NULL;
     }

@@ -49,6 +49,47 @@ def test_random_functions_are_the_executors_generator():
     assert [random.random() for _ in range(3)] == host
 
 
+def test_a_loop_reading_random_functions_stays_on_the_executors_generator():
+    """The methods given are remembered (per executor, by function) and a site may keep the
+    one it read while random's dict is unchanged: a loop still draws from the executor's
+    generator, two executors from their own, and a host that replaces random's hidden
+    generator is not reached either."""
+    random.seed(11)
+    host = [random.random() for _ in range(3)]
+    random.seed(11)
+    a, b = new(["random"]), new(["random"])
+    code = "import random\nrandom.seed(5)\n[random.randint(0, 99) for _ in range(200)]"
+    ref = random.Random(5)
+    expected = [ref.randint(0, 99) for _ in range(200)]
+    assert a(code).output == expected
+    assert b(code).output == expected
+    assert a("[random.randint(0, 99) for _ in range(3)]").output == [
+        ref.randint(0, 99) for _ in range(3)]
+    assert [random.random() for _ in range(3)] == host
+    saved = random._inst
+    try:
+        random._inst = random.Random(99)
+        for name in ("random", "seed", "randint"):
+            setattr(random, name, getattr(random._inst, name))
+        state = random.getstate()
+        out = a("random.seed(5)\n[random.randint(0, 99) for _ in range(5)]").output
+        assert out == expected[:5]
+        assert random.getstate() == state
+    finally:
+        random._inst = saved
+        for name in ("random", "seed", "randint"):
+            setattr(random, name, getattr(saved, name))
+
+
+def test_an_executor_that_never_imports_decimal_switches_no_context():
+    host = decimal.getcontext()
+    ex = new(["math"])
+    seen = []
+    ex.send_tools({"probe": lambda: seen.append(decimal.getcontext()) or 1})
+    assert ex("probe() + 1").output == 2
+    assert seen == [host] and decimal.getcontext() is host
+
+
 def test_every_way_to_name_a_random_function_gives_the_executors():
     random.seed(7)
     state = random.getstate()
