@@ -1544,9 +1544,10 @@ fail:
         Py_DECREF(dup);
         return -1;
     }
-#if PY_VERSION_HEX >= 0x030C0000
-    /* 3.12+ format_kwargs_error: a KeyError(key) out of the merge, even
-       one the mapping's __getitem__ raised, reads as a duplicate key */
+#if PY_VERSION_HEX >= 0x030C0000 && PY_VERSION_HEX < 0x030F0000
+    /* 3.12 to 3.14 format_kwargs_error: a KeyError(key) out of the merge,
+       even one the mapping's __getitem__ raised, reads as a duplicate key
+       (3.15 lets it through) */
     if (PyErr_ExceptionMatches(PyExc_KeyError)) {
         PyObject *t, *v, *tb;
         PyErr_Fetch(&t, &v, &tb);
@@ -1571,10 +1572,18 @@ fail:
        mapping" */
     if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
         PyErr_Clear();
+#if PY_VERSION_HEX >= 0x030F0000
+        /* 3.15 names no function */
+        PyErr_Format(PyExc_TypeError,
+                     "Value after ** must be a mapping, not %.200s",
+                     Py_TYPE(m)->tp_name);
+        return -1;
+#else
         return call_arg_error(func,
                               "argument after ** must be a mapping, "
                               "not %.200s",
                               Py_TYPE(m)->tp_name);
+#endif
     }
     return -1;
 }
@@ -1665,9 +1674,16 @@ eval_star_args(Frame *f, Node *e, PyObject *func, PyObject **pargs,
     }
     if (lone != NULL) {
         if (Py_TYPE(lone)->tp_iter == NULL && !PySequence_Check(lone)) {
+#if PY_VERSION_HEX >= 0x030F0000
+            /* 3.15 names no function */
+            PyErr_Format(PyExc_TypeError,
+                         "Value after * must be an iterable, not %.200s",
+                         Py_TYPE(lone)->tp_name);
+#else
             call_arg_error(func,
                            "argument after * must be an iterable, not %.200s",
                            Py_TYPE(lone)->tp_name);
+#endif
             goto fail;
         }
         /* always a fresh tuple: the call policy may replace its items;

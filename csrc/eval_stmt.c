@@ -1459,6 +1459,9 @@ eval_import_from(Frame *f, Node *s)
                 if (modname_withheld(mod, nm)) {
                     continue; /* withheld in process (inprocess.def) */
                 }
+                if (policy_star_skips(f->in, mod, nm)) {
+                    continue; /* a module the code may not use */
+                }
                 PyObject *v = policy_getattr(f->in, mod, nm);
                 if (v == NULL) {
                     /* names the policy refuses are skipped, not fatal */

@@ -796,6 +796,10 @@ int policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args,
 PyObject *policy_build_safe_builtins(PyObject *module, ModState *st);
 PyObject *policy_import(Frame *f, PyObject *name, PyObject *fromlist,
                         int level);
+/* `from mod import *` leaves out `nm` when the module's dict binds it to a
+ * module the code may not use (3.15's math.integer under "math").  1 / 0;
+ * never raises, runs no code. */
+int policy_star_skips(Interp *in, PyObject *mod, PyObject *nm);
 
 /* citizen.c: the interpreter as a good citizen of its host process */
 /* Start of a budget window (limits_start). */

@@ -2089,6 +2089,81 @@ add_thunk(Lower *L, PyObject *thunks, PyObject *src, PyObject *fname,
     return r;
 }
 
+/* Code object `code` with every nested code object's co_qualname that starts
+ * with `old` starting with `new` instead (recursively through co_consts).
+ * New ref. */
+static PyObject *
+requalify_code(PyObject *code, PyObject *old, PyObject *new)
+{
+    PyObject *qual = PyObject_GetAttrString(code, "co_qualname");
+    PyObject *consts = qual ? PyObject_GetAttrString(code, "co_consts") : NULL;
+    PyObject *nconsts = NULL, *nqual = NULL, *res = NULL;
+    if (consts == NULL || !PyTuple_Check(consts) || !PyUnicode_Check(qual)) {
+        if (consts != NULL) {
+            PyErr_SetString(PyExc_SystemError, "malformed code object");
+        }
+        goto done;
+    }
+    nconsts = PyTuple_New(PyTuple_GET_SIZE(consts));
+    if (nconsts == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(consts); i++) {
+        PyObject *c = PyTuple_GET_ITEM(consts, i);
+        PyObject *nc = PyCode_Check(c) ? requalify_code(c, old, new)
+                                       : Py_NewRef(c);
+        if (nc == NULL) {
+            goto done;
+        }
+        PyTuple_SET_ITEM(nconsts, i, nc);
+    }
+    int starts = PyUnicode_Tailmatch(qual, old, 0, PY_SSIZE_T_MAX, -1);
+    if (starts < 0) {
+        goto done;
+    }
+    if (starts) {
+        PyObject *rest = PyUnicode_Substring(qual, PyUnicode_GET_LENGTH(old),
+                                             PyUnicode_GET_LENGTH(qual));
+        nqual = rest ? PyUnicode_Concat(new, rest) : NULL;
+        Py_XDECREF(rest);
+        if (nqual == NULL) {
+            goto done;
+        }
+    }
+    else {
+        nqual = Py_NewRef(qual);
+    }
+    PyObject *replace = PyObject_GetAttrString(code, "replace");
+    PyObject *empty = replace ? PyTuple_New(0) : NULL;
+    PyObject *kw = empty ? Py_BuildValue("{sOsO}", "co_qualname", nqual,
+                                         "co_consts", nconsts)
+                         : NULL;
+    res = kw ? PyObject_Call(replace, empty, kw) : NULL;
+    Py_XDECREF(kw);
+    Py_XDECREF(empty);
+    Py_XDECREF(replace);
+done:
+    Py_XDECREF(nqual);
+    Py_XDECREF(nconsts);
+    Py_XDECREF(consts);
+    Py_XDECREF(qual);
+    return res;
+}
+
+/* The qualified-name prefix of a definition in the current scope, as
+ * CPython computes it ("", "f.<locals>.", "C.").  New ref. */
+static PyObject *
+scope_qualname_prefix(Lower *L)
+{
+    if (L->scope == NULL || L->scope->type == SC_MODULE) {
+        return PyUnicode_FromString("");
+    }
+    if (L->scope->type == SC_FUNCTION || L->scope->type == SC_COMPREHENSION) {
+        return PyUnicode_FromFormat("%U.<locals>.", L->scope->qualname);
+    }
+    return PyUnicode_FromFormat("%U.", L->scope->qualname);
+}
+
 /* `type Name[params] = value` (3.12+, PEP 695).  The alias is CPython's own
  * typing.TypeAliasType with its lazy value: a helper compiled by CPython
  * from generated source, `def _mk(f): type Name[params] = f[0](params);
@@ -2279,6 +2354,15 @@ lower_type_alias(Lower *L, PyObject *o)
         goto done;
     }
     code = Py_CompileString(csrc, "<type alias>", Py_file_input);
+    if (code != NULL) {
+        /* the alias and its value are named for the statement's scope, not
+           the helper's (3.15's TypeAliasType repr shows the qualname) */
+        PyObject *old = PyUnicode_FromString("_mk.<locals>.");
+        PyObject *prefix = old ? scope_qualname_prefix(L) : NULL;
+        Py_SETREF(code, prefix ? requalify_code(code, old, prefix) : NULL);
+        Py_XDECREF(prefix);
+        Py_XDECREF(old);
+    }
     if (code == NULL || keep(L, code) == NULL) {
         goto done;
     }

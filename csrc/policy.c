@@ -1696,6 +1696,27 @@ policy_import(Frame *f, PyObject *name, PyObject *fromlist, int level)
     return mod;
 }
 
+int
+policy_star_skips(Interp *in, PyObject *mod, PyObject *nm)
+{
+    if (!PyModule_Check(mod) || !PyUnicode_CheckExact(nm)) {
+        return 0;
+    }
+    PyObject *d = PyModule_GetDict(mod); /* borrowed */
+    PyObject *v = d != NULL ? PyDict_GetItemWithError(d, nm) : NULL;
+    if (v == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (!module_check_fast(v)) {
+        return 0;
+    }
+    PyObject *vname = NULL;
+    ModStatus ms = module_status(in, v, &vname);
+    Py_XDECREF(vname);
+    return ms == MOD_DENIED;
+}
+
 /* ------------------------------------------------------------ value gates */
 
 int

@@ -146,6 +146,32 @@ static const char *const DATACLASSES[] = {"dataclasses", NULL};
 static const char *const AST[] = {"ast", NULL};
 static const char *const TRACEBACK[] = {"traceback", NULL};
 
+/* Is the innermost Python frame typing.ForwardRef.__init__ (3.10 to 3.13
+ * compile the reference's string there, to check its syntax; evaluating
+ * the code object is an `exec` event, refused)?  1 / 0 / -1. */
+static int
+caller_is_forward_ref_init(void)
+{
+    static const char *const typing[] = {"typing", NULL};
+    PyFrameObject *f = PyEval_GetFrame(); /* borrowed */
+    if (f == NULL) {
+        return 0;
+    }
+    int hit = frame_module_is(f, typing);
+    if (hit > 0) {
+        PyCodeObject *co = PyFrame_GetCode(f);
+        PyObject *q = PyObject_GetAttrString((PyObject *)co, "co_name");
+        Py_DECREF(co);
+        hit = q != NULL && PyUnicode_Check(q) &&
+              PyUnicode_CompareWithASCIIString(q, "__init__") == 0;
+        if (q == NULL) {
+            PyErr_Clear();
+        }
+        Py_XDECREF(q);
+    }
+    return hit;
+}
+
 /* dataclasses builds its methods' source from the class's field names:
  * allowed only when every one of them is an identifier (a key of the class
  * body's `__annotations__` such as "x=os.system('...')" would be pasted
@@ -416,17 +442,32 @@ under_any(PyObject *path, PyObject *dirs)
 }
 
 
-/* Is `obj` a Python function whose code was compiled from a file of the
- * Python installation (its co_filename under the installation's directories,
- * or a frozen standard-library module)?  1 / 0 / -1. */
+/* Is `obj` a Python function, or a Python frame, whose code was compiled
+ * from a file of the Python installation (its co_filename under the
+ * installation's directories, or a frozen standard-library module), or the
+ * step's entry frame?  1 / 0 / -1. */
 static int
 code_of_installation(Interp *in, PyObject *obj)
 {
-    if (obj == NULL || !PyFunction_Check(obj) || in->install_dirs == NULL) {
+    if (obj == NULL || in->install_dirs == NULL) {
         return 0;
     }
-    PyObject *code = PyFunction_GET_CODE(obj); /* borrowed */
+    PyObject *code;
+    if (PyFunction_Check(obj)) {
+        code = Py_NewRef(PyFunction_GET_CODE(obj));
+    }
+    else if (PyFrame_Check(obj)) {
+        code = (PyObject *)PyFrame_GetCode((PyFrameObject *)obj);
+        if (code == in->entry_code) {
+            Py_DECREF(code);
+            return 1; /* the step's entry frame: holds nothing of the host */
+        }
+    }
+    else {
+        return 0;
+    }
     PyObject *file = PyObject_GetAttrString(code, "co_filename");
+    Py_DECREF(code);
     if (file == NULL) {
         return -1;
     }
@@ -802,6 +843,9 @@ check_event(Interp *in, const char *event, PyObject *args)
         if (ok == 0 && event[0] == 'c') {
             ok = caller_is(AST);
         }
+        if (ok == 0 && event[0] == 'c') {
+            ok = caller_is_forward_ref_init();
+        }
         if (ok == 0) {
             ok = caller_is(DATACLASSES);
             if (ok > 0) {
@@ -843,9 +887,13 @@ check_event(Interp *in, const char *event, PyObject *args)
            functools, numpy's dispatch read them) hold nothing the
            installation's files do not show, and the installation is
            readable anyway; a code object still never enters the code's
-           values (the value gates).  __globals__ and frames stay refused. */
+           values (the value gates).  The same holds for the code object
+           of a frame of the installation's code (`f_code`: pandas and
+           warnings find the caller's file to report a warning at it).
+           __globals__, f_globals, f_locals stay refused. */
         if (nm != NULL && PyUnicode_Check(nm) &&
             (PyUnicode_CompareWithASCIIString(nm, "__code__") == 0 ||
+             PyUnicode_CompareWithASCIIString(nm, "f_code") == 0 ||
              PyUnicode_CompareWithASCIIString(nm, "__defaults__") == 0 ||
              PyUnicode_CompareWithASCIIString(nm, "__kwdefaults__") == 0)) {
             ok = code_of_installation(in, arg_at(args, 0));

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # CPython 3.14 and 3.15 from Debian sid's *binary* packages, in a private Debian sid root.
 #
-# The Debian mirror serves no source files for python3.14 (scripts/build_python314.sh then
-# reports "not available"), but it serves sid's binary packages: this script makes (once) a
-# sid root with python3.14, python3.15 (each with -dev and -venv), gcc and libc6-dev, and runs
-# commands inside it. Needs root (mmdebstrap, mount namespaces, pivot_root).
+# The Debian mirror serves no source files for python3.14, but it serves sid's binary
+# packages: this script makes (once) a sid root with python3.14, python3.15 (each with -dev
+# and -venv), gcc and libc6-dev, and runs commands inside it. Needs root (mmdebstrap, mount
+# namespaces, pivot_root).
 #
 # Usage:
 #   scripts/sid_pythons.sh ensure          make the root if missing, check it; prints its path

@@ -32,7 +32,7 @@ SINCE = {
     ("contextlib", "chdir.__enter__"): (3, 11),
 }
 # Entries that exist only up to some version: (module, name) -> first version without it.
-UNTIL = {("base64", "test"): (3, 12)}
+UNTIL = {("base64", "test"): (3, 12), ("typing", "no_type_check_decorator"): (3, 15)}
 # Module names of one version's layout (re's parser and compiler were renamed in 3.11).
 MODULE_SINCE = {"re._parser": (3, 11), "re._compiler": (3, 11)}
 MODULE_UNTIL = {"sre_parse": (3, 11), "sre_compile": (3, 11)}

@@ -164,6 +164,20 @@ def test_tools_and_host_code_after_the_step_are_not_affected():
     assert sys.getprofile() is None
 
 
+def test_a_reviewed_caller_of_a_gadget_runs_it():
+    """GADGET_CALLER (gadgets.def): 3.15's ExitStack.enter_context looks __enter__ / __exit__
+    up with inspect.getattr_static through contextlib._lookup_special, with fixed names; that
+    caller runs it, any other call (the code's, a function of the code's named the same) is
+    still refused."""
+    ex = new_executor(imports=["contextlib", "inspect"])
+    ex("import contextlib, inspect\nclass C:\n    def __enter__(self): return 5\n"
+       "    def __exit__(self, *a): return False\n")
+    assert ex("with contextlib.ExitStack() as s:\n    v = s.enter_context(C())\nv").output == 5
+    refused(ex, "inspect.getattr_static(C, '__enter__')", match="getattr_static")
+    refused(ex, "def _lookup_special(x, name):\n    return inspect.getattr_static(x, name)\n"
+                "_lookup_special(C, '__globals__')", match="getattr_static")
+
+
 # ------------------------------------------------------------------ the scan
 
 DEF = Path(__file__).resolve().parents[2] / "csrc" / "gadgets.def"

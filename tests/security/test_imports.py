@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from conftest import new_executor, refused
 
-from smolagents_native import BASE_BUILTIN_MODULES
+from smolagents_native import BASE_BUILTIN_MODULES, InterpreterError
 
 
 def tree_rule(name: str, authorized: list[str]) -> bool:
@@ -106,3 +106,16 @@ def test_star_import_cannot_rebind_a_tool():
 def test_star_import_without_conflict_works():
     ex = new_executor()
     assert ex("from math import *\nfloor(2.5)").output == 2
+
+
+def test_star_import_leaves_out_modules_the_code_may_not_use():
+    """`from m import *` binds what it may: a name bound to a submodule that is not authorized
+    ("numpy" does not authorize "numpy.linalg", nor "math" 3.15's "math.integer") is left out,
+    where CPython binds it (and smolagents binds it, then refuses its use)."""
+    pytest.importorskip("numpy")
+    ex = new_executor(imports=["numpy"])
+    assert ex("from numpy import *\nint(array([1, 2]).sum())").output == 3
+    with pytest.raises(InterpreterError, match="linalg"):
+        ex("linalg")
+    ex = new_executor(imports=["numpy", "numpy.linalg"])
+    assert ex("from numpy import *\nlinalg.__name__").output == "numpy.linalg"

@@ -546,6 +546,9 @@ def _run(module: str, code: str) -> str:
 
 
 CASES = [(m, kind, code) for m, payloads in PAYLOADS.items() for kind, code in payloads]
+# Payloads whose one long C call ASan makes quadratic (unicodedata's output buffer grows by
+# realloc, which ASan always copies: minutes instead of seconds): not in the sanitizer run.
+SLOW_UNDER_SANITIZER = {("unicodedata", "threads")}
 
 
 def test_every_module_of_the_table_is_attacked():
@@ -554,8 +557,11 @@ def test_every_module_of_the_table_is_attacked():
         assert [k for k, _ in payloads] == list(KINDS), module
 
 
-@pytest.mark.parametrize("module, kind, code", CASES,
-                         ids=[f"{m}-{k}" for m, k, _ in CASES])
+@pytest.mark.parametrize("module, kind, code", [
+    pytest.param(m, k, c, id=f"{m}-{k}",
+                 marks=[pytest.mark.no_sanitizer] if (m, k) in SLOW_UNDER_SANITIZER else [])
+    for m, k, c in CASES
+])
 def test_payload_leaves_the_host_untouched(hostdir, module, kind, code):
     code = code.replace("{DIR}", str(hostdir))
     before = host_state(hostdir)

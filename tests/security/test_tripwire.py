@@ -221,6 +221,42 @@ def test_library_introspection_is_narrowed_by_what_it_exposes():
     refused(ex, "import re\nre.sub.__code__", match="Forbidden access to dunder")
 
 
+def _host_frame_file(depth):
+    """A host function (not the installation's) reading the file of a frame it walks to."""
+    f = sys._getframe(0)
+    for _ in range(depth):
+        f = f.f_back
+    return f.f_code.co_filename
+
+
+def test_frame_code_is_readable_only_for_the_installation_and_the_entry_frame():
+    """pandas and warnings read `frame.f_code` to report a warning at its caller: allowed for
+    frames of the installation's code and for the step's clean entry frame (its caller, as the
+    code runs in no Python frame); a host frame's code stays refused, and no frame enters the
+    code."""
+    ex = executor(["inspect"])
+    ex.send_variables({"frame_file": _host_frame_file})
+    refused(ex, "frame_file(0)", match=TRIPWIRE + ".*'f_code'")
+    entry = ex("frame_file(1)").output
+    assert entry != __file__ and "executor" not in entry
+    refused(ex, "import inspect\ninspect.currentframe()", match="internal object of type frame")
+
+
+def test_a_library_warning_is_reported_not_refused():
+    """logging finds its caller, and pandas the stack level of its warnings, by walking frames
+    (sys._getframe / inspect.currentframe, f_code, f_back) up to the first one outside their
+    own files: the step's entry frame."""
+    ex = executor(["logging"])
+    assert ex("import logging\nlogging.getLogger('t').warning('hello %s', 1)\n7").output == 7
+    pytest.importorskip("pandas")
+    ex = executor(["pandas"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = ex("import pandas as pd\nstr(pd.to_datetime(['13/01/2020'])[0].date())").output
+    assert out == "2020-01-13"
+    assert [w for w in caught if "dayfirst" in str(w.message)]
+
+
 def test_importlib_cannot_write_files_for_the_code(tmp_path, canary):
     ex = executor(["importlib.*"])
     cache = tmp_path / "__pycache__"
