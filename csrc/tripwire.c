@@ -146,29 +146,41 @@ static const char *const DATACLASSES[] = {"dataclasses", NULL};
 static const char *const AST[] = {"ast", NULL};
 static const char *const TRACEBACK[] = {"traceback", NULL};
 
-/* Is the innermost Python frame typing.ForwardRef.__init__ (3.10 to 3.13
- * compile the reference's string there, to check its syntax; evaluating
- * the code object is an `exec` event, refused)?  1 / 0 / -1. */
+/* The functions whose compile of a string is a syntax check only: a
+ * forward reference's string is compiled when the reference is made (3.10
+ * to 3.13: typing.ForwardRef.__init__; 3.14+: annotationlib's
+ * ForwardRef.__forward_code__, which typing calls).  Evaluating the code
+ * object is an `exec` event, refused; annotationlib's ForwardRef.evaluate
+ * is a gadget. */
+static const char *const SYNTAX_CHECKS[][2] = {
+    {"typing", "__init__"},
+    {"annotationlib", "__forward_code__"},
+};
+
+/* Is the innermost Python frame one of SYNTAX_CHECKS?  1 / 0 / -1. */
 static int
-caller_is_forward_ref_init(void)
+caller_is_syntax_check(void)
 {
-    static const char *const typing[] = {"typing", NULL};
     PyFrameObject *f = PyEval_GetFrame(); /* borrowed */
     if (f == NULL) {
         return 0;
     }
-    int hit = frame_module_is(f, typing);
-    if (hit > 0) {
-        PyCodeObject *co = PyFrame_GetCode(f);
-        PyObject *q = PyObject_GetAttrString((PyObject *)co, "co_name");
-        Py_DECREF(co);
-        hit = q != NULL && PyUnicode_Check(q) &&
-              PyUnicode_CompareWithASCIIString(q, "__init__") == 0;
-        if (q == NULL) {
-            PyErr_Clear();
-        }
-        Py_XDECREF(q);
+    PyCodeObject *co = PyFrame_GetCode(f);
+    PyObject *q = PyObject_GetAttrString((PyObject *)co, "co_name");
+    Py_DECREF(co);
+    if (q == NULL) {
+        return -1;
     }
+    int hit = 0;
+    size_t n = sizeof SYNTAX_CHECKS / sizeof SYNTAX_CHECKS[0];
+    for (size_t i = 0; i < n && hit == 0; i++) {
+        const char *mod[] = {SYNTAX_CHECKS[i][0], NULL};
+        if (PyUnicode_Check(q) &&
+            PyUnicode_CompareWithASCIIString(q, SYNTAX_CHECKS[i][1]) == 0) {
+            hit = frame_module_is(f, mod);
+        }
+    }
+    Py_DECREF(q);
     return hit;
 }
 
@@ -844,7 +856,7 @@ check_event(Interp *in, const char *event, PyObject *args)
             ok = caller_is(AST);
         }
         if (ok == 0 && event[0] == 'c') {
-            ok = caller_is_forward_ref_init();
+            ok = caller_is_syntax_check();
         }
         if (ok == 0) {
             ok = caller_is(DATACLASSES);
