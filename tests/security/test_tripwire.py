@@ -17,6 +17,11 @@ from conftest import REFUSAL, refused
 from smolagents_native import InterpreterError, LocalPythonExecutor
 
 TRIPWIRE = r"Forbidden by the sandbox \(host code acting for the code\)"
+# A string annotation evaluated by typing: the tripwire refuses the evaluation's compile; from
+# 3.14 the compile is annotationlib's syntax check (allowed) and the evaluation is
+# ForwardRef.evaluate, a gadget (csrc/gadgets.def), refused when it starts.
+STRING_EVAL = TRIPWIRE + (r"|Forbidden call of annotationlib\.ForwardRef\.evaluate"
+                          if sys.version_info >= (3, 14) else "")
 
 
 def executor(imports=(), **grants):
@@ -58,12 +63,7 @@ CLASS3 = [
 @pytest.mark.parametrize("code", CLASS3)
 def test_class3_string_evaluation_is_refused(code, canary):
     ex = executor(["typing", "functools"])
-    match = TRIPWIRE
-    if sys.version_info >= (3, 14):
-        # 3.14's ForwardRef.evaluate is in the gadget table (csrc/gadgets.def: it returns module
-        # globals by name without compiling): refused when it starts, before the tripwire
-        match += r"|Forbidden call of annotationlib\.ForwardRef\.evaluate"
-    refused(ex, code, match=match, canary=canary)
+    refused(ex, code, match=STRING_EVAL, canary=canary)
 
 
 def test_inspect_eval_str_is_refused(canary):
@@ -308,7 +308,7 @@ def test_a_tripwire_hit_cannot_be_caught(canary):
         ex,
         "import typing\ndef g(x: \"open('CANARY', 'w')\"): pass\n"
         "try:\n    typing.get_type_hints(g)\nexcept BaseException:\n    pass\n'swallowed'",
-        match=TRIPWIRE,
+        match=STRING_EVAL,
         canary=canary,
     )
 
@@ -476,6 +476,6 @@ def test_the_codes_fspath_runs_armed_inside_the_check(tmp_path, canary):
         "        def g(x: \"open('CANARY', 'w')\"): pass\n"
         "        typing.get_type_hints(g)\n        return '/etc/hostname'\n"
         "io.FileIO(P())",
-        match=TRIPWIRE,
+        match=STRING_EVAL,
         canary=canary,
     )
