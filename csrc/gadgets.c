@@ -724,6 +724,7 @@ called_by_reviewed_caller(const GadgetDef *g, PyFrameObject *frame)
 #else
     (void)g;
     (void)frame;
+    (void)caller_defs;
     return 0;
 #endif
 }
