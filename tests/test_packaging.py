@@ -23,7 +23,7 @@ import pytest
 import smolagents_native
 
 ROOT = Path(__file__).resolve().parent.parent
-SUPPORTED = ["3.10", "3.11", "3.12", "3.13", "3.14"]
+SUPPORTED = ["3.10", "3.11", "3.12", "3.13", "3.14", "3.15"]
 
 try:
     import tomllib
