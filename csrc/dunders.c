@@ -14,7 +14,9 @@ typedef enum {
     ON_EXCEPTION, /* an exception instance */
     ON_CLASS,     /* any class */
     ON_CODE_OWN,  /* a class the code made, or an instance of one */
-    ON_CODE_FUNC, /* a function the code defined, or a class the code made */
+    ON_CODE_FUNC, /* a function the code defined, or a class the code made
+                     (3.14+: functions only, see below) */
+    ON_CODE_DEF,  /* a function the code defined, or a class the code made */
     ON_MODULE,    /* a module (the choke point has already refused
                      unauthorized ones) */
     ON_ANY,       /* any object */
@@ -48,6 +50,16 @@ static const DunderRule rules[] = {
     {"__dict__", ON_CODE_OWN},
     /* annotations the code wrote itself */
     {"__annotations__", ON_CODE_FUNC},
+    /* PEP 695 (3.12+): the type parameters of the code's own generic
+       functions and classes, a tuple of the TypeVar, ParamSpec and
+       TypeVarTuple objects CPython made for the names the code wrote (their
+       lazily evaluated bounds, constraints and defaults are the code's own
+       interpreted functions, and __bound__ & co. stay refused); a class's
+       is a namespace entry, so at worst what its body stored there */
+    {"__type_params__", ON_CODE_DEF},
+    /* the bases of the code's own class as its `class` statement wrote them
+       (with Generic[...] for a generic class): objects the code held */
+    {"__orig_bases__", ON_CODE_OWN},
     /* what functools.wraps stored on the code's own function: an object the
        code passed to wraps, so held already */
     {"__wrapped__", ON_CODE_FUNC},
@@ -56,6 +68,10 @@ static const DunderRule rules[] = {
     /* names of attributes (str, or tuples / dicts of str): plain data */
     {"__slots__", ON_ANY},
     {"__match_args__", ON_ANY},
+    /* 3.13+: a class's first line (an int) and the attribute names its
+       methods assign on self (a tuple of str): plain data */
+    {"__firstlineno__", ON_ANY},
+    {"__static_attributes__", ON_ANY},
 };
 
 /* 1 when the object is the code's own class or an instance of one. */
@@ -95,6 +111,9 @@ dunder_read_allowed(Interp *in, PyObject *obj, PyObject *name)
             return Py_TYPE(obj) == in->st->FunctionType ||
                    (PyType_Check(obj) && code_own(obj));
 #endif
+        case ON_CODE_DEF:
+            return Py_TYPE(obj) == in->st->FunctionType ||
+                   (PyType_Check(obj) && code_own(obj));
         case ON_MODULE:
             return PyModule_Check(obj);
         case ON_ANY:

@@ -2396,6 +2396,20 @@ make_function(Frame *f, Node *def)
         }
     }
     fn = function_new(f, def, s, defaults, kwdefaults, ann, closure);
+    if (fn != NULL && def->kind == K_FunctionDef &&
+        def->Function.type_params != NULL) {
+        /* PEP 695: the annotation scope's tuple of type parameters */
+        PyObject *tp = eval_expr(f, def->Function.type_params);
+        if (tp == NULL || !PyTuple_Check(tp)) {
+            if (tp != NULL) {
+                PyErr_SetString(PyExc_SystemError, "type parameters: no tuple");
+            }
+            Py_XDECREF(tp);
+            Py_CLEAR(fn);
+            goto done;
+        }
+        Py_XSETREF(((FunctionObject *)fn)->type_params, tp);
+    }
 done:
     Py_XDECREF(defaults);
     Py_XDECREF(kwdefaults);
@@ -2821,6 +2835,9 @@ const ExprFn expr_table[256] = {
     [K_JoinedStr] = eval_joined,
     [K_FormattedValue] = eval_formatted,
     [K_Lambda] = make_function,
+    /* PEP 695: the definition an annotation scope returns (lower_generic) */
+    [K_FunctionDef] = make_function,
+    [K_ClassDef] = build_class,
     [K_ListComp] = eval_comprehension,
     [K_SetComp] = eval_comprehension,
     [K_DictComp] = eval_comprehension,

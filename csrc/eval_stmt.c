@@ -1303,8 +1303,19 @@ eval_def(Frame *f, Node *s)
     if (dl == NULL) {
         return ST_ERROR;
     }
-    PyObject *obj =
-        s->kind == K_FunctionDef ? make_function(f, s) : build_class(f, s);
+    Node *generic = is_def ? s->Function.generic : s->ClassDef.generic;
+    PyObject *obj;
+    if (generic != NULL) {
+        /* PEP 695: the annotation scope makes the type parameters and
+           returns the definition */
+        PyObject *scope_fn = make_function(f, generic);
+        obj = scope_fn ? function_call_direct(f->in, scope_fn, NULL, 0, NULL)
+                       : NULL;
+        Py_XDECREF(scope_fn);
+    }
+    else {
+        obj = is_def ? make_function(f, s) : build_class(f, s);
+    }
     if (obj == NULL) {
         Py_DECREF(dl);
         return ST_ERROR;

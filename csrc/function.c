@@ -1020,6 +1020,7 @@ function_new(Frame *f, Node *def, Scope *scope, PyObject *defaults,
     fn->module = module; /* reference moved */
     fn->annotations = annotations;
     Py_XINCREF(annotations);
+    fn->type_params = NULL;
     fn->annotate = NULL;
     fn->dict = NULL;
     fn->weakreflist = NULL;
@@ -1043,6 +1044,7 @@ function_traverse(FunctionObject *fn, visitproc visit, void *arg)
     Py_VISIT(fn->doc);
     Py_VISIT(fn->module);
     Py_VISIT(fn->annotations);
+    Py_VISIT(fn->type_params);
     Py_VISIT(fn->annotate);
     Py_VISIT(fn->dict);
     return 0;
@@ -1058,6 +1060,7 @@ function_clear(FunctionObject *fn)
     Py_CLEAR(fn->closure);
     Py_CLEAR(fn->doc);
     Py_CLEAR(fn->annotations);
+    Py_CLEAR(fn->type_params);
     Py_CLEAR(fn->annotate);
     Py_CLEAR(fn->dict);
     return 0;
@@ -1346,6 +1349,31 @@ function_set_annotations(FunctionObject *fn, PyObject *v, void *c)
     return 0;
 }
 
+#if PY_VERSION_HEX >= 0x030C0000
+/* __type_params__ (3.12+): the type parameters of a generic function
+ * (PEP 695), as CPython's functions: a tuple, () when it has none. */
+static PyObject *
+function_get_type_params(FunctionObject *fn, void *c)
+{
+    if (fn->type_params == NULL) {
+        return PyTuple_New(0);
+    }
+    return Py_NewRef(fn->type_params);
+}
+
+static int
+function_set_type_params(FunctionObject *fn, PyObject *v, void *c)
+{
+    if (v == NULL || !PyTuple_Check(v)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "__type_params__ must be set to a tuple");
+        return -1;
+    }
+    Py_XSETREF(fn->type_params, Py_NewRef(v));
+    return 0;
+}
+#endif
+
 static PyObject *
 function_get_defaults(FunctionObject *fn, void *c)
 {
@@ -1414,6 +1442,10 @@ static PyGetSetDef function_getset[] = {
 #if PY_VERSION_HEX >= 0x030E0000
     {"__annotate__", (getter)function_get_annotate,
      (setter)function_set_annotate, NULL, NULL},
+#endif
+#if PY_VERSION_HEX >= 0x030C0000
+    {"__type_params__", (getter)function_get_type_params,
+     (setter)function_set_type_params, NULL, NULL},
 #endif
     {"__defaults__", (getter)function_get_defaults, NULL, NULL, NULL},
     {"__kwdefaults__", (getter)function_get_kwdefaults, NULL, NULL, NULL},
@@ -1643,6 +1675,30 @@ build_class(Frame *f, Node *s)
             PyObject_SetItem(ns, st->str_qualname, cs->qualname) < 0) {
             goto done;
         }
+#if PY_VERSION_HEX >= 0x030D0000
+        {
+            PyObject *key = PyUnicode_InternFromString("__firstlineno__");
+            PyObject *line = key ? PyLong_FromLong(cs->firstlineno) : NULL;
+            int r = line ? PyObject_SetItem(ns, key, line) : -1;
+            Py_XDECREF(line);
+            Py_XDECREF(key);
+            if (r < 0) {
+                goto done;
+            }
+        }
+#endif
+        if (s->ClassDef.type_params != NULL) {
+            /* PEP 695: the annotation scope's tuple, before the body */
+            PyObject *tp = eval_expr(f, s->ClassDef.type_params);
+            PyObject *key =
+                tp ? PyUnicode_InternFromString("__type_params__") : NULL;
+            int r = key ? PyObject_SetItem(ns, key, tp) : -1;
+            Py_XDECREF(key);
+            Py_XDECREF(tp);
+            if (r < 0) {
+                goto done;
+            }
+        }
         if (cs->docstring &&
             PyObject_SetItem(ns, st->str_doc, cs->docstring) < 0) {
             goto done;
@@ -1690,6 +1746,19 @@ build_class(Frame *f, Node *s)
             }
             goto done;
         }
+#if PY_VERSION_HEX >= 0x030D0000
+        {
+            PyObject *key = PyUnicode_InternFromString("__static_attributes__");
+            PyObject *sa = cs->static_attributes ? Py_NewRef(cs->static_attributes)
+                                                 : PyTuple_New(0);
+            int r = key && sa ? PyObject_SetItem(ns, key, sa) : -1;
+            Py_XDECREF(sa);
+            Py_XDECREF(key);
+            if (r < 0) {
+                goto done;
+            }
+        }
+#endif
         if (cs->needs_class_cell) {
             classcell = cells[cs->class_cell_slot];
             Py_INCREF(classcell);

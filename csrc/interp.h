@@ -151,6 +151,8 @@ typedef enum { SC_MODULE, SC_FUNCTION, SC_CLASS, SC_COMPREHENSION } ScopeType;
  * lowering it is immutable and describes how to build a frame for it. */
 typedef struct Scope {
     ScopeType type;
+    int transparent; /* a PEP 695 annotation scope: the scopes inside it are
+                        named as if it were not there (lower.c) */
     struct Scope *parent;
     PyObject *name;     /* borrowed from Program consts */
     PyObject *qualname; /* borrowed from Program consts */
@@ -191,6 +193,13 @@ typedef struct Scope {
     Node **body;          /* statements */
     Py_ssize_t nbody;
     PyObject *docstring; /* borrowed, or NULL */
+    /* class scope, 3.13+: __firstlineno__ (its first decorator's line, else
+       the `class` line) and __static_attributes__ (lower.c's
+       note_static_attribute: a set while lowering, owned; then a sorted
+       tuple borrowed from Program consts, NULL when empty) */
+    int firstlineno;
+    PyObject *static_attrs_set;
+    PyObject *static_attributes;
 } Scope;
 
 /* Symbol flags used by the scope pass. */
@@ -551,6 +560,7 @@ typedef struct {
     PyObject *closure;    /* tuple of cells or NULL */
     PyObject *name, *qualname, *doc, *module;
     PyObject *annotations; /* dict or NULL */
+    PyObject *type_params; /* tuple (PEP 695 __type_params__) or NULL */
     PyObject *annotate;    /* 3.14+: what host code set as __annotate__ (a
                               callable or None); NULL: derived (function.c) */
     PyObject *dict;        /* __dict__ */

@@ -58,6 +58,7 @@ typedef struct {
     PyObject
         *private_cls; /* innermost class name, for private-name mangling */
     PyObject *str_consts; /* str constants met so far (lower_str_const) */
+    int in_augassign;     /* lowering an augmented assignment */
     unsigned int nodes;   /* nodes made: the deadline is read every
                              LOWER_CLOCK_EVERY of them */
 } Lower;
@@ -405,27 +406,29 @@ scope_new(Lower *L, ScopeType type, PyObject *name, Node *at)
     /* qualname as CPython computes it: a name declared global in the
        enclosing scope is qualified as a module-level one */
     int force_global = 0;
-    if (L->scope != NULL && L->scope->type != SC_MODULE &&
+    Scope *named = L->scope; /* the scope the qualname is relative to */
+    while (named != NULL && named->transparent) {
+        named = named->parent;
+    }
+    if (named != NULL && named->type != SC_MODULE &&
         type != SC_COMPREHENSION) {
         PyObject *mangled = mangle(L, name);
         if (mangled == NULL) {
             return NULL;
         }
-        force_global = (sym_get(L->scope, mangled) & SYM_GLOBAL) != 0;
+        force_global = (sym_get(named, mangled) & SYM_GLOBAL) != 0;
         Py_DECREF(mangled);
     }
-    if (L->scope == NULL || L->scope->type == SC_MODULE || force_global) {
+    if (named == NULL || named->type == SC_MODULE || force_global) {
         s->qualname = name;
     }
     else {
         PyObject *q;
-        if (L->scope->type == SC_FUNCTION ||
-            L->scope->type == SC_COMPREHENSION) {
-            q = PyUnicode_FromFormat("%U.<locals>.%U", L->scope->qualname,
-                                     name);
+        if (named->type == SC_FUNCTION || named->type == SC_COMPREHENSION) {
+            q = PyUnicode_FromFormat("%U.<locals>.%U", named->qualname, name);
         }
         else {
-            q = PyUnicode_FromFormat("%U.%U", L->scope->qualname, name);
+            q = PyUnicode_FromFormat("%U.%U", named->qualname, name);
         }
         s->qualname = keep_steal(L, q);
         if (s->qualname == NULL) {
@@ -510,6 +513,36 @@ note_name(Lower *L, Node *n, int ctx)
         }
     }
     return scope_add_name_node(s, n);
+}
+
+/* 3.13+ (__static_attributes__): `self.<attr> = ...` (a plain store, not
+ * an augmented one) in a class's body or in any function inside it adds
+ * <attr> (unmangled) to the innermost class's set, as CPython's compiler
+ * does. */
+static int
+note_static_attribute(Lower *L, Node *attr_node, PyObject *rawattr)
+{
+#if PY_VERSION_HEX >= 0x030D0000
+    Node *v = attr_node->Attribute.value;
+    if (L->in_augassign || v == NULL || v->kind != K_Name ||
+        PyUnicode_CompareWithASCIIString(v->obj, "self") != 0) {
+        return 0;
+    }
+    Scope *c = L->scope;
+    while (c != NULL && c->type != SC_CLASS) {
+        c = c->parent;
+    }
+    if (c == NULL) {
+        return 0;
+    }
+    if (c->static_attrs_set == NULL &&
+        (c->static_attrs_set = PySet_New(NULL)) == NULL) {
+        return -1;
+    }
+    return PySet_Add(c->static_attrs_set, rawattr);
+#else
+    return 0;
+#endif
 }
 
 /* ---------------------------------------------------------------- lowering */
@@ -883,7 +916,6 @@ docstring_of(PyObject *body)
 }
 
 /* FunctionDef and Lambda (nodes.def: layout Function). */
-static int refuse_type_params(Lower *L, PyObject *o, const char *what);
 
 /* A generator whose every yield is a statement of its own (`yield v`,
  * `target = yield v`, with no other yield in it) reached only through the
@@ -941,8 +973,11 @@ flat_levels(Node **body, Py_ssize_t n, int depth)
     return most;
 }
 
+/* `tp_load` (an ast Name, or NULL): the definition is the one a PEP 695
+ * annotation scope returns (lower_generic): it binds no name, and its
+ * __type_params__ is that name's value in the annotation scope. */
 static Node *
-lower_function(Lower *L, PyObject *o, int kind)
+lower_function_ex(Lower *L, PyObject *o, int kind, PyObject *tp_load)
 {
     Node *n = node_new(L, kind, o);
     if (n == NULL) {
@@ -950,9 +985,8 @@ lower_function(Lower *L, PyObject *o, int kind)
     }
     PyObject *name;
     if (kind == K_FunctionDef) {
-        int tp = refuse_type_params(L, o, "type parameters on a function "
-                                          "(PEP 695)");
-        if (tp != 0) {
+        if (tp_load != NULL &&
+            (n->Function.type_params = lower_expr(L, tp_load)) == NULL) {
             return NULL;
         }
         name = getf(L, o, F_name);
@@ -1038,7 +1072,7 @@ lower_function(Lower *L, PyObject *o, int kind)
     if (kind == K_FunctionDef && fs->is_generator) {
         fs->flat_levels = flat_levels(fs->body, fs->nbody, 1);
     }
-    if (kind == K_FunctionDef) {
+    if (kind == K_FunctionDef && tp_load == NULL) {
         n->Function.target = name_target(L, name, n);
         if (n->Function.target == NULL) {
             return NULL;
@@ -1047,14 +1081,22 @@ lower_function(Lower *L, PyObject *o, int kind)
     return n;
 }
 
-/* ClassDef (nodes.def). */
 static Node *
-lower_class(Lower *L, PyObject *o)
+lower_function(Lower *L, PyObject *o, int kind)
+{
+    return lower_function_ex(L, o, kind, NULL);
+}
+
+/* ClassDef (nodes.def); `tp_load` as for lower_function_ex. */
+static Node *
+lower_class_ex(Lower *L, PyObject *o, PyObject *tp_load)
 {
     Node *n = node_new(L, K_ClassDef, o);
-    if (n == NULL ||
-        refuse_type_params(L, o, "type parameters on a class (PEP 695)") !=
-            0) {
+    if (n == NULL) {
+        return NULL;
+    }
+    if (tp_load != NULL &&
+        (n->ClassDef.type_params = lower_expr(L, tp_load)) == NULL) {
         return NULL;
     }
     PyObject *name = getf(L, o, F_name);
@@ -1115,6 +1157,9 @@ lower_class(Lower *L, PyObject *o)
         return NULL;
     }
     n->ClassDef.scope = cs;
+    cs->firstlineno = n->ClassDef.ndecorator_list
+                          ? n->ClassDef.decorator_list[0]->lineno
+                          : n->lineno;
     Scope *saved = L->scope;
     int saved_loops = L->loop_depth;
     PyObject *saved_private = L->private_cls;
@@ -1136,6 +1181,9 @@ lower_class(Lower *L, PyObject *o)
     L->private_cls = saved_private;
     if (r < 0) {
         return NULL;
+    }
+    if (tp_load != NULL) {
+        return n;
     }
     n->ClassDef.target = name_target(L, name, n);
     return n->ClassDef.target ? n : NULL;
@@ -1669,13 +1717,16 @@ lower_expr(Lower *L, PyObject *o)
             return NULL;
         }
         PyObject *attr = mangle(L, rawattr);
+        int ctx = attr ? get_ctx(L, o) : -1;
+        if (ctx == CTX_Store && note_static_attribute(L, n, rawattr) < 0) {
+            ctx = -1;
+        }
         Py_DECREF(rawattr);
         if (attr == NULL) {
             return NULL;
         }
         PyUnicode_InternInPlace(&attr);
         n->obj = keep_steal(L, attr);
-        int ctx = get_ctx(L, o);
         if (n->obj == NULL || ctx < 0) {
             return NULL;
         }
@@ -1975,27 +2026,6 @@ lower_alias_from(Lower *L, PyObject *o)
 
 /* ------------------------------------------------ PEP 695 type parameters */
 
-/* 1 when `o` (a FunctionDef or ClassDef) has type parameters (3.12+), after
- * raising the refusal; 0 when it has none; -1 on error. */
-static int
-refuse_type_params(Lower *L, PyObject *o, const char *what)
-{
-    PyObject *tp = NULL;
-    if (PyObject_GetOptionalAttr(o, fieldname(L->st, F_type_params), &tp) <
-        0) {
-        return -1;
-    }
-    int has = tp != NULL && PyList_Check(tp) && PyList_GET_SIZE(tp) > 0;
-    Py_XDECREF(tp);
-    if (has) {
-        refuse(L, o, what,
-               "this interpreter does not implement type parameter scopes "
-               "on functions and classes yet (type aliases are supported)");
-        return 1;
-    }
-    return 0;
-}
-
 /* A Lambda ast node `lambda <params>: expr`, placed at expr (new ref). */
 static PyObject *
 thunk_ast(Lower *L, PyObject *params, PyObject *expr)
@@ -2155,38 +2185,51 @@ done:
 static PyObject *
 scope_qualname_prefix(Lower *L)
 {
-    if (L->scope == NULL || L->scope->type == SC_MODULE) {
+    Scope *s = L->scope;
+    while (s != NULL && s->transparent) {
+        s = s->parent;
+    }
+    if (s == NULL || s->type == SC_MODULE) {
         return PyUnicode_FromString("");
     }
-    if (L->scope->type == SC_FUNCTION || L->scope->type == SC_COMPREHENSION) {
-        return PyUnicode_FromFormat("%U.<locals>.", L->scope->qualname);
+    if (s->type == SC_FUNCTION || s->type == SC_COMPREHENSION) {
+        return PyUnicode_FromFormat("%U.<locals>.", s->qualname);
     }
-    return PyUnicode_FromFormat("%U.", L->scope->qualname);
+    return PyUnicode_FromFormat("%U.", s->qualname);
 }
 
-/* `type Name[params] = value` (3.12+, PEP 695).  The alias is CPython's own
- * typing.TypeAliasType with its lazy value: a helper compiled by CPython
- * from generated source, `def _mk(f): type Name[params] = f[0](params);
- * return Name`, receives the value (and each bound, constraint and
- * default) as an interpreted function of the type parameters, so that
- * CPython's alias, TypeVar, ParamSpec and TypeVarTuple objects evaluate
- * them on first access, in the scope of the statement.  Identifiers in the
- * source come from the parser; nothing else of the user's reaches it.
+/* What CPython's helper (lower_type_params) makes from type parameters. */
+typedef enum {
+    TP_ALIAS, /* `type Name[params] = value`: returns the TypeAliasType */
+    TP_DEF,   /* returns (params, *params), params the __type_params__ tuple */
+    TP_CLASS, /* returns (params, Generic[params], *params) */
+} TypeParamsMode;
+
+/* `type Name[params] = value` (3.12+, PEP 695), and the type parameters of
+ * a generic function or class (lower_generic).  The objects are CPython's
+ * own: a helper compiled by CPython from generated source,
+ * `def _mk(f): type Name[params] = f[0](params); return Name` (or
+ * `def Name[params](): pass`, `class Name[params]: pass` returning the
+ * parameters), receives the value (and each bound, constraint and default)
+ * as an interpreted function of the type parameters, so that CPython's
+ * alias, TypeVar, ParamSpec and TypeVarTuple objects evaluate them on first
+ * access, in the scope of the statement.  Identifiers in the source come
+ * from the parser; nothing else of the user's reaches it.
  *
- * Node: obj = the helper's code object, c = the Name target, v = thunks
- * (Lambda nodes, evaluated in the current scope to functions). */
+ * Node: obj = the helper's code object, thunks (Lambda nodes, evaluated in
+ * the current scope to functions), target: where the result is stored
+ * (`target`, an ast target, is lowered here).  `name`, `tparams`, `value`
+ * (TP_ALIAS only) and `target` are borrowed. */
 static Node *
-lower_type_alias(Lower *L, PyObject *o)
+lower_type_params(Lower *L, PyObject *o, PyObject *name, PyObject *tparams,
+                  PyObject *value, TypeParamsMode mode, PyObject *target)
 {
     Node *n = node_new(L, K_TypeAlias, o);
-    PyObject *target = NULL, *name = NULL, *tparams = NULL, *pnames = NULL;
+    PyObject *pnames = NULL;
     PyObject *thunks = NULL, *src = NULL, *fname = NULL, *call_args = NULL;
-    PyObject *comma = NULL, *text = NULL, *code = NULL, *value = NULL;
+    PyObject *comma = NULL, *text = NULL, *code = NULL;
     Node *res = NULL;
-    if (n == NULL || (target = getf(L, o, F_name)) == NULL ||
-        (name = getf(L, target, F_id)) == NULL ||
-        (tparams = getf(L, o, F_type_params)) == NULL ||
-        (value = getf(L, o, F_value)) == NULL) {
+    if (n == NULL) {
         goto done;
     }
     if (!PyList_Check(tparams) || !PyUnicode_Check(name)) {
@@ -2225,7 +2268,11 @@ lower_type_alias(Lower *L, PyObject *o)
         goto done;
     }
     /* "def _mk(F):\n type Name[" */
-    text = PyUnicode_FromFormat("def _mk(%U):\n type %U", fname, name);
+    text = PyUnicode_FromFormat("def _mk(%U):\n %s %U", fname,
+                                mode == TP_ALIAS ? "type"
+                                : mode == TP_DEF ? "def"
+                                                 : "class",
+                                name);
     if (text == NULL || PyList_Append(src, text) < 0) {
         goto done;
     }
@@ -2332,11 +2379,25 @@ lower_type_alias(Lower *L, PyObject *o)
     if (np > 0 && append_cstr(src, "]") < 0) {
         goto done;
     }
-    if (append_cstr(src, " = ") < 0 ||
-        add_thunk(L, thunks, src, fname, pnames, call_args, value) < 0) {
-        goto done;
+    if (mode == TP_ALIAS) {
+        if (append_cstr(src, " = ") < 0 ||
+            add_thunk(L, thunks, src, fname, pnames, call_args, value) < 0) {
+            goto done;
+        }
+        Py_SETREF(text, PyUnicode_FromFormat("\n return %U\n", name));
     }
-    Py_SETREF(text, PyUnicode_FromFormat("\n return %U\n", name));
+    else {
+        Py_SETREF(text,
+                  mode == TP_DEF
+                      ? PyUnicode_FromFormat(
+                            "(): pass\n return (%U.__type_params__, "
+                            "*%U.__type_params__)\n",
+                            name, name)
+                      : PyUnicode_FromFormat(
+                            ": pass\n return (%U.__type_params__, "
+                            "%U.__orig_bases__[0], *%U.__type_params__)\n",
+                            name, name, name));
+    }
     if (text == NULL || PyList_Append(src, text) < 0) {
         goto done;
     }
@@ -2353,8 +2414,11 @@ lower_type_alias(Lower *L, PyObject *o)
     if (csrc == NULL) {
         goto done;
     }
-    code = Py_CompileString(csrc, "<type alias>", Py_file_input);
-    if (code != NULL) {
+    code = Py_CompileString(csrc,
+                            mode == TP_ALIAS ? "<type alias>"
+                                             : "<type parameters>",
+                            Py_file_input);
+    if (code != NULL && mode == TP_ALIAS) {
         /* the alias and its value are named for the statement's scope, not
            the helper's (3.15's TypeAliasType repr shows the qualname) */
         PyObject *old = PyUnicode_FromString("_mk.<locals>.");
@@ -2387,9 +2451,6 @@ lower_type_alias(Lower *L, PyObject *o)
     }
     res = n;
 done:
-    Py_XDECREF(target);
-    Py_XDECREF(name);
-    Py_XDECREF(tparams);
     Py_XDECREF(pnames);
     Py_XDECREF(thunks);
     Py_XDECREF(src);
@@ -2398,7 +2459,381 @@ done:
     Py_XDECREF(comma);
     Py_XDECREF(text);
     Py_XDECREF(code);
+    return res;
+}
+
+static Node *
+lower_type_alias(Lower *L, PyObject *o)
+{
+    PyObject *target = NULL, *name = NULL, *tparams = NULL, *value = NULL;
+    Node *n = NULL;
+    if ((target = getf(L, o, F_name)) != NULL &&
+        (name = getf(L, target, F_id)) != NULL &&
+        (tparams = getf(L, o, F_type_params)) != NULL &&
+        (value = getf(L, o, F_value)) != NULL) {
+        n = lower_type_params(L, o, name, tparams, value, TP_ALIAS, target);
+    }
+    Py_XDECREF(target);
+    Py_XDECREF(name);
+    Py_XDECREF(tparams);
     Py_XDECREF(value);
+    return n;
+}
+
+/* ------------------------------------------ PEP 695 generic definitions */
+
+/* 1 when `o` (a FunctionDef or ClassDef) has type parameters (3.12+), 0
+ * when not, -1 on error. */
+static int
+has_type_params(Lower *L, PyObject *o)
+{
+    PyObject *tp = NULL;
+    if (PyObject_GetOptionalAttr(o, fieldname(L->st, F_type_params), &tp) <
+        0) {
+        return -1;
+    }
+    int has = tp != NULL && PyList_Check(tp) && PyList_GET_SIZE(tp) > 0;
+    Py_XDECREF(tp);
+    return has;
+}
+
+/* ast.<cls>(**kw) placed at `pos` (new ref; kw may be NULL). */
+static PyObject *
+ast_at(Lower *L, const char *cls, PyObject *kw, PyObject *pos)
+{
+    PyObject *type = PyObject_GetAttrString(L->st->ast_module, cls);
+    PyObject *empty = type ? PyTuple_New(0) : NULL;
+    PyObject *node = empty ? PyObject_Call(type, empty, kw) : NULL;
+    Py_XDECREF(empty);
+    Py_XDECREF(type);
+    static const int locs[] = {F_lineno, F_col_offset, F_end_lineno,
+                               F_end_col_offset};
+    for (int i = 0; node != NULL && pos != NULL && i < 4; i++) {
+        PyObject *v = getf(L, pos, locs[i]);
+        if (v == NULL) {
+            PyErr_Clear();
+            continue;
+        }
+        int r = PyObject_SetAttr(node, fieldname(L->st, locs[i]), v);
+        Py_DECREF(v);
+        if (r < 0) {
+            Py_CLEAR(node);
+        }
+    }
+    return node;
+}
+
+/* ast.Name(id, Load() or Store()) at `pos` (new ref). */
+static PyObject *
+ast_name(Lower *L, PyObject *id, int store, PyObject *pos)
+{
+    PyObject *ctx = ast_at(L, store ? "Store" : "Load", NULL, NULL);
+    PyObject *kw = ctx ? Py_BuildValue("{sOsO}", "id", id, "ctx", ctx) : NULL;
+    PyObject *node = kw ? ast_at(L, "Name", kw, pos) : NULL;
+    Py_XDECREF(kw);
+    Py_XDECREF(ctx);
+    return node;
+}
+
+/* ast.Name of the C string `id` (new ref). */
+static PyObject *
+ast_name_s(Lower *L, const char *id, int store, PyObject *pos)
+{
+    PyObject *u = PyUnicode_InternFromString(id);
+    PyObject *node = u ? ast_name(L, u, store, pos) : NULL;
+    Py_XDECREF(u);
+    return node;
+}
+
+/* A shallow copy of the ast node `o` (new ref). */
+static PyObject *
+ast_copy(PyObject *o)
+{
+    PyObject *copy = PyImport_ImportModule("copy");
+    PyObject *res = copy ? PyObject_CallMethod(copy, "copy", "O", o) : NULL;
+    Py_XDECREF(copy);
+    return res;
+}
+
+/* The defaults of a generic function move to its annotation scope's
+ * parameters (they are evaluated in the enclosing scope, as CPython does):
+ * `gargs` (new ref) gets a parameter `.dI` / `.kI` per default with the
+ * default as its own, and `inner` (the function's copy) a copy of its
+ * arguments whose defaults read those parameters.  0 / -1. */
+static int
+move_defaults(Lower *L, PyObject *o, PyObject *inner, PyObject **gargs)
+{
+    PyObject *args = NULL, *nargs = NULL, *defs = NULL, *kwdefs = NULL;
+    PyObject *gpos = NULL, *gkw = NULL, *gdefs = NULL, *gkwdefs = NULL;
+    PyObject *ndefs = NULL, *nkwdefs = NULL, *kw = NULL;
+    int r = -1;
+    *gargs = NULL;
+    if ((args = getf(L, o, F_args)) == NULL || (nargs = ast_copy(args)) == NULL ||
+        (defs = PyObject_GetAttrString(args, "defaults")) == NULL ||
+        (kwdefs = PyObject_GetAttrString(args, "kw_defaults")) == NULL ||
+        !PyList_Check(defs) || !PyList_Check(kwdefs) ||
+        (gpos = PyList_New(0)) == NULL || (gkw = PyList_New(0)) == NULL ||
+        (gdefs = PyList_New(0)) == NULL || (gkwdefs = PyList_New(0)) == NULL ||
+        (ndefs = PyList_New(0)) == NULL || (nkwdefs = PyList_New(0)) == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "malformed arguments node");
+        }
+        goto done;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        PyObject *src = pass ? kwdefs : defs;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(src); i++) {
+            PyObject *d = PyList_GET_ITEM(src, i);
+            if (d == Py_None) {
+                if (PyList_Append(nkwdefs, Py_None) < 0) {
+                    goto done;
+                }
+                continue;
+            }
+            PyObject *pname = PyUnicode_FromFormat(".%c%zd", pass ? 'k' : 'd',
+                                                   i);
+            PyObject *akw = pname ? Py_BuildValue("{sO}", "arg", pname) : NULL;
+            PyObject *arg = akw ? ast_at(L, "arg", akw, d) : NULL;
+            PyObject *load = arg ? ast_name(L, pname, 0, d) : NULL;
+            int ok = load != NULL &&
+                     PyList_Append(pass ? gkw : gpos, arg) == 0 &&
+                     PyList_Append(pass ? gkwdefs : gdefs, d) == 0 &&
+                     PyList_Append(pass ? nkwdefs : ndefs, load) == 0;
+            Py_XDECREF(load);
+            Py_XDECREF(arg);
+            Py_XDECREF(akw);
+            Py_XDECREF(pname);
+            if (!ok) {
+                goto done;
+            }
+        }
+    }
+    if (PyObject_SetAttrString(nargs, "defaults", ndefs) < 0 ||
+        PyObject_SetAttrString(nargs, "kw_defaults", nkwdefs) < 0 ||
+        PyObject_SetAttrString(inner, "args", nargs) < 0) {
+        goto done;
+    }
+    kw = Py_BuildValue("{s[]sOsOsOsOsOsO}", "posonlyargs", "args", gpos,
+                       "vararg", Py_None, "kwonlyargs", gkw, "kw_defaults",
+                       gkwdefs, "kwarg", Py_None, "defaults", gdefs);
+    *gargs = kw ? ast_at(L, "arguments", kw, NULL) : NULL;
+    r = *gargs ? 0 : -1;
+done:
+    Py_XDECREF(kw);
+    Py_XDECREF(ndefs);
+    Py_XDECREF(nkwdefs);
+    Py_XDECREF(gdefs);
+    Py_XDECREF(gkwdefs);
+    Py_XDECREF(gkw);
+    Py_XDECREF(gpos);
+    Py_XDECREF(kwdefs);
+    Py_XDECREF(defs);
+    Py_XDECREF(nargs);
+    Py_XDECREF(args);
+    return r;
+}
+
+/* `def f[T](...)` and `class C[T](...)` (3.12+, PEP 695).  As in CPython's
+ * compiler, an annotation scope (a function named `<generic parameters of
+ * f>`, invisible in the qualified names of what it holds) stands between
+ * the definition and the enclosing scope:
+ *
+ *   - the statement (kind FunctionDef or ClassDef, with only decorators,
+ *     target and `generic`) evaluates the decorators, makes the annotation
+ *     scope's function, whose parameters `.d0`, `.k0`... have the
+ *     function's defaults as their defaults (evaluated now, in the
+ *     enclosing scope, after the decorators: CPython's order), calls it,
+ *     decorates the result and binds the name;
+ *   - the annotation scope runs
+ *         .type_params[, .generic_base], T, *Ts, **P = <CPython's helper>
+ *         return <def f(x: T = .d0) -> T: ...>
+ *                or <class C(bases, .generic_base, **keywords): ...>
+ *     (lower_type_params, TP_DEF / TP_CLASS), so that annotations, bases
+ *     and keywords see the type parameters, the body sees them as free
+ *     variables, and the definition binds no name there (a recursive call
+ *     in the body reads the enclosing scope's name, as in CPython).  The
+ *     definition's __type_params__ (a function's attribute, a class's
+ *     namespace entry set before its body) is `.type_params`; a class gets
+ *     Generic[params] as its last base.
+ *
+ * One difference remains (docs/compatibility.md): inside a class body,
+ * CPython's annotation scope also sees the class's names; ours sees the
+ * names of the enclosing functions and the globals, as a function does. */
+static Node *
+lower_generic(Lower *L, PyObject *o, int kind)
+{
+    int is_def = kind == K_FunctionDef;
+    PyObject *name = NULL, *tparams = NULL, *inner = NULL, *gargs = NULL;
+    PyObject *tp_load = NULL, *elts = NULL, *target = NULL, *kw = NULL;
+    PyObject *gname = NULL, *empty = NULL;
+    Node *res = NULL;
+    /* CPython's compile-stage checks of type parameters (duplicates, a
+       non-default one after a default...) */
+    L->needs_compile_check = 1;
+    Node *n = node_new(L, kind, o);
+    if (n == NULL || (name = getf(L, o, F_name)) == NULL ||
+        (tparams = getf(L, o, F_type_params)) == NULL ||
+        !PyList_Check(tparams) || !PyUnicode_Check(name)) {
+        if (n != NULL && !PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "malformed definition node");
+        }
+        goto done;
+    }
+    PyUnicode_InternInPlace(&name);
+    if (keep(L, name) == NULL) {
+        goto done;
+    }
+    n->obj = name;
+    /* the decorators, in the enclosing scope */
+    if (lower_list(L, o, F_decorator_list, lower_expr,
+                   is_def ? &n->Function.decorator_list
+                          : &n->ClassDef.decorator_list,
+                   is_def ? &n->Function.ndecorator_list
+                          : &n->ClassDef.ndecorator_list,
+                   0) < 0) {
+        goto done;
+    }
+    /* the definition the annotation scope returns: a copy of `o` without
+       type parameters or decorators */
+    if ((inner = ast_copy(o)) == NULL || (empty = PyList_New(0)) == NULL ||
+        PyObject_SetAttrString(inner, "type_params", empty) < 0 ||
+        PyObject_SetAttrString(inner, "decorator_list", empty) < 0) {
+        goto done;
+    }
+    if (is_def) {
+        if (move_defaults(L, o, inner, &gargs) < 0) {
+            goto done;
+        }
+    }
+    else {
+        PyObject *bases = getf(L, o, F_bases);
+        PyObject *nb = bases ? PySequence_List(bases) : NULL;
+        PyObject *gb = nb ? ast_name_s(L, ".generic_base", 0, o) : NULL;
+        int r = gb && PyList_Append(nb, gb) == 0 &&
+                        PyObject_SetAttrString(inner, "bases", nb) == 0
+                    ? 0
+                    : -1;
+        Py_XDECREF(gb);
+        Py_XDECREF(nb);
+        Py_XDECREF(bases);
+        kw = Py_BuildValue("{s[]s[]sOs[]s[]sOs[]}", "posonlyargs", "args",
+                           "vararg", Py_None, "kwonlyargs", "kw_defaults",
+                           "kwarg", Py_None, "defaults");
+        if (r < 0 || kw == NULL ||
+            (gargs = ast_at(L, "arguments", kw, NULL)) == NULL) {
+            goto done;
+        }
+    }
+    /* the helper's target: .type_params[, .generic_base], T, Ts, P */
+    if ((elts = PyList_New(0)) == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = -2; i < PyList_GET_SIZE(tparams); i++) {
+        PyObject *t;
+        if (i == -2) {
+            t = ast_name_s(L, ".type_params", 1, o);
+        }
+        else if (i == -1) {
+            if (is_def) {
+                continue;
+            }
+            t = ast_name_s(L, ".generic_base", 1, o);
+        }
+        else {
+            PyObject *p = PyList_GET_ITEM(tparams, i);
+            PyObject *pn = getf(L, p, F_name);
+            t = pn ? ast_name(L, pn, 1, p) : NULL;
+            Py_XDECREF(pn);
+        }
+        int r = t ? PyList_Append(elts, t) : -1;
+        Py_XDECREF(t);
+        if (r < 0) {
+            goto done;
+        }
+    }
+    {
+        PyObject *store = ast_at(L, "Store", NULL, NULL);
+        PyObject *tkw =
+            store ? Py_BuildValue("{sOsO}", "elts", elts, "ctx", store) : NULL;
+        target = tkw ? ast_at(L, "Tuple", tkw, o) : NULL;
+        Py_XDECREF(tkw);
+        Py_XDECREF(store);
+    }
+    if (target == NULL ||
+        (tp_load = ast_name_s(L, ".type_params", 0, o)) == NULL) {
+        goto done;
+    }
+    /* the annotation scope */
+    gname = PyUnicode_FromFormat("<generic parameters of %U>", name);
+    if (gname == NULL) {
+        goto done;
+    }
+    PyUnicode_InternInPlace(&gname);
+    if (keep(L, gname) == NULL) {
+        goto done;
+    }
+    Node *g = node_new(L, K_FunctionDef, o);
+    Scope *gs = g ? scope_new(L, SC_FUNCTION, gname, g) : NULL;
+    if (gs == NULL) {
+        goto done;
+    }
+    g->obj = gname;
+    gs->transparent = 1;
+    g->Function.scope = gs;
+    g->Function.args = lower_arguments(L, gargs, gs, 0);
+    Node **body = g->Function.args ? arena_alloc(L->prog, 2 * sizeof(Node *))
+                                   : NULL;
+    Node *ret = body ? node_new(L, K_Return, o) : NULL;
+    if (ret == NULL) {
+        goto done;
+    }
+    Scope *saved = L->scope;
+    int saved_loops = L->loop_depth;
+    L->scope = gs;
+    L->loop_depth = 0;
+    body[0] = lower_type_params(L, o, name, tparams, NULL,
+                                is_def ? TP_DEF : TP_CLASS, target);
+    ret->Return.value =
+        body[0] == NULL ? NULL
+        : is_def        ? lower_function_ex(L, inner, K_FunctionDef, tp_load)
+                        : lower_class_ex(L, inner, tp_load);
+    body[1] = ret;
+    L->scope = saved;
+    L->loop_depth = saved_loops;
+    if (ret->Return.value == NULL) {
+        goto done;
+    }
+    if (!is_def && n->ClassDef.ndecorator_list) {
+        ret->Return.value->ClassDef.scope->firstlineno =
+            n->ClassDef.decorator_list[0]->lineno;
+    }
+    gs->body = body;
+    gs->nbody = 2;
+    /* the statement */
+    Node *t = name_target(L, name, n);
+    if (t == NULL) {
+        goto done;
+    }
+    if (is_def) {
+        n->Function.generic = g;
+        n->Function.target = t;
+    }
+    else {
+        n->ClassDef.generic = g;
+        n->ClassDef.target = t;
+    }
+    res = n;
+done:
+    Py_XDECREF(name);
+    Py_XDECREF(tparams);
+    Py_XDECREF(inner);
+    Py_XDECREF(gargs);
+    Py_XDECREF(tp_load);
+    Py_XDECREF(elts);
+    Py_XDECREF(target);
+    Py_XDECREF(kw);
+    Py_XDECREF(gname);
+    Py_XDECREF(empty);
     return res;
 }
 
@@ -2418,9 +2853,14 @@ lower_stmt(Lower *L, PyObject *o)
     Node *n;
     switch ((NodeKind)kind) {
     case K_FunctionDef:
-        return lower_function(L, o, K_FunctionDef);
-    case K_ClassDef:
-        return lower_class(L, o);
+    case K_ClassDef: {
+        int generic = has_type_params(L, o);
+        if (generic != 0) {
+            return generic < 0 ? NULL : lower_generic(L, o, kind);
+        }
+        return kind == K_FunctionDef ? lower_function(L, o, K_FunctionDef)
+                                     : lower_class_ex(L, o, NULL);
+    }
     case K_Return:
         n = node_new(L, kind, o);
         if (n == NULL) {
@@ -2454,7 +2894,10 @@ lower_stmt(Lower *L, PyObject *o)
         }
         n->op = (uint8_t)op_of(L, op);
         Py_DECREF(op);
-        if (lower_fields_AugAssign(L, o, n) < 0) {
+        L->in_augassign++;
+        int r = lower_fields_AugAssign(L, o, n);
+        L->in_augassign--;
+        if (r < 0) {
             return NULL;
         }
         /* an augmented Name target is both used and bound */
@@ -3203,6 +3646,7 @@ program_dealloc(ProgramObject *p)
         Scope *s = p->scopes[i];
         Py_XDECREF(s->symbols);
         Py_XDECREF(s->kidfree);
+        Py_XDECREF(s->static_attrs_set);
         PyMem_Free(s->kids);
         PyMem_Free(s->names);
     }
@@ -3386,8 +3830,20 @@ lower_program(ModState *st, Interp *in, PyObject *source)
     }
     /* symbols are no longer needed */
     for (Py_ssize_t i = 0; i < p->nscopes; i++) {
-        Py_CLEAR(p->scopes[i]->symbols);
-        Py_CLEAR(p->scopes[i]->kidfree);
+        Scope *s = p->scopes[i];
+        Py_CLEAR(s->symbols);
+        Py_CLEAR(s->kidfree);
+        if (s->static_attrs_set != NULL) {
+            PyObject *l = PySequence_List(s->static_attrs_set);
+            Py_CLEAR(s->static_attrs_set);
+            s->static_attributes =
+                l && PyList_Sort(l) == 0 ? keep_steal(&L, PyList_AsTuple(l))
+                                         : NULL;
+            Py_XDECREF(l);
+            if (s->static_attributes == NULL) {
+                goto fail;
+            }
+        }
     }
     if (L.needs_compile_check &&
         (limits_check_deadline(in) < 0 || compile_check(st, src) < 0)) {

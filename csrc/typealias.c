@@ -1,4 +1,7 @@
-/* typealias.c: the `type` statement (PEP 695, CPython 3.12+).
+/* typealias.c: the `type` statement (PEP 695, CPython 3.12+), and the type
+ * parameters of generic functions and classes (lower.c's lower_generic runs
+ * the same node with a helper that returns the parameters instead of an
+ * alias, stored into the annotation scope's names).
  *
  * lower.c (lower_type_alias) turns `type Name[params] = value` into a
  * helper that CPython compiles from generated source,
@@ -38,11 +41,28 @@ eval_type_alias(Frame *f, Node *s)
         PyTuple_SET_ITEM(thunks, i, fn);
     }
     /* the helper's globals: the module name (the alias's __module__, as
-       CPython takes it from the defining frame) and no builtins */
+       CPython takes it from the defining frame) and, of the builtins, only
+       __build_class__ (lower.c's TP_CLASS: `class Name[params]: pass`) and
+       __import__ (CPython imports typing to make Generic[*Ts]; the helper's
+       source, generated from identifiers, names neither) */
     g = PyDict_New();
     b = PyDict_New();
-    if (g == NULL || b == NULL ||
-        PyDict_SetItemString(g, "__builtins__", b) < 0) {
+    PyObject *bmod = b ? PyImport_ImportModule("builtins") : NULL;
+    if (g == NULL || bmod == NULL) {
+        goto done;
+    }
+    static const char *const keep[] = {"__build_class__", "__import__"};
+    for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) {
+        PyObject *v = PyObject_GetAttrString(bmod, keep[i]);
+        int r = v ? PyDict_SetItemString(b, keep[i], v) : -1;
+        Py_XDECREF(v);
+        if (r < 0) {
+            Py_DECREF(bmod);
+            goto done;
+        }
+    }
+    Py_DECREF(bmod);
+    if (PyDict_SetItemString(g, "__builtins__", b) < 0) {
         goto done;
     }
     if (PyDict_Check(f->globals)) {

@@ -1,8 +1,9 @@
 """Attacks through the syntax of newer CPython versions (docs/compatibility.md, per version).
 
 Every new construct goes through the same policy as the old ones: the dunders that 3.12-3.14
-added (`__type_params__`, `__value__`, `__annotate__`, `__static_attributes__`,
-`__firstlineno__`, ...) are not readable, a `type` alias's lazy value runs as interpreted code
+added (`__value__`, `__annotate__`, `__bound__`, ...) are not readable, except the reviewed
+plain ones (`__type_params__` of the code's own definitions, `__static_attributes__`,
+`__firstlineno__`: docs/security.md), a `type` alias's lazy value runs as interpreted code
 under the policy and the budgets whoever asks for it (the host included), and a construct the
 interpreter does not implement is refused by name with its line.
 """
@@ -84,19 +85,93 @@ def test_lazy_bound_and_constraints_run_under_the_policy():
 
 
 @py312
+def test_generic_functions_and_classes_run():
+    """PEP 695 on def and class: the type parameters are CPython's objects, readable through
+    __type_params__ of the code's own definitions; the full comparison with CPython is
+    tests/programs/262_generic_functions_classes.py."""
+    ex = new_executor()
+    out = ex(
+        "def first[T](xs: list[T]) -> T:\n    return xs[0]\n"
+        "class Box[T]:\n    def __init__(self, v: T):\n        self.v = v\n"
+        "    def get[U](self, f) -> U:\n        return f(self.v)\n"
+        "(first([5]), Box(2).get(str), first.__qualname__, Box.get.__qualname__,"
+        " [p.__name__ for p in first.__type_params__ + Box.__type_params__],"
+        " str(Box.__orig_bases__[0]))"
+    ).output
+    assert out == (5, "2", "first", "Box.get", ["T", "T"], "typing.Generic[T]")
+
+
+GENERIC_ATTACKS = [
+    # the lazily evaluated parts stay out of reach, as for aliases
+    "f.__type_params__[0].__bound__",
+    "C.__type_params__[0].__constraints__",
+    "getattr(f.__type_params__[0], '__bound__')",
+    # __type_params__ only of the code's own definitions; never written
+    "import json\njson.dumps.__type_params__",
+    "import collections\ncollections.OrderedDict.__type_params__",
+    "f.__type_params__ = ()",
+    "C.__type_params__ = ()",
+    "C.__orig_bases__[0].__origin__.__subclasses__()",
+    "f.__globals__",
+]
+
+
+@py312
+@pytest.mark.parametrize("attack", GENERIC_ATTACKS)
+def test_generic_definitions_lead_nowhere(attack):
+    ex = new_executor(["json", "collections"])
+    ex("def f[T: int](x: T) -> T:\n    return x\nclass C[T: (int, str)]:\n    pass\n")
+    refused(ex, attack, match=REFUSAL + "|Forbidden function|not allowed")
+
+
+@py312
 @pytest.mark.parametrize(
-    "code, what, line",
+    "bound",
     [
-        ("a = 1\ndef f[T](x: T) -> T:\n    return x\n", "type parameters on a function", 2),
-        ("a = 1\nb = 2\nclass C[T]:\n    pass\n", "type parameters on a class", 3),
-        ("def outer():\n    def inner[**P](): pass\n", "type parameters on a function", 2),
+        "().__class__.__base__.__subclasses__()",
+        "__import__('os').system('echo pwned')",
+        "open('/etc/passwd').read()",
     ],
 )
-def test_generic_functions_and_classes_are_refused_by_name_and_line(code, what, line):
+def test_lazy_bounds_of_generic_definitions_run_under_the_policy(bound):
+    """A bound is lazy (as in CPython): evaluating it, even from the host after the step, runs
+    interpreted code under the policy; the helper that made the TypeVar gives it nothing."""
     ex = new_executor()
-    err = refused(ex, code, match=what)
-    assert f"line {line}" in str(err)
-    assert "nested too deeply" not in str(err)
+    ex(f"def f[T: {bound}](): pass\nclass C[U: {bound}]:\n    pass\n")
+    for tv in (ex.state["f"].__type_params__[0], ex.state["C"].__type_params__[0]):
+        with pytest.raises((InterpreterError, NameError)) as info:
+            tv.__bound__
+        assert "pwned" not in str(info.value)
+    assert ex("1 + 1").output == 2
+
+
+@py312
+def test_annotation_scope_names_are_not_variables():
+    """The annotation scope binds its type parameters and its internal names (`.type_params`,
+    `.d0`) in a scope of its own: nothing reaches the step's variables or state."""
+    ex = new_executor()
+    ex("def f[T](x=1, *, k=2): return T\nclass C[U](dict): pass\nT_seen = f()\n")
+    assert sorted(k for k in ex.state if not k.startswith("_")) == ["C", "T_seen", "f"]
+    with pytest.raises(InterpreterError, match="NameError|not defined"):
+        ex("U")
+
+
+@py312
+@pytest.mark.parametrize(
+    "code, message",
+    [
+        ("def f[T, T](): pass", "duplicate type parameter 'T'"),
+        ("class C[T, T]: pass", "duplicate type parameter 'T'"),
+        ("def f[T](): nonlocal T", "nonlocal binding not allowed for type parameter 'T'"),
+    ],
+)
+def test_generic_definition_errors_are_cpythons(code, message):
+    ex = new_executor()
+    with pytest.raises(InterpreterError, match="SyntaxError") as info:
+        ex(code)
+    assert message in str(info.value)
+    with pytest.raises(SyntaxError, match=message):
+        compile(code, "<s>", "exec")
 
 
 @py312
@@ -141,17 +216,33 @@ def test_alias_names_never_reach_the_helper_source_unparsed():
 @pytest.mark.parametrize(
     "attack",
     [
-        "C.__static_attributes__",
-        "C.__firstlineno__",
-        "getattr(C, '__static_attributes__')",
         "X.__type_params__[0].__default__",
         "X.__type_params__[0].has_default()",
+        "f.__type_params__[0].__default__",
+        "C.__static_attributes__ = ()",
+        "C.__firstlineno__ = 0",
     ],
 )
 def test_313_dunders_are_refused(attack):
     ex = new_executor()
-    ex("class C:\n    def __init__(self):\n        self.a = 1\ntype X[T = int] = list[T]\n")
+    ex(
+        "class C:\n    def __init__(self):\n        self.a = 1\ntype X[T = int] = list[T]\n"
+        "def f[T = int](): pass\n"
+    )
     refused(ex, attack, match=REFUSAL)
+
+
+@py313
+def test_313_class_attributes_are_plain_data():
+    """__firstlineno__ (an int) and __static_attributes__ (a tuple of names) are readable, as
+    __slots__ is: plain data (docs/security.md)."""
+    ex = new_executor(["json"])
+    out = ex(
+        "import json\n\nclass C:\n    def __init__(self):\n        self.a = 1\n"
+        "(C.__firstlineno__, C.__static_attributes__, C().__static_attributes__,"
+        " json.JSONDecoder.__firstlineno__ > 0)",
+    )
+    assert out.output == (3, ("a",), ("a",), True)
 
 
 @py313
