@@ -54,6 +54,9 @@ static NOINLINE PyObject *
 global_lookup_slow(Frame *f, PyObject *name)
 {
     PyObject *v = PyDict_GetItemWithError(f->globals, name);
+    if (v != NULL && Py_TYPE(v) == f->in->st->LazyImportType) {
+        return lazyimport_resolve(f, name, v); /* PEP 810 */
+    }
     if (v == NULL) {
         if (PyErr_Occurred()) {
             return NULL;
@@ -1063,6 +1066,49 @@ list_extend(Interp *in, PyObject *l, PyObject *it)
     return PyErr_Occurred() ? -1 : 0;
 }
 
+/* `*v` into a list or a set, `**v` into a dict: an element of a display or
+ * (PEP 798, 3.15) of a comprehension, with CPython's messages.  0 / -1. */
+int
+display_unpack(Interp *in, PyObject *acc, PyObject *v)
+{
+    if (PyDict_Check(acc)) {
+        return dict_merge_mapping(acc, v);
+    }
+    if (PyList_Check(acc)) {
+        if (Py_TYPE(v)->tp_iter == NULL && !PySequence_Check(v)) {
+            PyErr_Format(PyExc_TypeError,
+                         "Value after * must be an iterable, not %.200s",
+                         Py_TYPE(v)->tp_name);
+            return -1;
+        }
+        if ((PyList_Check(v) || PyTuple_Check(v)) &&
+            policy_check_result_bytes(
+                in, 8.0 * ((double)PyList_GET_SIZE(acc) + (double)Py_SIZE(v)),
+                "display") < 0) {
+            return -1;
+        }
+        return list_extend(in, acc, v);
+    }
+    PyObject *it = hostcall_getiter(in, v); /* security */
+    if (it == NULL) {
+        return -1;
+    }
+    PyObject *x;
+    int r = 0;
+    while ((x = PyIter_Next(it)) != NULL) {
+        r = PySet_Add(acc, x);
+        Py_DECREF(x);
+        if (r < 0) {
+            break;
+        }
+    }
+    if (PyErr_Occurred()) {
+        r = -1;
+    }
+    Py_DECREF(it);
+    return r;
+}
+
 static NOINLINE PyObject *
 eval_sequence_list(Frame *f, Node *e)
 {
@@ -1074,25 +1120,7 @@ eval_sequence_list(Frame *f, Node *e)
         Node *el = e->Seq.elts[i];
         if (el->kind == K_Starred) {
             PyObject *v = eval_expr(f, el->Starred.value);
-            if (v != NULL && Py_TYPE(v)->tp_iter == NULL &&
-                !PySequence_Check(v)) {
-                PyErr_Format(PyExc_TypeError,
-                             "Value after * must be an iterable, not %.200s",
-                             Py_TYPE(v)->tp_name);
-                Py_DECREF(v);
-                Py_DECREF(l);
-                return NULL;
-            }
-            if (v != NULL && (PyList_Check(v) || PyTuple_Check(v)) &&
-                policy_check_result_bytes(
-                    f->in,
-                    8.0 * ((double)PyList_GET_SIZE(l) + (double)Py_SIZE(v)),
-                    "display") < 0) {
-                Py_DECREF(v);
-                Py_DECREF(l);
-                return NULL;
-            }
-            if (v == NULL || list_extend(f->in, l, v) < 0) {
+            if (v == NULL || display_unpack(f->in, l, v) < 0) {
                 Py_XDECREF(v);
                 Py_DECREF(l);
                 return NULL;
@@ -1175,26 +1203,8 @@ eval_set(Frame *f, Node *e)
             Py_DECREF(s);
             return NULL;
         }
-        int r;
-        if (el->kind == K_Starred) {
-            PyObject *it = hostcall_getiter(f->in, v); /* security */
-            r = it ? 0 : -1;
-            PyObject *x;
-            while (it && (x = PyIter_Next(it)) != NULL) {
-                r = PySet_Add(s, x);
-                Py_DECREF(x);
-                if (r < 0) {
-                    break;
-                }
-            }
-            if (it && PyErr_Occurred()) {
-                r = -1;
-            }
-            Py_XDECREF(it);
-        }
-        else {
-            r = PySet_Add(s, v);
-        }
+        int r = el->kind == K_Starred ? display_unpack(f->in, s, v)
+                                      : PySet_Add(s, v);
         Py_DECREF(v);
         if (r < 0) {
             Py_DECREF(s);
@@ -1255,6 +1265,69 @@ eval_dict(Frame *f, Node *e)
 }
 
 /* --------------------------------------------------------------- f-strings */
+
+/* PEP 750 (3.14): `t"..."` is CPython's string.templatelib.Template made
+ * from its parts, as BUILD_TEMPLATE makes it (consecutive strings joined,
+ * '' between two interpolations); an interpolation keeps its value, its
+ * expression's text, its conversion and its format spec (evaluated now, a
+ * str), and formats nothing. */
+static NOINLINE PyObject *
+eval_interpolation(Frame *f, Node *e)
+{
+    ModState *st = f->in->st;
+    if (st->interpolation_type == NULL) {
+        PyErr_SetString(PyExc_SystemError, "template strings need 3.14");
+        return NULL;
+    }
+    PyObject *v = eval_expr(f, e->Interpolation.value);
+    if (v == NULL) {
+        return NULL;
+    }
+    PyObject *conv = NULL, *spec = NULL, *res = NULL;
+    if (e->op != 0) {
+        char c = (char)e->op;
+        conv = PyUnicode_FromStringAndSize(&c, 1);
+    }
+    else {
+        conv = Py_NewRef(Py_None);
+    }
+    spec = e->Interpolation.format_spec
+               ? eval_expr(f, e->Interpolation.format_spec)
+               : PyUnicode_FromString("");
+    if (conv != NULL && spec != NULL) {
+        PyObject *args[4] = {v, e->obj, conv, spec};
+        res = PyObject_Vectorcall(st->interpolation_type, args, 4, NULL);
+    }
+    Py_XDECREF(spec);
+    Py_XDECREF(conv);
+    Py_DECREF(v);
+    return res;
+}
+
+static NOINLINE PyObject *
+eval_template(Frame *f, Node *e)
+{
+    ModState *st = f->in->st;
+    if (st->template_type == NULL) {
+        PyErr_SetString(PyExc_SystemError, "template strings need 3.14");
+        return NULL;
+    }
+    PyObject *parts = PyTuple_New(e->TemplateStr.nvalues);
+    if (parts == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < e->TemplateStr.nvalues; i++) {
+        PyObject *v = eval_expr(f, e->TemplateStr.values[i]);
+        if (v == NULL) {
+            Py_DECREF(parts);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(parts, i, v);
+    }
+    PyObject *res = PyObject_Call(st->template_type, parts, NULL);
+    Py_DECREF(parts);
+    return res;
+}
 
 static NOINLINE PyObject *
 eval_formatted(Frame *f, Node *e)
@@ -2834,6 +2907,8 @@ const ExprFn expr_table[256] = {
     [K_Dict] = eval_dict,
     [K_JoinedStr] = eval_joined,
     [K_FormattedValue] = eval_formatted,
+    [K_TemplateStr] = eval_template,
+    [K_Interpolation] = eval_interpolation,
     [K_Lambda] = make_function,
     /* PEP 695: the definition an annotation scope returns (lower_generic) */
     [K_FunctionDef] = make_function,

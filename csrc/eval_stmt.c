@@ -1333,41 +1333,99 @@ eval_def(Frame *f, Node *s)
 
 /* ----------------------------------------------------------------- imports */
 
+/* The value `import a.b.c [as x]` binds for alias `al` (the import done
+ * now, under the policy).  New ref. */
+static PyObject *
+import_alias_value(Frame *f, Node *al)
+{
+    PyObject *mod = policy_import(f, al->obj, NULL, 0);
+    if (mod == NULL || !al->flags) {
+        return mod;
+    }
+    /* import a.b.c as x binds the submodule a.b.c */
+    PyObject *bind = mod;
+    PyObject *parts = PyUnicode_Split(al->obj, f->in->st->str_dot, -1);
+    if (parts == NULL) {
+        Py_DECREF(mod);
+        return NULL;
+    }
+    Py_INCREF(bind);
+    for (Py_ssize_t k = 1; k < PyList_GET_SIZE(parts) && bind != NULL; k++) {
+        PyObject *sub = PyObject_GetAttr(bind, PyList_GET_ITEM(parts, k));
+        Py_DECREF(bind);
+        bind = sub;
+    }
+    Py_DECREF(parts);
+    Py_DECREF(mod);
+    return bind;
+}
+
+static PyObject *import_from_value(Frame *f, Node *s, PyObject *mod,
+                                   Node *al);
+
+PyObject *
+import_binding(Frame *f, Node *stmt, Py_ssize_t index)
+{
+    if (stmt->kind == K_Import) {
+        return import_alias_value(f, stmt->Import.names[index]);
+    }
+    Node *al = stmt->ImportFrom.names[index];
+    PyObject *fromlist = PyTuple_Pack(1, al->obj);
+    PyObject *mod =
+        fromlist ? policy_import(f, stmt->obj, fromlist, stmt->slot) : NULL;
+    Py_XDECREF(fromlist);
+    if (mod == NULL) {
+        return NULL;
+    }
+    PyObject *v = import_from_value(f, stmt, mod, al);
+    Py_DECREF(mod);
+    return v;
+}
+
+/* `lazy import ...` / `lazy from m import ...` (PEP 810, lazyimport.c): each
+ * name is bound to a lazy_import object, except that `lazy from m import`
+ * binds at once when m is imported already, as CPython does. */
+static Status
+eval_lazy_import(Frame *f, Node *s)
+{
+    int from = s->kind == K_ImportFrom;
+    Py_ssize_t n = from ? s->ImportFrom.nnames : s->Import.nnames;
+    int loaded = 0;
+    if (from && s->slot == 0) {
+        PyObject *m = PyImport_GetModule(s->obj);
+        if (m == NULL && PyErr_Occurred()) {
+            return ST_ERROR;
+        }
+        loaded = m != NULL;
+        Py_XDECREF(m);
+    }
+    Status st = ST_OK;
+    for (Py_ssize_t i = 0; i < n && st == ST_OK; i++) {
+        Node *al = from ? s->ImportFrom.names[i] : s->Import.names[i];
+        PyObject *v =
+            loaded ? import_binding(f, s, i) : lazyimport_new(f, s, i);
+        if (v == NULL || store_name(f, al->alias.target, v) < 0) {
+            st = ST_ERROR;
+        }
+        Py_XDECREF(v);
+    }
+    /* no global-name slot may hold a lazy object */
+    gcache_forget(f->in);
+    return st;
+}
+
 static Status
 eval_import(Frame *f, Node *s)
 {
+    if (s->flags & NF_LAZY) {
+        return eval_lazy_import(f, s);
+    }
     for (Py_ssize_t i = 0; i < s->Import.nnames; i++) {
         Node *al = s->Import.names[i];
-        PyObject *mod = policy_import(f, al->obj, NULL, 0);
-        if (mod == NULL) {
+        PyObject *bind = import_alias_value(f, al);
+        if (bind == NULL) {
             return ST_ERROR;
         }
-        PyObject *bind = mod;
-        Py_INCREF(bind);
-        if (al->flags) {
-            /* import a.b.c as x binds the submodule a.b.c */
-            PyObject *parts = PyUnicode_Split(al->obj, f->in->st->str_dot, -1);
-            if (parts == NULL) {
-                Py_DECREF(bind);
-                Py_DECREF(mod);
-                return ST_ERROR;
-            }
-            for (Py_ssize_t k = 1; k < PyList_GET_SIZE(parts); k++) {
-                PyObject *sub =
-                    PyObject_GetAttr(bind, PyList_GET_ITEM(parts, k));
-                Py_DECREF(bind);
-                bind = sub;
-                if (bind == NULL) {
-                    break;
-                }
-            }
-            Py_DECREF(parts);
-            if (bind == NULL) {
-                Py_DECREF(mod);
-                return ST_ERROR;
-            }
-        }
-        Py_DECREF(mod);
         int r = store_name(f, al->alias.target, bind);
         Py_DECREF(bind);
         if (r < 0) {
@@ -1420,9 +1478,46 @@ modname_withheld(PyObject *mod, PyObject *nm)
     return r;
 }
 
+/* The value `from m import name` binds for alias `al` of statement `s`,
+ * `mod` being m.  New ref. */
+static PyObject *
+import_from_value(Frame *f, Node *s, PyObject *mod, Node *al)
+{
+    PyObject *v = policy_getattr(f->in, mod, al->obj);
+    if (v != NULL || f->in->abort != ABORT_NONE ||
+        !PyErr_ExceptionMatches(PyExc_AttributeError)) {
+        return v;
+    }
+    /* maybe a submodule not yet imported */
+    PyErr_Clear();
+    PyObject *full = PyUnicode_FromFormat("%U.%U", s->obj, al->obj);
+    if (full == NULL) {
+        return NULL;
+    }
+    /* only an authorized submodule is tried; otherwise the name is simply
+       missing, as CPython reports it */
+    PyObject *sub = policy_import_authorized(f->in, full)
+                        ? policy_import(f, full, NULL, 0)
+                        : NULL;
+    Py_DECREF(full);
+    if (sub == NULL) {
+        if (f->in->abort == ABORT_NONE &&
+            (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_ImportError))) {
+            PyErr_Clear();
+            import_name_error(mod, s->obj, al->obj);
+        }
+        return NULL;
+    }
+    Py_DECREF(sub);
+    return policy_getattr(f->in, mod, al->obj);
+}
+
 static Status
 eval_import_from(Frame *f, Node *s)
 {
+    if (s->flags & NF_LAZY) {
+        return eval_lazy_import(f, s);
+    }
     PyObject *fromlist = PyTuple_New(s->ImportFrom.nnames);
     if (fromlist == NULL) {
         return ST_ERROR;
@@ -1494,41 +1589,10 @@ eval_import_from(Frame *f, Node *s)
             Py_DECREF(names);
             continue;
         }
-        PyObject *v = policy_getattr(f->in, mod, al->obj);
+        PyObject *v = import_from_value(f, s, mod, al);
         if (v == NULL) {
-            if (f->in->abort == ABORT_NONE &&
-                PyErr_ExceptionMatches(PyExc_AttributeError)) {
-                /* maybe a submodule not yet imported */
-                PyErr_Clear();
-                PyObject *full =
-                    PyUnicode_FromFormat("%U.%U", s->obj, al->obj);
-                if (full == NULL) {
-                    st = ST_ERROR;
-                    break;
-                }
-                /* only an authorized submodule is tried; otherwise the
-                   name is simply missing, as CPython reports it */
-                PyObject *sub = policy_import_authorized(f->in, full)
-                                    ? policy_import(f, full, NULL, 0)
-                                    : NULL;
-                Py_DECREF(full);
-                if (sub == NULL) {
-                    if (f->in->abort == ABORT_NONE &&
-                        (!PyErr_Occurred() ||
-                         PyErr_ExceptionMatches(PyExc_ImportError))) {
-                        PyErr_Clear();
-                        import_name_error(mod, s->obj, al->obj);
-                    }
-                    st = ST_ERROR;
-                    break;
-                }
-                Py_DECREF(sub);
-                v = policy_getattr(f->in, mod, al->obj);
-            }
-            if (v == NULL) {
-                st = ST_ERROR;
-                break;
-            }
+            st = ST_ERROR;
+            break;
         }
         if (store_name(f, al->alias.target, v) < 0) {
             st = ST_ERROR;

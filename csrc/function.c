@@ -929,7 +929,17 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc, LoopSource *first)
             }
             continue;
         }
-        if (e->kind == K_DictComp) {
+        if (e->flags & NF_HAS_STAR) {
+            /* PEP 798 (3.15): `[*x for ...]`, `{*x ...}`, `{**m ...}` */
+            PyObject *v = eval_expr(cf, e->Comp.elt);
+            int r = v ? display_unpack(cf->in, acc, v) : -1;
+            Py_XDECREF(v);
+            if (r < 0) {
+                rc = -1;
+                break;
+            }
+        }
+        else if (e->kind == K_DictComp) {
             PyObject *k = eval_expr(cf, e->Comp.elt);
             if (k == NULL) {
                 rc = -1;

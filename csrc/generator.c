@@ -751,9 +751,11 @@ genexp_step(GenObject *gen)
     if (gen->gx_depth == 0) {
         /* first resume: the loop over `.0` */
         Py_DECREF(sent);
-        if (e->Comp.ngenerators > GX_SMALL) {
-            gen->gx_iters =
-                PyMem_Calloc((size_t)e->Comp.ngenerators, sizeof(PyObject *));
+        /* one level per loop, and (PEP 798) the unpacked element's */
+        Py_ssize_t levels =
+            e->Comp.ngenerators + ((e->flags & NF_HAS_STAR) ? 1 : 0);
+        if (levels > GX_SMALL) {
+            gen->gx_iters = PyMem_Calloc((size_t)levels, sizeof(PyObject *));
             if (gen->gx_iters == NULL) {
                 gen->gx_iters = gen->gx_small;
                 PyErr_NoMemory();
@@ -773,6 +775,23 @@ genexp_step(GenObject *gen)
         }
     }
     for (;;) {
+        if (gen->gx_depth > e->Comp.ngenerators) {
+            /* PEP 798: `(*x for ...)` yields the items of each element */
+            PyObject *it = gen->gx_iters[gen->gx_depth - 1];
+            PyObject *item = loop_iter_next(
+                deadline_range_next_orig(Py_TYPE(it)->tp_iternext), it);
+            if (item == NULL) {
+                if (PyErr_Occurred()) {
+                    goto fail;
+                }
+                gen->gx_depth--;
+                Py_CLEAR(gen->gx_iters[gen->gx_depth]);
+                continue;
+            }
+            gen->transfer = item;
+            gen->out = OUT_YIELD;
+            return;
+        }
         Node *g = e->Comp.generators[gen->gx_depth - 1];
         /* no charge per iteration: the element and conditions (or the next
            loop's iterable) are charged; nor for a range's items */
@@ -830,6 +849,15 @@ genexp_step(GenObject *gen)
         PyObject *v = eval_expr(cf, e->Comp.elt);
         if (v == NULL) {
             goto fail;
+        }
+        if (e->flags & NF_HAS_STAR) {
+            PyObject *it = hostcall_getiter(in, v); /* security: deadline.c */
+            Py_DECREF(v);
+            if (it == NULL) {
+                goto fail;
+            }
+            gen->gx_iters[gen->gx_depth++] = it;
+            continue;
         }
         gen->transfer = v;
         gen->out = OUT_YIELD;

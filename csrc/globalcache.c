@@ -209,6 +209,10 @@ gcache_load_slow(Frame *f, Node *e)
             return NULL;
         }
     }
+    if (in_globals && Py_TYPE(v) == in->st->LazyImportType) {
+        /* PEP 810: imported now, never remembered (lazyimport.c) */
+        return lazyimport_resolve(f, e->obj, v);
+    }
     /* remembered only if the lookups changed nothing (a key's __eq__ could
        have run; the table is found after it, as that code may grow it) */
     GSlot *s;
@@ -273,6 +277,12 @@ gcache_store(Frame *f, Node *t, PyObject *value)
     }
     Py_XDECREF(old); /* may run code: after the adoption */
     return r;
+}
+
+void
+gcache_forget(Interp *in)
+{
+    in->g_epoch++;
 }
 
 int

@@ -131,8 +131,11 @@ typedef struct Node {
 /* Node flags */
 #define NF_STAR_ARGS 0x01  /* Call: has *args or **kwargs (slow path) */
 #define NF_SIMPLE 0x02     /* AnnAssign: simple target */
+#define NF_LAZY 0x02       /* Import / ImportFrom: `lazy` (PEP 810) */
 #define NF_SUPER_CALL 0x04 /* Call: `super()` candidate with no args */
-#define NF_HAS_STAR 0x08   /* Tuple/List target: has a Starred element */
+#define NF_HAS_STAR 0x08   /* Tuple/List target: has a Starred element;
+                              comprehension (PEP 798): its element is
+                              unpacked (`*x`, DictComp `**m`: no value) */
 #define NF_PLAIN_NAME 0x10 /* Attribute: policy_attr_name_plain(name) */
 /* Statements (set by lower_stmt_list, read by flat_levels and generator.c's
  * flat_step): the statement contains a `yield` / `yield from` of its own
@@ -283,11 +286,14 @@ typedef struct {
     PyTypeObject *InterpreterType;
     PyTypeObject *ProxyType;  /* proxy.c: call-only tool proxies */
     PyTypeObject *RunnerType; /* tripwire.c: the entry frame's runner */
+    PyTypeObject *LazyImportType; /* lazyimport.c (PEP 810) */
     PyTypeObject *BudgetsType;  /* budgets.c: parsed budgets */
     PyObject *safe_builtins;    /* dict built once */
     PyObject *builtin_isinstance, *builtin_len, *list_append,
         *list_extend;           /* hostcall_fast_builtin, list_extend_fast */
     PyObject *empty_tuple;      /* the arguments of object_new (function.c) */
+    PyObject *template_type, *interpolation_type; /* 3.14+: PEP 750's
+                                   string.templatelib types (eval_expr.c) */
     PyObject *empty_range_iter; /* iter(range(0)): a counted comprehension's
                                    `.0` (function.c) */
     PyObject *str_dunder_class; /* "__class__" */
@@ -686,6 +692,8 @@ void gcache_clear(Interp *in);
 int gcache_traverse(Interp *in, visitproc visit, void *arg);
 PyObject *gcache_load_slow(Frame *f, Node *e);
 int gcache_store(Frame *f, Node *t, PyObject *value);
+/* Empty every slot (a value no slot may hold was stored: lazyimport.c). */
+void gcache_forget(Interp *in);
 int gcache_delete(Frame *f, Node *t);
 static inline PyObject *
 gcache_load(Frame *f, Node *e)
@@ -725,6 +733,15 @@ int funcbridge_may_adapt(Interp *in, PyObject *func);
 
 /* function.c */
 extern PyType_Spec Function_spec;
+/* lazyimport.c (PEP 810): the object `lazy import` binds; resolved by the
+ * global lookups when they find it in the globals.  LazyImportType is the
+ * module state's. */
+extern PyType_Spec LazyImport_spec;
+PyObject *lazyimport_new(Frame *f, Node *stmt, Py_ssize_t index);
+PyObject *lazyimport_resolve(Frame *f, PyObject *name, PyObject *lazy);
+/* eval_stmt.c: the value name `index` of an Import / ImportFrom statement
+ * binds (the import done now, under the policy).  New ref. */
+PyObject *import_binding(Frame *f, Node *stmt, Py_ssize_t index);
 extern PyType_Spec Generator_spec;
 PyObject *function_new(Frame *f, Node *def, Scope *scope, PyObject *defaults,
                        PyObject *kwdefaults, PyObject *annotations,
@@ -1128,6 +1145,9 @@ void interp_rearm_done(Interp *in, InterpRearm *r);
 
 PyObject *make_function(Frame *f, Node *def);
 int dict_merge_mapping(PyObject *d, PyObject *m);
+/* `*v` into a list or a set, `**v` into a dict (displays, PEP 798
+ * comprehensions; eval_expr.c).  0 / -1. */
+int display_unpack(Interp *in, PyObject *acc, PyObject *v);
 int match_store_binds(Frame *f, PyObject *binds);
 PyObject *generator_new(FunctionObject *fn, Frame *fr);
 PyObject *generator_run_body(Frame *fr, Node *def);

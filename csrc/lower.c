@@ -1280,9 +1280,29 @@ lower_comprehension(Lower *L, PyObject *o, int kind)
             lower_opt_expr(L, o, F_value, &n->Comp.value) < 0) {
             goto done;
         }
+        if (n->Comp.value == NULL) {
+            n->flags |= NF_HAS_STAR; /* PEP 798: `{**m for ...}` */
+        }
     }
-    else if (lower_opt_expr(L, o, F_elt, &n->Comp.elt) < 0) {
-        goto done;
+    else {
+        /* PEP 798 (3.15): `[*x for ...]` unpacks its element */
+        PyObject *elt = getf(L, o, F_elt);
+        int ek = elt ? kind_of(L, elt) : -1000;
+        int starred = ek == K_Starred;
+        PyObject *inner = starred ? getf(L, elt, F_value) : NULL;
+        if (ek == -1000 || (starred && inner == NULL)) {
+            Py_XDECREF(elt);
+            goto done;
+        }
+        n->Comp.elt = lower_expr(L, starred ? inner : elt);
+        Py_XDECREF(inner);
+        Py_DECREF(elt);
+        if (n->Comp.elt == NULL) {
+            goto done;
+        }
+        if (starred) {
+            n->flags |= NF_HAS_STAR;
+        }
     }
     ok = 1;
 done:
@@ -1695,6 +1715,30 @@ lower_expr(Lower *L, PyObject *o)
             return NULL;
         }
         return n;
+    case K_TemplateStr:
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_fields_TemplateStr(L, o, n) < 0) {
+            return NULL;
+        }
+        return n;
+    case K_Interpolation: {
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_fields_Interpolation(L, o, n) < 0) {
+            return NULL;
+        }
+        int conv = getint(L, o, F_conversion, -1);
+        n->op = conv < 0 ? 0 : (uint8_t)conv;
+        PyObject *text = getf(L, o, F_str);
+        if (text == NULL || !PyUnicode_Check(text)) {
+            if (text != NULL) {
+                PyErr_SetString(PyExc_TypeError, "malformed Interpolation");
+                Py_DECREF(text);
+            }
+            return NULL;
+        }
+        n->obj = keep_steal(L, text);
+        return n->obj ? n : NULL;
+    }
     case K_Constant: {
         n = node_new(L, kind, o);
         if (n == NULL) {
@@ -2480,6 +2524,27 @@ lower_type_alias(Lower *L, PyObject *o)
     return n;
 }
 
+/* `lazy import` (PEP 810, 3.15: the is_lazy field): NF_LAZY, and CPython's
+ * compile-stage checks (module level only, not in try, no star).  0 / -1. */
+static int
+lower_lazy_flag(Lower *L, PyObject *o, Node *n)
+{
+    PyObject *v = NULL;
+    if (PyObject_GetOptionalAttr(o, fieldname(L->st, F_is_lazy), &v) < 0) {
+        return -1;
+    }
+    int lazy = v != NULL && v != Py_None ? PyObject_IsTrue(v) : 0;
+    Py_XDECREF(v);
+    if (lazy < 0) {
+        return -1;
+    }
+    if (lazy) {
+        n->flags |= NF_LAZY;
+        L->needs_compile_check = 1;
+    }
+    return 0;
+}
+
 /* ------------------------------------------ PEP 695 generic definitions */
 
 /* 1 when `o` (a FunctionDef or ClassDef) has type parameters (3.12+), 0
@@ -3016,13 +3081,14 @@ lower_stmt(Lower *L, PyObject *o)
         return n;
     case K_Import:
         n = node_new(L, kind, o);
-        if (n == NULL || lower_fields_Import(L, o, n) < 0) {
+        if (n == NULL || lower_fields_Import(L, o, n) < 0 ||
+            lower_lazy_flag(L, o, n) < 0) {
             return NULL;
         }
         return n;
     case K_ImportFrom: {
         n = node_new(L, kind, o);
-        if (n == NULL) {
+        if (n == NULL || lower_lazy_flag(L, o, n) < 0) {
             return NULL;
         }
         int err = 0;

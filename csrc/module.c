@@ -1570,8 +1570,11 @@ core_exec(PyObject *m)
         (PyTypeObject *)PyType_FromModuleAndSpec(m, &Proxy_spec, NULL);
     st->RunnerType =
         (PyTypeObject *)PyType_FromModuleAndSpec(m, &Runner_spec, NULL);
+    st->LazyImportType =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &LazyImport_spec, NULL);
     if (!st->ProgramType || !st->FunctionType || !st->GeneratorType ||
         !st->InterpreterType || !st->ProxyType || !st->RunnerType ||
+        !st->LazyImportType ||
         tripwire_install() < 0) {
         return -1;
     }
@@ -1604,6 +1607,33 @@ core_exec(PyObject *m)
         st->empty_range_iter = r0 ? PyObject_GetIter(r0) : NULL;
         Py_XDECREF(r0);
         Py_XDECREF(zero);
+#if PY_VERSION_HEX >= 0x030E0000
+        {
+            /* PEP 750's types, as string.templatelib takes them: from a
+               template CPython's compiler makes (no import) */
+            PyObject *code = Py_CompileString("t'{0}'", "<templatelib>",
+                                              Py_eval_input);
+            PyObject *g = code ? PyDict_New() : NULL;
+            PyObject *t = g ? PyEval_EvalCode(code, g, g) : NULL;
+            PyObject *ips =
+                t ? PyObject_GetAttrString(t, "interpolations") : NULL;
+            if (ips != NULL && PyTuple_Check(ips) && PyTuple_GET_SIZE(ips)) {
+                st->template_type = Py_NewRef((PyObject *)Py_TYPE(t));
+                st->interpolation_type =
+                    Py_NewRef((PyObject *)Py_TYPE(PyTuple_GET_ITEM(ips, 0)));
+            }
+            Py_XDECREF(ips);
+            Py_XDECREF(t);
+            Py_XDECREF(g);
+            Py_XDECREF(code);
+            if (st->template_type == NULL) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_SystemError, "no template type");
+                }
+                return -1;
+            }
+        }
+#endif
         if (st->list_append == NULL || st->list_extend == NULL ||
             st->empty_tuple == NULL || st->empty_range_iter == NULL) {
             return -1;
@@ -1648,6 +1678,7 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->InterpreterType);
     Py_VISIT(st->ProxyType);
     Py_VISIT(st->RunnerType);
+    Py_VISIT(st->LazyImportType);
     Py_VISIT(st->BudgetsType);
     Py_VISIT(st->safe_builtins);
     Py_VISIT(st->builtin_isinstance);
@@ -1656,6 +1687,8 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->list_extend);
     Py_VISIT(st->empty_tuple);
     Py_VISIT(st->empty_range_iter);
+    Py_VISIT(st->template_type);
+    Py_VISIT(st->interpolation_type);
     Py_VISIT(st->matcher_code);
     Py_VISIT(st->install_dirs);
     Py_VISIT(st->entry_template);
@@ -1677,6 +1710,7 @@ core_clear(PyObject *m)
     Py_CLEAR(st->InterpreterType);
     Py_CLEAR(st->ProxyType);
     Py_CLEAR(st->RunnerType);
+    Py_CLEAR(st->LazyImportType);
     Py_CLEAR(st->BudgetsType);
     Py_CLEAR(st->safe_builtins);
     Py_CLEAR(st->builtin_isinstance);
@@ -1685,6 +1719,8 @@ core_clear(PyObject *m)
     Py_CLEAR(st->list_extend);
     Py_CLEAR(st->empty_tuple);
     Py_CLEAR(st->empty_range_iter);
+    Py_CLEAR(st->template_type);
+    Py_CLEAR(st->interpolation_type);
     Py_CLEAR(st->matcher_code);
     Py_CLEAR(st->install_dirs);
     Py_CLEAR(st->entry_template);

@@ -245,6 +245,18 @@ typedef struct {
     Py_ssize_t nvalues;
 } NodeJoinedStr;
 
+/* TemplateStr */
+typedef struct {
+    struct Node **values;
+    Py_ssize_t nvalues;
+} NodeTemplateStr;
+
+/* Interpolation */
+typedef struct {
+    struct Node *value;
+    struct Node *format_spec;
+} NodeInterpolation;
+
 /* Constant */
 typedef struct {
     uint32_t extra_ops;
@@ -431,6 +443,8 @@ typedef struct {
         NodeCall Call; \
         NodeFormattedValue FormattedValue; \
         NodeJoinedStr JoinedStr; \
+        NodeTemplateStr TemplateStr; \
+        NodeInterpolation Interpolation; \
         NodeConstant Constant; \
         NodeAttribute Attribute; \
         NodeSubscript Subscript; \
@@ -468,7 +482,7 @@ typedef struct {
     X(id) X(attr) X(arg) X(key) X(name) X(asname) \
     X(module) X(level) X(posonlyargs) X(kwonlyargs) X(vararg) X(kwarg) \
     X(simple) X(ops) X(conversion) X(kwd_attrs) X(bound) X(default_value) \
-    X(lineno) X(col_offset) X(end_lineno) X(end_col_offset) \
+    X(str) X(is_lazy) X(lineno) X(col_offset) X(end_lineno) X(end_col_offset) \
     /* end */
 
 #endif

@@ -164,8 +164,9 @@ def test_hand_read_field_names_exist_in_ast():
         if isinstance(cls, type) and issubclass(cls, ast.AST):
             known.update(cls._fields)
             known.update(getattr(cls, "_attributes", ()))
-    # type_params, bound and default_value are 3.12+/3.13+ fields
-    newer = {"type_params", "bound", "default_value"}
+    # type_params, bound and default_value are 3.12+/3.13+ fields, str (Interpolation) 3.14+,
+    # is_lazy (Import, ImportFrom) 3.15+
+    newer = {"type_params", "bound", "default_value", "str", "is_lazy"}
     unknown = [n for n in SPEC.hand_ast_fields if n not in known and n not in newer]
     assert not unknown, unknown
 

@@ -210,7 +210,7 @@ def test_version_requirements_are_well_formed():
             if "requires:" in line and line.lstrip().startswith("#"):
                 assert i == 0 and _REQUIRES.match(line.strip()), f"{path.name}:{i + 1}: {line!r}"
         need = required_version(path)
-        assert need is None or (3, 10) < need <= (3, 14), f"{path.name}: requires {need}"
+        assert need is None or (3, 10) < need <= (3, 15), f"{path.name}: requires {need}"
 
 
 def test_corpus_is_large_enough():

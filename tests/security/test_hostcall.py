@@ -31,7 +31,15 @@ ALLOWED = {
     ("eval_expr.c", "PyObject *extra = PyIter_Next(it);"): "unpacking: from hostcall_getiter",
     ("eval_expr.c", "PyObject *rest = PySequence_List(it);"): "starred target: from hostcall_getiter",
     ("eval_expr.c", "while ((x = PyIter_Next(iter)) != NULL)"): "list display star: hostcall_getiter",
-    ("eval_expr.c", "while (it && (x = PyIter_Next(it)) != NULL)"): "set display star: hostcall_getiter",
+    ("eval_expr.c", "while ((x = PyIter_Next(it)) != NULL)"): (
+        "set display or comprehension star (display_unpack): hostcall_getiter"
+    ),
+    ("eval_expr.c", "PyObject_Vectorcall(st->interpolation_type, args, 4, NULL)"): (
+        "t-string: CPython's string.templatelib.Interpolation type (stores, formats nothing)"
+    ),
+    ("eval_expr.c", "PyObject_Call(st->template_type, parts, NULL)"): (
+        "t-string: CPython's string.templatelib.Template type over str and Interpolation parts"
+    ),
     ("eval_expr.c", "PyDict_Update(d, m)"): "{**m}: a mapping's keys are finite; values gated",
     ("eval_expr.c", "PyObject_Vectorcall(superobj, args, 2, NULL)"): "super(cls, obj): the builtin type",
     ("eval_expr.c", "res = PyObject_Call(func, args, kw);"): "interpreted function (direct_call)",

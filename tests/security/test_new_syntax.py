@@ -20,6 +20,7 @@ from conftest import REFUSAL, new_executor, refused
 py312 = pytest.mark.skipif(sys.version_info < (3, 12), reason="PEP 695 syntax: CPython 3.12+")
 py313 = pytest.mark.skipif(sys.version_info < (3, 13), reason="PEP 696 syntax: CPython 3.13+")
 py314 = pytest.mark.skipif(sys.version_info < (3, 14), reason="CPython 3.14 syntax")
+py315 = pytest.mark.skipif(sys.version_info < (3, 15), reason="CPython 3.15 syntax")
 
 DUNDER = "Forbidden access to dunder attribute"
 
@@ -272,7 +273,108 @@ def test_314_annotation_dunders_are_refused(attack):
 
 
 @py314
-def test_template_strings_are_refused_by_name_and_line():
+def test_template_strings_are_cpythons_objects():
+    """PEP 750: the Template and Interpolation types are CPython's own (string.templatelib's);
+    tests/programs/267_template_strings.py compares with CPython."""
+    import string.templatelib as tl
+
     ex = new_executor()
-    err = refused(ex, "a = 1\nb = t'{a}'\n", match="template string")
-    assert "line 2" in str(err)
+    out = ex("a = 1\nb = t'x{a!r:>3}y'\n(b.strings, b.values, b.interpolations[0].format_spec)")
+    assert out.output == (("x", "y"), (1,), ">3")
+    assert isinstance(ex.state["b"], tl.Template)
+    assert isinstance(ex.state["b"].interpolations[0], tl.Interpolation)
+
+
+@py314
+@pytest.mark.parametrize(
+    "attack",
+    [
+        "type(t'').__subclasses__()",
+        "t'{a}'.interpolations[0].__class__.__subclasses__()",
+        "type(t'').__dict__",
+        "t'{a}'.__reduce__()",
+        "t'{a}'.interpolations[0].__reduce_ex__(2)",
+        "type(t'{a}'.interpolations[0]).__init__.__globals__",
+        "t'{a}'.interpolations[0].value.__class__.__base__.__subclasses__()",
+    ],
+)
+def test_template_strings_lead_nowhere(attack):
+    ex = new_executor()
+    ex("a = 1\n")
+    refused(ex, attack, match=REFUSAL + "|Forbidden function|not allowed")
+
+
+@py314
+def test_template_string_format_specs_are_bounded():
+    """A format spec is evaluated when the template is made (an f-string): its size is
+    bounded like any string the code builds."""
+    ex = new_executor()
+    with pytest.raises(InterpreterError):
+        ex("a = 1\nb = t'{a:{\"0\" * 10**10}}'\n")
+    assert ex("1 + 1").output == 2
+
+
+@py315
+def test_lazy_import_applies_the_policy_at_the_first_use():
+    """PEP 810: `lazy import m` binds a lazy_import object and imports nothing; the import
+    happens at the name's first use, under the policy of the executor whose code uses it."""
+    ex = new_executor()
+    ex("lazy import os\nlazy import statistics\n")
+    assert type(ex.state["os"]).__name__ == "lazy_import"
+    assert repr(ex.state["os"]) == "<lazy_import 'os'>"
+    with pytest.raises(InterpreterError, match="Import of os is not allowed"):
+        ex("os.getcwd()")
+    with pytest.raises(InterpreterError, match="Import of os is not allowed"):
+        ex("def f():\n    return os.sep\nf()")
+    assert type(ex.state["os"]).__name__ == "lazy_import"  # still unresolved
+    assert ex("statistics.mean([2, 4])").output == 3
+    assert type(ex.state["statistics"]).__name__ == "module"
+    # authorized: resolved like an eager import
+    ex2 = new_executor(["os", "os.path"])
+    assert ex2("lazy import os.path as p\np.join('a', 'b')").output == "a/b"
+
+
+@py315
+@pytest.mark.parametrize(
+    "attack",
+    [
+        "lazy import os\ntype(os).__subclasses__()",
+        "lazy import os\nos.__class__.__dict__",
+        "lazy import os\nos.__reduce__()",
+        "lazy from os import system\nsystem('echo pwned')",
+        "lazy import subprocess\nsubprocess.run(['true'])",
+    ],
+)
+def test_lazy_imports_lead_nowhere(attack):
+    ex = new_executor()
+    refused(ex, attack, match=REFUSAL + "|Forbidden function|not allowed")
+
+
+@py315
+@pytest.mark.parametrize(
+    "code, message",
+    [
+        ("def f():\n    lazy import json", "lazy import not allowed inside functions"),
+        ("class C:\n    lazy import json", "lazy import not allowed inside classes"),
+        ("try:\n    lazy import json\nexcept ImportError:\n    pass",
+         "lazy import not allowed inside try/except blocks"),
+        ("lazy from math import *", "lazy from ... import * is not allowed"),
+    ],
+)
+def test_lazy_import_errors_are_cpythons(code, message):
+    ex = new_executor()
+    with pytest.raises(InterpreterError, match="SyntaxError") as info:
+        ex(code)
+    assert message in str(info.value)
+
+
+@py315
+def test_unpacking_comprehensions_are_bounded():
+    """PEP 798: `[*x for x in xs]` extends its result as a display does: the same size and
+    iteration bounds apply."""
+    ex = new_executor()
+    with pytest.raises(InterpreterError):
+        ex("[*range(10**6) for _ in range(10**4)]")
+    with pytest.raises(InterpreterError):
+        ex("list((*iter(int, 1) for _ in range(1)))")
+    assert ex("1 + 1").output == 2
