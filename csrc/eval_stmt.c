@@ -502,6 +502,23 @@ star_match(PyObject *exc, PyObject *type, PyObject **match, PyObject **rest)
         if (pair == NULL) {
             return -1;
         }
+        /* a subclass's split() may return anything: CPython 3.14's checks
+           (earlier versions crash on a non-tuple) */
+        if (!PyTuple_CheckExact(pair)) {
+            PyErr_Format(PyExc_TypeError,
+                         "%.200s.split must return a tuple, not %.200s",
+                         Py_TYPE(exc)->tp_name, Py_TYPE(pair)->tp_name);
+            Py_DECREF(pair);
+            return -1;
+        }
+        if (PyTuple_GET_SIZE(pair) < 2) {
+            PyErr_Format(PyExc_TypeError,
+                         "%.200s.split must return a 2-tuple, "
+                         "got tuple of size %zd",
+                         Py_TYPE(exc)->tp_name, PyTuple_GET_SIZE(pair));
+            Py_DECREF(pair);
+            return -1;
+        }
         *match = Py_NewRef(PyTuple_GET_ITEM(pair, 0));
         *rest = Py_NewRef(PyTuple_GET_ITEM(pair, 1));
         Py_DECREF(pair);
@@ -512,12 +529,27 @@ star_match(PyObject *exc, PyObject *type, PyObject **match, PyObject **rest)
     return 0;
 }
 
+/* The `exceptions` of an exception group, new ref: a subclass may make the
+ * attribute anything, and only a tuple is walked. */
+static PyObject *
+group_exceptions(PyObject *e)
+{
+    PyObject *subs = PyObject_GetAttrString(e, "exceptions");
+    if (subs != NULL && !PyTuple_Check(subs)) {
+        PyErr_Format(PyExc_TypeError,
+                     "%.200s.exceptions must be a tuple, not %.200s",
+                     Py_TYPE(e)->tp_name, Py_TYPE(subs)->tp_name);
+        Py_CLEAR(subs);
+    }
+    return subs;
+}
+
 /* Add the ids of the leaf exceptions of `e` to the set `ids`.  0 / -1. */
 static int
 collect_leaf_ids(PyObject *e, PyObject *ids)
 {
     if (PyObject_TypeCheck(e, (PyTypeObject *)PyExc_BaseExceptionGroup)) {
-        PyObject *subs = PyObject_GetAttrString(e, "exceptions");
+        PyObject *subs = group_exceptions(e);
         if (subs == NULL) {
             return -1;
         }
@@ -554,7 +586,7 @@ project_leaves(PyObject *e, PyObject *ids)
         }
         return Py_NewRef(r ? e : Py_None);
     }
-    PyObject *subs = PyObject_GetAttrString(e, "exceptions");
+    PyObject *subs = group_exceptions(e);
     PyObject *kept = PyList_New(0);
     PyObject *res = NULL;
     int same = 1;
@@ -584,6 +616,14 @@ project_leaves(PyObject *e, PyObject *ids)
     }
     else {
         res = PyObject_CallMethod(e, "derive", "O", kept);
+        if (res != NULL &&
+            !PyObject_TypeCheck(res, (PyTypeObject *)PyExc_BaseExceptionGroup)) {
+            /* as BaseExceptionGroup.split() checks a subclass's derive() */
+            PyErr_SetString(PyExc_TypeError,
+                            "derive must return an instance of "
+                            "BaseExceptionGroup");
+            Py_CLEAR(res);
+        }
         if (res != NULL) {
             PyObject *tb = PyException_GetTraceback(e);
             PyObject *cause = PyException_GetCause(e);

@@ -5,6 +5,8 @@ succeeds or raises InterpreterError (a RecursionError that user code can catch
 is also fine), and that the executor still works afterwards.
 """
 
+import sys
+
 import pytest
 
 from smolagents_native import InterpreterError, LocalPythonExecutor
@@ -161,3 +163,41 @@ def test_running_interpreter_called_on_another_interpreters_generator_stack():
                           text=True, cwd=root, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.split() == ["100", "RecursionError"]
+
+
+EXCEPTION_GROUP_SUBCLASSES = {
+    # split() returning a non-tuple crashes CPython 3.11 to 3.13 (gh-128049); 3.14 raises
+    "split_not_tuple": ("def split(self, *a):\n        return 42",
+                        "TypeError: BadGroup.split must return a tuple, not int"),
+    "split_short": ("def split(self, *a):\n        return (None,)",
+                    "TypeError: BadGroup.split must return a 2-tuple, got tuple of size 1"),
+    # CPython reads the C field; a property is honoured here, and anything but a tuple refused
+    "exceptions_not_tuple": ("@property\n    def exceptions(self):\n        return [ValueError()]",
+                             "TypeError: BadGroup.exceptions must be a tuple, not list"),
+    "derive_not_group": ("def derive(self, excs):\n        return 7",
+                         "TypeError: derive must return an instance of BaseExceptionGroup"),
+}
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="except* is 3.11+")
+@pytest.mark.parametrize("name", sorted(EXCEPTION_GROUP_SUBCLASSES))
+def test_except_star_survives_hostile_exception_group_subclasses(name):
+    """An ExceptionGroup subclass whose split(), exceptions or derive() returns the wrong
+    type ends in a TypeError, never a crash of the host."""
+    method, expected = EXCEPTION_GROUP_SUBCLASSES[name]
+    src = (
+        f"class BadGroup(ExceptionGroup):\n    {method}\n"
+        "try:\n"
+        "    try:\n"
+        "        raise BadGroup('eg', [ValueError(1), TypeError(2), ExceptionGroup('in', [KeyError(3)])])\n"
+        "    except* ValueError:\n"
+        "        raise\n"
+        "    except* KeyError:\n"
+        "        pass\n"
+        "except TypeError as e:\n"
+        "    r = f'{type(e).__name__}: {e}'\n"
+        "r"
+    )
+    ex = fresh()
+    assert ex(src).output == expected
+    assert ex("1 + 1").output == 2
