@@ -556,14 +556,24 @@ def test_a_missing_layer_refuses_to_start_and_names_it():
 
 
 def _python_readable_by_others() -> bool:
-    """Whether uid 65534 could read this interpreter's installation with the host's view."""
+    """Whether uid 65534 could read this interpreter's installation with the host's view: the
+    interpreter, the standard library and this package (what _jail.py checks), each directory
+    readable and every directory above it traversable by others (a clone made with mktemp -d
+    is 0700)."""
     import stat
 
-    path = os.path.realpath(sys.executable)
-    while path != "/":
-        path = os.path.dirname(path)
-        if not os.stat(path).st_mode & stat.S_IXOTH:
+    import smolagents_native
+
+    for start in (os.path.dirname(os.path.realpath(sys.executable)),
+                  os.path.dirname(os.__file__),
+                  os.path.dirname(os.path.abspath(smolagents_native.__file__))):
+        path = os.path.realpath(start)
+        if os.stat(path).st_mode & (stat.S_IROTH | stat.S_IXOTH) != stat.S_IROTH | stat.S_IXOTH:
             return False
+        while path != "/":
+            path = os.path.dirname(path)
+            if not os.stat(path).st_mode & stat.S_IXOTH:
+                return False
     return True
 
 
