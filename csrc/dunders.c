@@ -84,6 +84,32 @@ code_own(PyObject *obj)
     return provenance_is_code_type(Py_TYPE(obj));
 }
 
+#if PY_VERSION_HEX >= 0x030E0000
+/* What type's __annotations__ getter (3.14) reads from the class's own dict
+ * (__annotations__, __annotations_cache__, then __annotate__ or
+ * __annotate_func__, each through its __get__ if it has one): absent, a
+ * plain dict, None, or an annotate object of the interpreter's (annotate.c),
+ * so that reading the annotations runs only the code's own annotations.
+ * Never raises. */
+static int
+class_annotations_ours(Interp *in, PyTypeObject *tp)
+{
+    static const char *const keys[] = {"__annotations__",
+                                       "__annotations_cache__",
+                                       "__annotate__", "__annotate_func__"};
+    PyObject *d = PyType_GetDict(tp);
+    int ok = d != NULL && PyDict_CheckExact(d);
+    for (size_t i = 0; ok && i < sizeof(keys) / sizeof(keys[0]); i++) {
+        PyObject *v = PyDict_GetItemString(d, keys[i]); /* borrowed */
+        ok = v == NULL || v == Py_None || PyDict_CheckExact(v) ||
+             (i >= 2 && annotate_check(in->st, v));
+    }
+    Py_XDECREF(d);
+    PyErr_Clear();
+    return ok;
+}
+#endif
+
 int
 dunder_read_allowed(Interp *in, PyObject *obj, PyObject *name)
 {
@@ -104,9 +130,12 @@ dunder_read_allowed(Interp *in, PyObject *obj, PyObject *name)
         case ON_CODE_FUNC:
 #if PY_VERSION_HEX >= 0x030E0000
             /* 3.14: a class's __annotations__ is type's getter, which calls
-               an __annotate__ it finds in the class (PEP 649): functions
-               only (docs/security.md) */
-            return Py_TYPE(obj) == in->st->FunctionType;
+               an __annotate__ it finds in the class (PEP 649): a class of
+               the code's whose own dict gives it nothing but plain dicts
+               and the interpreter's annotate objects (docs/security.md) */
+            return Py_TYPE(obj) == in->st->FunctionType ||
+                   (PyType_Check(obj) && code_own(obj) &&
+                    class_annotations_ours(in, (PyTypeObject *)obj));
 #else
             return Py_TYPE(obj) == in->st->FunctionType ||
                    (PyType_Check(obj) && code_own(obj));

@@ -133,6 +133,29 @@ load_name(Frame *f, Node *e)
         }
         Py_INCREF(v);
         return v;
+    case NAME_CLASSDICT_GLOBAL:
+    case NAME_CLASSDICT_DEREF: {
+        /* an annotation scope in a class body: the class's namespace
+           (__classdict__; the class's dict once it is made), then as
+           NAME_GLOBAL / NAME_DEREF */
+        PyObject *d = PyCell_GET(f->cells[f->scope->classdict_slot]);
+        if (d != NULL) {
+            v = mapping_lookup(d, e->obj);
+            if (v != NULL || PyErr_Occurred()) {
+                return v;
+            }
+        }
+        if (e->scope_kind == NAME_CLASSDICT_GLOBAL) {
+            return gcache_load(f, e);
+        }
+        v = PyCell_GET(f->cells[e->slot]);
+        if (v == NULL) {
+            PyErr_Format(PyExc_NameError, COMPAT_MSG_UNBOUND_FREE, e->obj);
+            return NULL;
+        }
+        Py_INCREF(v);
+        return v;
+    }
     case NAME_UNRESOLVED:
         break;
     }
@@ -201,6 +224,8 @@ store_name(Frame *f, Node *t, PyObject *value)
         }
         return PyObject_SetItem(f->locals, t->obj, value);
     case NAME_OUTER: /* only read (lower.c, inline_outer_names) */
+    case NAME_CLASSDICT_GLOBAL: /* only read (lower.c, assign_slots) */
+    case NAME_CLASSDICT_DEREF:
     case NAME_UNRESOLVED:
         break;
     }
@@ -248,6 +273,8 @@ delete_name(Frame *f, Node *t)
         return r;
     }
     case NAME_OUTER: /* only read (lower.c, inline_outer_names) */
+    case NAME_CLASSDICT_GLOBAL: /* only read (lower.c, assign_slots) */
+    case NAME_CLASSDICT_DEREF:
     case NAME_UNRESOLVED:
         break;
     }
@@ -2469,6 +2496,19 @@ make_function(Frame *f, Node *def)
         }
     }
     fn = function_new(f, def, s, defaults, kwdefaults, ann, closure);
+#if PY_VERSION_HEX >= 0x030E0000
+    if (fn != NULL && def->kind == K_FunctionDef &&
+        def->Function.annotate != NULL) {
+        /* PEP 649: the annotation scope's function, made now in this frame
+           (its closure); called when the annotations are read */
+        PyObject *thunk = make_function(f, def->Function.annotate);
+        if (thunk == NULL) {
+            Py_CLEAR(fn);
+            goto done;
+        }
+        ((FunctionObject *)fn)->ann_thunk = thunk;
+    }
+#endif
     if (fn != NULL && def->kind == K_FunctionDef &&
         def->Function.type_params != NULL) {
         /* PEP 695: the annotation scope's tuple of type parameters */

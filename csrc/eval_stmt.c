@@ -1250,18 +1250,24 @@ eval_annassign(Frame *f, Node *s)
     if (!at_module_or_class) {
         return ST_OK; /* annotations of locals are not evaluated */
     }
-#if PY_VERSION_HEX >= 0x030E0000
-    /* 3.14 (PEP 649): annotations are deferred; at module level nothing
-       runs (the module's annotations would be computed on access, which
-       the code cannot make: docs/compatibility.md), and those of targets
-       that are not a plain name are never evaluated.  A class body still
-       evaluates a plain name's annotation here, into __annotations__: the
-       host code that reads a class's annotations (dataclasses,
-       typing.get_type_hints) finds them there. */
-    if (f->scope->type == SC_MODULE || !(s->flags & NF_SIMPLE)) {
+    if (s->AnnAssign.annotation == NULL) {
+        /* 3.14 (PEP 649): deferred (lower.c: a class's annotation scope
+           has it; at module level, or of a target that is not a plain
+           name, it is never evaluated).  A class body records which ran:
+           its annotations are those (CPython's
+           __conditional_annotations__; annotate.c) */
+        if (f->scope->type == SC_CLASS && (s->flags & NF_SIMPLE)) {
+            PyObject *i = PyLong_FromLong(s->slot);
+            if (i == NULL || (f->ann_done == NULL &&
+                              (f->ann_done = PySet_New(NULL)) == NULL) ||
+                PySet_Add(f->ann_done, i) < 0) {
+                Py_XDECREF(i);
+                return ST_ERROR;
+            }
+            Py_DECREF(i);
+        }
         return ST_OK;
     }
-#endif
     PyObject *ann = eval_expr(f, s->AnnAssign.annotation);
     if (ann == NULL) {
         return ST_ERROR;

@@ -1032,6 +1032,7 @@ function_new(Frame *f, Node *def, Scope *scope, PyObject *defaults,
     Py_XINCREF(annotations);
     fn->type_params = NULL;
     fn->annotate = NULL;
+    fn->ann_thunk = NULL;
     fn->dict = NULL;
     fn->weakreflist = NULL;
     PyObject_GC_Track(fn);
@@ -1056,6 +1057,7 @@ function_traverse(FunctionObject *fn, visitproc visit, void *arg)
     Py_VISIT(fn->annotations);
     Py_VISIT(fn->type_params);
     Py_VISIT(fn->annotate);
+    Py_VISIT(fn->ann_thunk);
     Py_VISIT(fn->dict);
     return 0;
 }
@@ -1072,6 +1074,7 @@ function_clear(FunctionObject *fn)
     Py_CLEAR(fn->annotations);
     Py_CLEAR(fn->type_params);
     Py_CLEAR(fn->annotate);
+    Py_CLEAR(fn->ann_thunk);
     Py_CLEAR(fn->dict);
     return 0;
 }
@@ -1246,16 +1249,20 @@ function_set_module(FunctionObject *fn, PyObject *v, void *c)
 }
 
 #if PY_VERSION_HEX >= 0x030E0000
-/* PEP 649 / 749 (3.14): host code (functools.singledispatch's register,
- * typing.get_type_hints, annotationlib.get_annotations, functools.wraps)
- * reads a function's annotations through __annotate__.  Ours are evaluated
- * when the `def` runs (docs/compatibility.md), so __annotate__ is a builtin
- * bound to the function that returns a copy of them for the VALUE (1) and
- * FORWARDREF (3) formats, whose results coincide for values already made,
- * and raises NotImplementedError for the others, which annotationlib then
- * derives from VALUE (STRING: annotations_to_string); None when the function
- * has no annotations, as in CPython.  The code itself cannot read
- * __annotate__ (a dunder off the allowlist, docs/security.md). */
+/* PEP 649 / 749 (3.14): a function's annotations are deferred (annotate.c):
+ * __annotate__ is an `annotate` object made from the annotation scope's
+ * function (ann_thunk) on first read and kept, None when the function has
+ * no annotations; __annotations__ calls it with VALUE on first read and
+ * keeps the dict (an error, a NameError included, passes and nothing is
+ * kept), as CPython.  Host code may set either (functools.wraps copies
+ * __annotate__): setting __annotations__ makes __annotate__ None; setting
+ * __annotate__ forgets the annotations.  __annotations__ calls only an
+ * `annotate` object of ours (another function's annotations, under its
+ * executor); any other callable is not called from here (it would run
+ * host code with no gate: the annotations are then empty).  The code
+ * itself cannot read __annotate__ (a dunder off the allowlist,
+ * docs/security.md).  Annotations host code stored as a dict are given
+ * back by a builtin __annotate__ for the VALUE and FORWARDREF formats. */
 static PyObject *
 function_annotate_call(PyObject *self, PyObject *format)
 {
@@ -1290,6 +1297,14 @@ function_get_annotate(FunctionObject *fn, void *c)
     if (fn->annotate != NULL) {
         return Py_NewRef(fn->annotate);
     }
+    if (fn->ann_thunk != NULL) {
+        ModState *st = ((InterpreterObject *)fn->interp)->in.st;
+        fn->annotate = annotate_new(st, fn->ann_thunk, 0);
+        if (fn->annotate != NULL) {
+            annotate_set_owner(fn->annotate, (PyObject *)fn);
+        }
+        return Py_XNewRef(fn->annotate);
+    }
     if (fn->annotations == NULL ||
         (PyDict_Check(fn->annotations) && PyDict_GET_SIZE(fn->annotations) == 0)) {
         Py_RETURN_NONE;
@@ -1310,6 +1325,7 @@ function_set_annotate(FunctionObject *fn, PyObject *v, void *c)
         return -1;
     }
     Py_XSETREF(fn->annotate, Py_NewRef(v));
+    Py_CLEAR(fn->ann_thunk);
     if (v != Py_None) {
         Py_CLEAR(fn->annotations);
     }
@@ -1321,24 +1337,44 @@ static PyObject *
 function_get_annotations(FunctionObject *fn, void *c)
 {
 #if PY_VERSION_HEX >= 0x030E0000
-    /* __annotate__ set by host code (functools.wraps copies it): only one
-       of ours is called, which is the annotations of another of the code's
-       functions; any other callable is not called from here (it would run
-       host code with no gate: the annotations are then empty) */
-    if (fn->annotations == NULL && fn->annotate != NULL &&
-        PyCFunction_Check(fn->annotate) &&
-        ((PyCFunctionObject *)fn->annotate)->m_ml == &function_annotate_def) {
-        PyObject *one = PyLong_FromLong(1);
-        if (one == NULL) {
-            return NULL;
+    if (fn->annotations == NULL) {
+        ModState *st = ((InterpreterObject *)fn->interp)->in.st;
+        PyObject *a = NULL;
+        if (fn->annotate == NULL && fn->ann_thunk != NULL) {
+            a = annotate_new(st, fn->ann_thunk, 0);
+            if (a == NULL) {
+                return NULL;
+            }
         }
-        PyObject *d = function_annotate_call(
-            PyCFunction_GET_SELF(fn->annotate), one);
-        Py_DECREF(one);
-        if (d == NULL) {
-            return NULL;
+        else if (fn->annotate != NULL && annotate_check(st, fn->annotate)) {
+            a = Py_NewRef(fn->annotate);
         }
-        fn->annotations = d;
+        else if (fn->annotate != NULL && PyCFunction_Check(fn->annotate) &&
+                 ((PyCFunctionObject *)fn->annotate)->m_ml ==
+                     &function_annotate_def) {
+            a = Py_NewRef(fn->annotate);
+        }
+        if (a != NULL) {
+            PyObject *one = PyLong_FromLong(1);
+            PyObject *d = one ? PyObject_CallOneArg(a, one) : NULL;
+            Py_XDECREF(one);
+            Py_DECREF(a);
+            if (d == NULL) {
+                return NULL;
+            }
+            if (!PyDict_Check(d)) {
+                Py_DECREF(d);
+                PyErr_SetString(PyExc_TypeError,
+                                "__annotate__ returned a non-dict");
+                return NULL;
+            }
+            if (fn->annotations == NULL) {
+                fn->annotations = d;
+            }
+            else {
+                Py_DECREF(d); /* set while the annotations ran */
+            }
+        }
     }
 #endif
     if (fn->annotations == NULL && (fn->annotations = PyDict_New()) == NULL) {
@@ -1355,6 +1391,7 @@ function_set_annotations(FunctionObject *fn, PyObject *v, void *c)
     Py_XSETREF(fn->annotations, v);
 #if PY_VERSION_HEX >= 0x030E0000
     Py_CLEAR(fn->annotate);
+    Py_CLEAR(fn->ann_thunk);
 #endif
     return 0;
 }
@@ -1557,7 +1594,7 @@ build_class(Frame *f, Node *s)
     ModState *st = f->in->st;
     Scope *cs = s->ClassDef.scope;
     PyObject *orig_bases = NULL, *bases = NULL, *kw = NULL, *meta = NULL,
-             *ns = NULL, *cls = NULL, *classcell = NULL;
+             *ns = NULL, *cls = NULL, *classcell = NULL, *annot = NULL;
     PyObject **cells = NULL;
     Frame cf = {0};
     /* bases (with *starred) */
@@ -1733,6 +1770,10 @@ build_class(Frame *f, Node *s)
                 goto done;
             }
         }
+        if (cs->needs_classdict_cell &&
+            PyCell_Set(cells[cs->classdict_cell_slot], ns) < 0) {
+            goto done; /* __classdict__: the namespace, for annotation scopes */
+        }
         /* free variables: take the enclosing frame's cells by name */
         for (int i = 0; i < cs->nfree; i++) {
             PyObject *name = PyTuple_GET_ITEM(cs->freevars, i);
@@ -1767,6 +1808,33 @@ build_class(Frame *f, Node *s)
             if (r < 0) {
                 goto done;
             }
+        }
+#endif
+#if PY_VERSION_HEX >= 0x030E0000
+        if (s->ClassDef.annotate != NULL) {
+            /* PEP 649: the annotate object of the body's annotated names,
+               where CPython's `type` looks for it */
+            PyObject *thunk = make_function(&cf, s->ClassDef.annotate);
+            annot = thunk ? annotate_new(st, thunk, 1) : NULL;
+            if (annot != NULL) {
+                annotate_set_done(annot, cf.ann_done);
+            }
+            PyObject *key =
+                annot ? PyUnicode_InternFromString("__annotate_func__") : NULL;
+            int r = key ? PyObject_SetItem(ns, key, annot) : -1;
+            Py_XDECREF(key);
+            Py_XDECREF(thunk);
+            if (r < 0) {
+                goto done;
+            }
+        }
+#endif
+#if PY_VERSION_HEX >= 0x030C0000
+        /* type.__new__ (3.12+) points the cell at the class's dict */
+        if (cs->needs_classdict_cell &&
+            PyObject_SetItem(ns, st->str_classdictcell,
+                             cells[cs->classdict_cell_slot]) < 0) {
+            goto done;
         }
 #endif
         if (cs->needs_class_cell) {
@@ -1812,6 +1880,9 @@ build_class(Frame *f, Node *s)
         PyObject *margs[3] = {s->obj, bases, ns};
         cls = PyObject_VectorcallDict(meta, margs, 3, kw);
     }
+    if (cls != NULL && annot != NULL) {
+        annotate_set_owner(annot, cls); /* ForwardRef's owner */
+    }
     if (cls != NULL && classcell != NULL && PyType_Check(cls)) {
         PyObject *cell_cls = PyCell_GET(classcell);
         if (cell_cls != cls) {
@@ -1837,7 +1908,9 @@ done:
         PyMem_Free(cells);
     }
     Py_XDECREF(cf.last_value);
+    Py_XDECREF(cf.ann_done);
     Py_XDECREF(classcell);
+    Py_XDECREF(annot);
     Py_XDECREF(orig_bases);
     Py_XDECREF(bases);
     Py_XDECREF(kw);

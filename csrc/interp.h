@@ -77,10 +77,16 @@ typedef enum {
     NAME_GLOBAL,     /* globals, then builtins (functions' global names) */
     NAME_NAME,       /* module / class body: locals dict, globals, builtins */
     NAME_CLASSDEREF, /* free variable read in a class body: ns, then cell */
-    NAME_OUTER /* a local of the enclosing function that a list, set or dict
-                  comprehension only reads: frame->back->fast[slot], with no
-                  cell (lower.c, analyze: as CPython 3.12's inlined
-                  comprehensions, PEP 709) */
+    NAME_OUTER, /* a local of the enclosing function that a list, set or
+                   dict comprehension only reads: frame->back->fast[slot],
+                   with no cell (lower.c, analyze: as CPython 3.12's inlined
+                   comprehensions, PEP 709) */
+    /* an annotation scope directly in a class body (Scope.sees_class):
+       the class namespace (the free cell __classdict__, slot
+       scope->classdict_slot) first, then as NAME_GLOBAL / NAME_DEREF
+       (CPython's LOAD_FROM_DICT_OR_GLOBALS / _OR_DEREF) */
+    NAME_CLASSDICT_GLOBAL,
+    NAME_CLASSDICT_DEREF
 } NameScope;
 
 /* ------------------------------------------------------------------- IR */
@@ -156,6 +162,10 @@ typedef struct Scope {
     ScopeType type;
     int transparent; /* a PEP 695 annotation scope: the scopes inside it are
                         named as if it were not there (lower.c) */
+    int sees_class;  /* an annotation scope directly in a class body: its
+                        names look in the class namespace first (through the
+                        free cell __classdict__, slot classdict_slot) */
+    int classdict_slot;
     struct Scope *parent;
     PyObject *name;     /* borrowed from Program consts */
     PyObject *qualname; /* borrowed from Program consts */
@@ -193,6 +203,20 @@ typedef struct Scope {
     int needs_class_cell; /* class scope: a method uses __class__/super */
     int class_cell_slot;  /* class scope: cell slot of __class__ */
     int uses_class_free;  /* function: slot of free __class__, or -1 */
+    /* class scope: an annotation scope in it needs the namespace
+       (__classdict__, the cell after __class__'s) */
+    int needs_classdict_cell;
+    int classdict_cell_slot;
+    /* 3.14+ annotation scope of deferred annotations (PEP 649, lower.c's
+       lower_annotate): called with i, it returns annotation i; ann_keys
+       (the names) and ann_sources (the ast expressions, for the STRING and
+       FORWARDREF formats) are borrowed from Program consts */
+    PyObject *ann_keys;
+    PyObject *ann_sources;
+    /* class scope, 3.14+, while lowering: [(key, ast expression)] of the
+       annotated names of its body (owned), made into an annotation scope
+       when the body is lowered */
+    PyObject *class_anns;
     Node **body;          /* statements */
     Py_ssize_t nbody;
     PyObject *docstring; /* borrowed, or NULL */
@@ -287,6 +311,7 @@ typedef struct {
     PyTypeObject *ProxyType;  /* proxy.c: call-only tool proxies */
     PyTypeObject *RunnerType; /* tripwire.c: the entry frame's runner */
     PyTypeObject *LazyImportType; /* lazyimport.c (PEP 810) */
+    PyTypeObject *AnnotateType;   /* annotate.c (PEP 649, 3.14+) */
     PyTypeObject *BudgetsType;  /* budgets.c: parsed budgets */
     PyObject *safe_builtins;    /* dict built once */
     PyObject *builtin_isinstance, *builtin_len, *list_append,
@@ -297,6 +322,8 @@ typedef struct {
     PyObject *empty_range_iter; /* iter(range(0)): a counted comprehension's
                                    `.0` (function.c) */
     PyObject *str_dunder_class; /* "__class__" */
+    PyObject *str_classdict;     /* "__classdict__" */
+    PyObject *str_classdictcell; /* "__classdictcell__" */
     PyObject *str_init;         /* "__init__" */
     PyObject *str_dot0;         /* ".0" */
     PyObject *str_super;
@@ -534,6 +561,8 @@ typedef struct Frame {
     struct Frame *back;
     PyObject *program;    /* borrowed: ProgramObject owning the IR */
     PyObject *last_value; /* module level: value of the last statement */
+    PyObject *ann_done;   /* class body, 3.14+: set of the indices of the
+                             annotated names it ran (owned; annotate.c) */
 } Frame;
 
 /* Record `v` (stolen) as the value of the last statement.  Only the module
@@ -568,7 +597,10 @@ typedef struct {
     PyObject *annotations; /* dict or NULL */
     PyObject *type_params; /* tuple (PEP 695 __type_params__) or NULL */
     PyObject *annotate;    /* 3.14+: what host code set as __annotate__ (a
-                              callable or None); NULL: derived (function.c) */
+                              callable or None), or the annotate object made
+                              from ann_thunk; NULL: derived (function.c) */
+    PyObject *ann_thunk;   /* 3.14+: the function of the annotation scope
+                              (deferred annotations, annotate.c), or NULL */
     PyObject *dict;        /* __dict__ */
     PyObject *weakreflist;
 } FunctionObject;
@@ -737,6 +769,16 @@ extern PyType_Spec Function_spec;
  * global lookups when they find it in the globals.  LazyImportType is the
  * module state's. */
 extern PyType_Spec LazyImport_spec;
+/* annotate.c (PEP 649, 3.14+): the `__annotate__` of a function or class
+ * whose annotations are deferred, made from its annotation scope's function
+ * (FunctionObject.ann_thunk). */
+extern PyType_Spec Annotate_spec;
+PyObject *annotate_new(ModState *st, PyObject *thunk, int is_class);
+int annotate_check(ModState *st, PyObject *o);
+void annotate_set_owner(PyObject *annotate, PyObject *owner);
+/* A class body's annotations: only those whose statement ran (`done`, a set
+ * of indices; CPython's __conditional_annotations__). */
+void annotate_set_done(PyObject *annotate, PyObject *done);
 PyObject *lazyimport_new(Frame *f, Node *stmt, Py_ssize_t index);
 PyObject *lazyimport_resolve(Frame *f, PyObject *name, PyObject *lazy);
 /* eval_stmt.c: the value name `index` of an Import / ImportFrom statement

@@ -58,7 +58,7 @@ static PyType_Slot lazyimport_slots[] = {
 };
 
 PyType_Spec LazyImport_spec = {
-    .name = "lazy_import",
+    .name = "smolagents_native._core.lazy_import",
     .basicsize = sizeof(LazyImportObject),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE |
              Py_TPFLAGS_DISALLOW_INSTANTIATION,

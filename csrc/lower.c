@@ -549,6 +549,10 @@ note_static_attribute(Lower *L, Node *attr_node, PyObject *rawattr)
 
 static Node *lower_expr(Lower *L, PyObject *o);
 static Node *lower_stmt(Lower *L, PyObject *o);
+#if PY_VERSION_HEX >= 0x030E0000
+static Node *lower_annotate(Lower *L, PyObject *pairs, PyObject *pos);
+static PyObject *def_annotations(Lower *L, PyObject *o);
+#endif
 static Node *lower_pattern(Lower *L, PyObject *o);
 static int lower_stmt_list(Lower *L, PyObject *list, Node ***out,
                            Py_ssize_t *n);
@@ -1019,15 +1023,35 @@ lower_function_ex(Lower *L, PyObject *o, int kind, PyObject *tp_load)
     if (args == NULL) {
         return NULL;
     }
-    n->Function.args = lower_arguments(L, args, fs, kind == K_FunctionDef);
+#if PY_VERSION_HEX >= 0x030E0000
+    /* PEP 649: the annotations go to an annotation scope of their own */
+    int eager_annotations = 0;
+#else
+    int eager_annotations = kind == K_FunctionDef;
+#endif
+    n->Function.args = lower_arguments(L, args, fs, eager_annotations);
     Py_DECREF(args);
     if (n->Function.args == NULL) {
         return NULL;
     }
-    if (kind == K_FunctionDef &&
+    if (eager_annotations &&
         lower_opt_expr(L, o, F_returns, &n->Function.returns) < 0) {
         return NULL;
     }
+#if PY_VERSION_HEX >= 0x030E0000
+    if (kind == K_FunctionDef) {
+        PyObject *pairs = def_annotations(L, o);
+        if (pairs == NULL) {
+            return NULL;
+        }
+        if (PyList_GET_SIZE(pairs) &&
+            (n->Function.annotate = lower_annotate(L, pairs, o)) == NULL) {
+            Py_DECREF(pairs);
+            return NULL;
+        }
+        Py_DECREF(pairs);
+    }
+#endif
     /* body in the new scope */
     Scope *saved = L->scope;
     int saved_loops = L->loop_depth;
@@ -1176,6 +1200,18 @@ lower_class_ex(Lower *L, PyObject *o, PyObject *tp_load)
         r = lower_stmt_list(L, body, &cs->body, &cs->nbody);
         Py_DECREF(body);
     }
+#if PY_VERSION_HEX >= 0x030E0000
+    /* PEP 649: the annotated names of the body, in the class's annotation
+       scope (made in the class scope: it sees the class's names, and
+       private names are mangled with the class's name) */
+    if (r == 0 && cs->class_anns != NULL) {
+        n->ClassDef.annotate = lower_annotate(L, cs->class_anns, o);
+        if (n->ClassDef.annotate == NULL) {
+            r = -1;
+        }
+    }
+    Py_CLEAR(cs->class_anns);
+#endif
     L->scope = saved;
     L->loop_depth = saved_loops;
     L->private_cls = saved_private;
@@ -2610,6 +2646,185 @@ ast_name_s(Lower *L, const char *id, int store, PyObject *pos)
     return node;
 }
 
+#if PY_VERSION_HEX >= 0x030E0000
+/* PEP 649 (3.14+): the annotation scope of deferred annotations, as a
+ * FunctionDef node with no target, made in the current scope (annotate.c
+ * says how it is used).  `pairs`: a list of (name, ast expression).  It is
+ * the function
+ *     def __annotate__(.index, /):
+ *         if .index == 0: return <annotation 0>
+ *         ...
+ * so that each annotation is evaluated on its own (annotationlib's
+ * FORWARDREF format).  Directly in a class body it sees the class's names
+ * (Scope.sees_class: the free cell __classdict__, as CPython's annotation
+ * scopes). */
+static Node *
+lower_annotate(Lower *L, PyObject *pairs, PyObject *pos)
+{
+    Py_ssize_t n = PyList_GET_SIZE(pairs);
+    PyObject *keys = PyTuple_New(n), *srcs = PyTuple_New(n);
+    PyObject *body = PyList_New(0), *argnode = NULL, *akw = NULL, *kw = NULL;
+    PyObject *gargs = NULL, *name = NULL;
+    Node *res = NULL;
+    if (keys == NULL || srcs == NULL || body == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *pair = PyList_GET_ITEM(pairs, i);
+        PyObject *key = PyTuple_GET_ITEM(pair, 0);
+        PyObject *src = PyTuple_GET_ITEM(pair, 1);
+        PyTuple_SET_ITEM(keys, i, Py_NewRef(key));
+        PyTuple_SET_ITEM(srcs, i, Py_NewRef(src));
+        PyObject *idx = ast_name_s(L, ".index", 0, src);
+        PyObject *eq = idx ? ast_at(L, "Eq", NULL, NULL) : NULL;
+        PyObject *num = eq ? PyLong_FromSsize_t(i) : NULL;
+        PyObject *ckw = num ? Py_BuildValue("{sO}", "value", num) : NULL;
+        PyObject *cst = ckw ? ast_at(L, "Constant", ckw, src) : NULL;
+        PyObject *tkw = cst ? Py_BuildValue("{sOs[O]s[O]}", "left", idx, "ops",
+                                            eq, "comparators", cst)
+                            : NULL;
+        PyObject *test = tkw ? ast_at(L, "Compare", tkw, src) : NULL;
+        PyObject *rkw = test ? Py_BuildValue("{sO}", "value", src) : NULL;
+        PyObject *ret = rkw ? ast_at(L, "Return", rkw, src) : NULL;
+        PyObject *ikw = ret ? Py_BuildValue("{sOs[O]s[]}", "test", test,
+                                            "body", ret, "orelse")
+                            : NULL;
+        PyObject *iff = ikw ? ast_at(L, "If", ikw, src) : NULL;
+        int r = iff ? PyList_Append(body, iff) : -1;
+        Py_XDECREF(iff);
+        Py_XDECREF(ikw);
+        Py_XDECREF(ret);
+        Py_XDECREF(rkw);
+        Py_XDECREF(test);
+        Py_XDECREF(tkw);
+        Py_XDECREF(cst);
+        Py_XDECREF(ckw);
+        Py_XDECREF(num);
+        Py_XDECREF(eq);
+        Py_XDECREF(idx);
+        if (r < 0) {
+            goto done;
+        }
+    }
+    if ((akw = Py_BuildValue("{sssO}", "arg", ".index", "annotation",
+                             Py_None)) == NULL ||
+        (argnode = ast_at(L, "arg", akw, pos)) == NULL ||
+        (kw = Py_BuildValue("{s[O]s[]sOs[]s[]sOs[]}", "posonlyargs", argnode,
+                            "args", "vararg", Py_None, "kwonlyargs",
+                            "kw_defaults", "kwarg", Py_None, "defaults")) ==
+            NULL ||
+        (gargs = ast_at(L, "arguments", kw, NULL)) == NULL ||
+        (name = PyUnicode_InternFromString("__annotate__")) == NULL ||
+        keep(L, name) == NULL || keep(L, keys) == NULL ||
+        keep(L, srcs) == NULL) {
+        goto done;
+    }
+    Node *g = node_new(L, K_FunctionDef, pos);
+    Scope *gs = g ? scope_new(L, SC_FUNCTION, name, g) : NULL;
+    if (gs == NULL) {
+        goto done;
+    }
+    g->obj = name;
+    g->Function.scope = gs;
+    gs->ann_keys = keys;
+    gs->ann_sources = srcs;
+    if (L->scope->type == SC_CLASS ||
+        (L->scope->transparent && L->scope->sees_class)) {
+        /* in a class body, or in the annotation scope of a generic
+           definition in one: it sees the class's names */
+        gs->sees_class = 1;
+        if (sym_add(gs, L->st->str_classdict, SYM_USED) < 0) {
+            goto done;
+        }
+    }
+    g->Function.args = lower_arguments(L, gargs, gs, 0);
+    if (g->Function.args == NULL) {
+        goto done;
+    }
+    Scope *saved = L->scope;
+    int saved_loops = L->loop_depth;
+    L->scope = gs;
+    L->loop_depth = 0;
+    int r = lower_stmt_list(L, body, &gs->body, &gs->nbody);
+    L->scope = saved;
+    L->loop_depth = saved_loops;
+    if (r == 0) {
+        res = g;
+    }
+done:
+    Py_XDECREF(keys);
+    Py_XDECREF(srcs);
+    Py_XDECREF(body);
+    Py_XDECREF(argnode);
+    Py_XDECREF(akw);
+    Py_XDECREF(kw);
+    Py_XDECREF(gargs);
+    Py_XDECREF(name);
+    return res;
+}
+
+/* The annotations of a def's arguments and return, as lower_annotate's
+ * pairs (a new list, empty when there are none), in CPython's order
+ * (positional-only, positional, *args, keyword-only, **kwargs, return),
+ * under the parameters' mangled names. */
+static PyObject *
+def_annotations(Lower *L, PyObject *o)
+{
+    PyObject *pairs = PyList_New(0);
+    PyObject *args = pairs ? getf(L, o, F_args) : NULL;
+    if (args == NULL) {
+        Py_XDECREF(pairs);
+        return NULL;
+    }
+    static const int fl[5] = {F_posonlyargs, F_args, F_vararg, F_kwonlyargs,
+                              F_kwarg};
+    for (int i = 0; i < 6; i++) {
+        PyObject *li = i < 5 ? getf(L, args, fl[i]) : NULL;
+        if (i < 5 && li == NULL) {
+            goto fail;
+        }
+        Py_ssize_t m = i == 5 ? 1
+                       : li == Py_None ? 0
+                       : PyList_Check(li) ? PyList_GET_SIZE(li)
+                                          : 1;
+        for (Py_ssize_t j = 0; j < m; j++) {
+            PyObject *a = i == 5 ? o : PyList_Check(li) ? PyList_GET_ITEM(li, j) : li;
+            PyObject *ann = getf(L, a, i == 5 ? F_returns : F_annotation);
+            PyObject *key = NULL;
+            if (ann != NULL && ann != Py_None) {
+                if (i == 5) {
+                    key = PyUnicode_InternFromString("return");
+                }
+                else {
+                    PyObject *raw = getf(L, a, F_arg);
+                    key = raw ? mangle(L, raw) : NULL;
+                    Py_XDECREF(raw);
+                }
+            }
+            PyObject *pair = key ? PyTuple_Pack(2, key, ann) : NULL;
+            int r = ann == NULL                     ? -1
+                    : ann == Py_None                ? 0
+                    : pair != NULL                  ? PyList_Append(pairs, pair)
+                                                    : -1;
+            Py_XDECREF(pair);
+            Py_XDECREF(key);
+            Py_XDECREF(ann);
+            if (r < 0) {
+                Py_XDECREF(li);
+                goto fail;
+            }
+        }
+        Py_XDECREF(li);
+    }
+    Py_DECREF(args);
+    return pairs;
+fail:
+    Py_DECREF(args);
+    Py_DECREF(pairs);
+    return NULL;
+}
+#endif
+
 /* A shallow copy of the ast node `o` (new ref). */
 static PyObject *
 ast_copy(PyObject *o)
@@ -2721,9 +2936,9 @@ done:
  *     namespace entry set before its body) is `.type_params`; a class gets
  *     Generic[params] as its last base.
  *
- * One difference remains (docs/compatibility.md): inside a class body,
- * CPython's annotation scope also sees the class's names; ours sees the
- * names of the enclosing functions and the globals, as a function does. */
+ * Inside a class body the annotation scope sees the class's names first
+ * (Scope.sees_class, __classdict__), as CPython's; the lazily evaluated
+ * bounds, constraints and defaults do not (docs/compatibility.md). */
 static Node *
 lower_generic(Lower *L, PyObject *o, int kind)
 {
@@ -2844,6 +3059,13 @@ lower_generic(Lower *L, PyObject *o, int kind)
     }
     g->obj = gname;
     gs->transparent = 1;
+    if (L->scope->type == SC_CLASS) {
+        /* in a class body: it sees the class's names (__classdict__) */
+        gs->sees_class = 1;
+        if (sym_add(gs, L->st->str_classdict, SYM_USED) < 0) {
+            goto done;
+        }
+    }
     g->Function.scope = gs;
     g->Function.args = lower_arguments(L, gargs, gs, 0);
     Node **body = g->Function.args ? arena_alloc(L->prog, 2 * sizeof(Node *))
@@ -2980,6 +3202,32 @@ lower_stmt(Lower *L, PyObject *o)
         if (getint(L, o, F_simple, 0)) {
             n->flags |= NF_SIMPLE;
         }
+#if PY_VERSION_HEX >= 0x030E0000
+        /* PEP 649: never evaluated here; a class body's annotated names go
+           to the class's annotation scope (lower_class_ex) */
+        if (L->scope->type == SC_CLASS && (n->flags & NF_SIMPLE)) {
+            PyObject *ann = getf(L, o, F_annotation);
+            n->slot = L->scope->class_anns
+                          ? (int)PyList_GET_SIZE(L->scope->class_anns)
+                          : 0; /* its index, recorded when it runs */
+            PyObject *pair =
+                ann ? PyTuple_Pack(2, n->AnnAssign.target->obj, ann) : NULL;
+            int r = pair == NULL ? -1
+                    : L->scope->class_anns == NULL &&
+                            (L->scope->class_anns = PyList_New(0)) == NULL
+                        ? -1
+                        : PyList_Append(L->scope->class_anns, pair);
+            Py_XDECREF(pair);
+            Py_XDECREF(ann);
+            if (r < 0) {
+                return NULL;
+            }
+        }
+#else
+        if (lower_opt_expr(L, o, F_annotation, &n->AnnAssign.annotation) < 0) {
+            return NULL;
+        }
+#endif
         return n;
     case K_For: {
         int before = L->scope->nyields;
@@ -3410,7 +3658,8 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
             goto done;
         }
     }
-    else if (PySet_Add(newbound, L->st->str_dunder_class) < 0) {
+    else if (PySet_Add(newbound, L->st->str_dunder_class) < 0 ||
+             PySet_Add(newbound, L->st->str_classdict) < 0) {
         goto done;
     }
     kidfrees = PyList_New(0);
@@ -3471,6 +3720,16 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
         if (c) {
             s->needs_class_cell = 1;
             if (PySet_Discard(newfree, L->st->str_dunder_class) < 0) {
+                goto done;
+            }
+        }
+        c = PySet_Contains(newfree, L->st->str_classdict);
+        if (c < 0) {
+            goto done;
+        }
+        if (c) {
+            s->needs_classdict_cell = 1;
+            if (PySet_Discard(newfree, L->st->str_classdict) < 0) {
                 goto done;
             }
         }
@@ -3585,6 +3844,10 @@ assign_slots(Lower *L, Scope *s)
             PyList_Append(cell, L->st->str_dunder_class) < 0) {
             goto done;
         }
+        if (s->needs_classdict_cell &&
+            PyList_Append(cell, L->st->str_classdict) < 0) {
+            goto done;
+        }
         keys = PyDict_Keys(s->symbols);
         if (keys == NULL) {
             goto done;
@@ -3621,6 +3884,17 @@ assign_slots(Lower *L, Scope *s)
     }
     if (s->type == SC_CLASS && s->needs_class_cell) {
         s->class_cell_slot = 0;
+    }
+    if (s->type == SC_CLASS && s->needs_classdict_cell) {
+        s->classdict_cell_slot = s->needs_class_cell ? 1 : 0;
+    }
+    if (s->sees_class) {
+        int k = tuple_index(s->freevars, L->st->str_classdict);
+        if (k < 0) {
+            PyErr_SetString(PyExc_SystemError, "annotation scope: no __classdict__");
+            goto done;
+        }
+        s->classdict_slot = s->ncells + k;
     }
     if (is_funclike(s)) {
         int k = tuple_index(s->freevars, L->st->str_dunder_class);
@@ -3689,7 +3963,17 @@ assign_slots(Lower *L, Scope *s)
         else {
             n->scope_kind = NAME_GLOBAL;
         }
-        if (n->scope_kind == NAME_GLOBAL) {
+        if (s->sees_class && n->op == CTX_Load &&
+            !(fl & (SYM_R_LOCAL | SYM_R_CELL | SYM_R_OUTER)) &&
+            !((fl & SYM_R_GLOBAL) && !(fl & SYM_R_IMPLICIT))) {
+            /* a name the annotation scope does not bind: the class's
+               namespace first */
+            n->scope_kind = n->scope_kind == NAME_GLOBAL
+                                ? NAME_CLASSDICT_GLOBAL
+                                : NAME_CLASSDICT_DEREF;
+        }
+        if (n->scope_kind == NAME_GLOBAL ||
+            n->scope_kind == NAME_CLASSDICT_GLOBAL) {
             n->Name.gslot = gcache_name_slot(L->st, n->obj);
         }
     }
@@ -3713,6 +3997,7 @@ program_dealloc(ProgramObject *p)
         Py_XDECREF(s->symbols);
         Py_XDECREF(s->kidfree);
         Py_XDECREF(s->static_attrs_set);
+        Py_XDECREF(s->class_anns);
         PyMem_Free(s->kids);
         PyMem_Free(s->names);
     }

@@ -1528,6 +1528,8 @@ core_exec(PyObject *m)
         intern(&st->str_module, "__module__") < 0 ||
         intern(&st->str_doc, "__doc__") < 0 ||
         intern(&st->str_classcell, "__classcell__") < 0 ||
+        intern(&st->str_classdict, "__classdict__") < 0 ||
+        intern(&st->str_classdictcell, "__classdictcell__") < 0 ||
         intern(&st->str_annotations, "__annotations__") < 0 ||
         intern(&st->str_main, "__main__") < 0 ||
         intern(&st->str_match_args, "__match_args__") < 0 ||
@@ -1572,9 +1574,11 @@ core_exec(PyObject *m)
         (PyTypeObject *)PyType_FromModuleAndSpec(m, &Runner_spec, NULL);
     st->LazyImportType =
         (PyTypeObject *)PyType_FromModuleAndSpec(m, &LazyImport_spec, NULL);
+    st->AnnotateType =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &Annotate_spec, NULL);
     if (!st->ProgramType || !st->FunctionType || !st->GeneratorType ||
         !st->InterpreterType || !st->ProxyType || !st->RunnerType ||
-        !st->LazyImportType ||
+        !st->LazyImportType || !st->AnnotateType ||
         tripwire_install() < 0) {
         return -1;
     }
@@ -1679,6 +1683,7 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->ProxyType);
     Py_VISIT(st->RunnerType);
     Py_VISIT(st->LazyImportType);
+    Py_VISIT(st->AnnotateType);
     Py_VISIT(st->BudgetsType);
     Py_VISIT(st->safe_builtins);
     Py_VISIT(st->builtin_isinstance);
@@ -1711,6 +1716,7 @@ core_clear(PyObject *m)
     Py_CLEAR(st->ProxyType);
     Py_CLEAR(st->RunnerType);
     Py_CLEAR(st->LazyImportType);
+    Py_CLEAR(st->AnnotateType);
     Py_CLEAR(st->BudgetsType);
     Py_CLEAR(st->safe_builtins);
     Py_CLEAR(st->builtin_isinstance);

@@ -16,6 +16,7 @@ typedef struct {
     struct Scope *scope;
     struct Node *generic;
     struct Node *type_params;
+    struct Node *annotate;
 } NodeFunction;
 
 /* ClassDef */
@@ -30,6 +31,7 @@ typedef struct {
     struct Scope *scope;
     struct Node *generic;
     struct Node *type_params;
+    struct Node *annotate;
 } NodeClassDef;
 
 /* Return */
@@ -471,18 +473,19 @@ typedef struct {
 /* Every ast field name lowering reads (F_<name> in lower.c). */
 #define NODE_AST_FIELDS(X) \
     X(decorator_list) X(args) X(returns) X(target) X(generic) X(type_params) \
-    X(bases) X(keywords) X(value) X(targets) X(annotation) X(iter) \
-    X(body) X(orelse) X(test) X(items) X(subject) X(cases) \
-    X(exc) X(cause) X(handlers) X(finalbody) X(msg) X(names) \
-    X(thunks) X(values) X(left) X(right) X(operand) X(keys) \
-    X(elts) X(elt) X(generators) X(comparators) X(func) X(format_spec) \
-    X(slice) X(lower) X(upper) X(step) X(patterns) X(rest) \
-    X(cls) X(kwd_patterns) X(pattern) X(type) X(defaults) X(kw_defaults) \
-    X(context_expr) X(optional_vars) X(guard) X(ifs) X(op) X(ctx) \
-    X(id) X(attr) X(arg) X(key) X(name) X(asname) \
-    X(module) X(level) X(posonlyargs) X(kwonlyargs) X(vararg) X(kwarg) \
-    X(simple) X(ops) X(conversion) X(kwd_attrs) X(bound) X(default_value) \
-    X(str) X(is_lazy) X(lineno) X(col_offset) X(end_lineno) X(end_col_offset) \
+    X(annotate) X(bases) X(keywords) X(value) X(targets) X(annotation) \
+    X(iter) X(body) X(orelse) X(test) X(items) X(subject) \
+    X(cases) X(exc) X(cause) X(handlers) X(finalbody) X(msg) \
+    X(names) X(thunks) X(values) X(left) X(right) X(operand) \
+    X(keys) X(elts) X(elt) X(generators) X(comparators) X(func) \
+    X(format_spec) X(slice) X(lower) X(upper) X(step) X(patterns) \
+    X(rest) X(cls) X(kwd_patterns) X(pattern) X(type) X(defaults) \
+    X(kw_defaults) X(context_expr) X(optional_vars) X(guard) X(ifs) X(op) \
+    X(ctx) X(id) X(attr) X(arg) X(key) X(name) \
+    X(asname) X(module) X(level) X(posonlyargs) X(kwonlyargs) X(vararg) \
+    X(kwarg) X(simple) X(ops) X(conversion) X(kwd_attrs) X(bound) \
+    X(default_value) X(str) X(is_lazy) X(lineno) X(col_offset) X(end_lineno) \
+    X(end_col_offset) \
     /* end */
 
 #endif

@@ -108,6 +108,8 @@ static const char *const protocol_names[] = {
 #if PY_VERSION_HEX >= 0x030E0000
     "__annotate__", /* PEP 649: host code (annotationlib, dataclasses,
                        typing, type's __annotations__ getter) calls it */
+    "__annotate_func__", /* where `type` keeps it: only the interpreter's
+                            own annotate object (annotate.c) */
 #endif
     NULL,
 };
@@ -428,7 +430,8 @@ check_protocols(Interp *in, PyTypeObject *tp)
                 tp->tp_name);
             return -1;
         }
-        if (is_protocol_name(k) && !PyFunction_Check(v)) {
+        if (is_protocol_name(k) && !PyFunction_Check(v) &&
+            !annotate_check(in->st, v)) {
             raise_interp_error(
                 in,
                 "Forbidden class definition: class %s defines %U, a "

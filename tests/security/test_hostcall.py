@@ -76,6 +76,10 @@ ALLOWED = {
     ("function.c", 'PyObject_CallMethod(ast, "parse"'): "__source__: our own use of ast",
     ("function.c", 'PyObject_CallMethod(ast, "unparse"'): "__source__: our own use of ast",
     ("function.c", "PyObject_CallOneArg(meth, bases)"): "class: __mro_entries__ (typing generics)",
+    ("function.c", "PyObject *d = one ? PyObject_CallOneArg(a, one) : NULL;"): (
+        "__annotations__ (3.14): only an annotate object of ours (annotate.c), which calls "
+        "the code's own annotation scope, or our builtin __annotate__"
+    ),
     ("function.c", "PyDict_Update(kw, v);"): "class keywords **m: a mapping",
     ("function.c", "ns = PyObject_VectorcallDict(prep, pargs, 2, kw);"): "class: __prepare__",
     ("function.c", "cls = PyObject_VectorcallDict(meta, margs, 3, kw);"): "class: the metaclass",

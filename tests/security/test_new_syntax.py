@@ -262,14 +262,48 @@ def test_lazy_default_runs_under_the_policy():
         "f.__annotate__",
         "f.__annotate__(1)",
         "C.__annotate__",
-        "C.__annotations__",
+        "C.__annotate_func__",
+        "vars(C)['__annotate_func__'](1)",
         "getattr(f, '__annotate__')",
+        # a class whose own dict could make type's __annotations__ getter run host code
+        "class D:\n    __annotate_func__ = print\n",
+        "class D:\n    __annotate__ = print\n",
+        "class D:\n    __annotations__ = classmethod(print)\nD.__annotations__",
+        "class D:\n    a: int\nD.__annotations_cache__ = classmethod(print)\nD.__annotations__",
     ],
 )
 def test_314_annotation_dunders_are_refused(attack):
     ex = new_executor()
     ex("def f(x: int) -> str:\n    return x\nclass C:\n    a: int\n")
     refused(ex, attack, match=REFUSAL)
+
+
+@py314
+def test_314_own_class_annotations_are_readable():
+    """A class the code made reads its own deferred annotations (annotate.c), evaluated
+    by the interpreter, under the policy."""
+    ex = new_executor()
+    out = ex("class C:\n    a: int\n    b: Later\nLater = str\nC.__annotations__")
+    assert out.output == {"a": int, "b": str}
+    refused(ex, "class E:\n    a: ().__class__.__base__.__subclasses__()\nE.__annotations__",
+            match=REFUSAL)
+
+
+@py314
+def test_314_a_forward_reference_leads_nowhere():
+    """dataclasses hands the code annotationlib.ForwardRef objects for names not defined yet:
+    evaluating one, or one the code makes, is host code compiling a string, which the
+    tripwire refuses during a step."""
+    ex = new_executor(["dataclasses"])
+    ex("from dataclasses import dataclass, fields\n"
+       "@dataclass\nclass A:\n    x: Undefined\nref = fields(A)[0].type\n")
+    for attack in (
+        "ref.evaluate()",
+        "type(ref)(\"__import__('os').getcwd()\").evaluate(globals={})",
+        "type(ref)(\"().__class__.__base__\").evaluate()",
+        "ref.__forward_code__",
+    ):
+        refused(ex, attack, match=REFUSAL + "|Undefined|tripwire|not allowed")
 
 
 @py314
