@@ -1829,14 +1829,6 @@ build_class(Frame *f, Node *s)
             }
         }
 #endif
-#if PY_VERSION_HEX >= 0x030C0000
-        /* type.__new__ (3.12+) points the cell at the class's dict */
-        if (cs->needs_classdict_cell &&
-            PyObject_SetItem(ns, st->str_classdictcell,
-                             cells[cs->classdict_cell_slot]) < 0) {
-            goto done;
-        }
-#endif
         if (cs->needs_class_cell) {
             classcell = cells[cs->class_cell_slot];
             Py_INCREF(classcell);
@@ -1883,6 +1875,21 @@ build_class(Frame *f, Node *s)
     if (cls != NULL && annot != NULL) {
         annotate_set_owner(annot, cls); /* ForwardRef's owner */
     }
+#if PY_VERSION_HEX >= 0x030C0000
+    if (cls != NULL && cs->needs_classdict_cell && PyType_Check(cls)) {
+        /* __classdict__ now reads the class's dict, as CPython's type.__new__
+           points it there through __classdictcell__ -- an entry not put in
+           the namespace here: a metaclass of the code's would get the cell,
+           and from it the class's dict itself, writable */
+        PyObject *d = PyType_GetDict((PyTypeObject *)cls);
+        if (d == NULL || PyCell_Set(cells[cs->classdict_cell_slot], d) < 0) {
+            Py_XDECREF(d);
+            Py_CLEAR(cls);
+            goto done;
+        }
+        Py_DECREF(d);
+    }
+#endif
     if (cls != NULL && classcell != NULL && PyType_Check(cls)) {
         PyObject *cell_cls = PyCell_GET(classcell);
         if (cell_cls != cls) {

@@ -323,7 +323,6 @@ typedef struct {
                                    `.0` (function.c) */
     PyObject *str_dunder_class; /* "__class__" */
     PyObject *str_classdict;     /* "__classdict__" */
-    PyObject *str_classdictcell; /* "__classdictcell__" */
     PyObject *str_init;         /* "__init__" */
     PyObject *str_dot0;         /* ".0" */
     PyObject *str_super;

@@ -2104,6 +2104,25 @@ lower_alias_from(Lower *L, PyObject *o)
     return lower_alias(L, o, 1);
 }
 
+/* ------------------------------------------------ annotation scopes */
+
+/* `s`, an annotation scope (PEP 695's, a lazily evaluated part of a type
+ * parameter or alias, PEP 649's) made in the current scope, sees the
+ * class's names first when that scope is a class body or an annotation
+ * scope that does, as CPython's can_see_class_scope: the free variable
+ * __classdict__ (the namespace; the class's dict once it is made) and
+ * NAME_CLASSDICT_GLOBAL / NAME_CLASSDICT_DEREF loads (assign_slots). */
+static int
+see_class_scope(Lower *L, Scope *s)
+{
+    Scope *in = L->scope;
+    if (in->type == SC_CLASS || (in->transparent && in->sees_class)) {
+        s->sees_class = 1;
+        return sym_add(s, L->st->str_classdict, SYM_USED);
+    }
+    return 0;
+}
+
 /* ------------------------------------------------ PEP 695 type parameters */
 
 /* A Lambda ast node `lambda <params>: expr`, placed at expr (new ref). */
@@ -2521,7 +2540,8 @@ lower_type_params(Lower *L, PyObject *o, PyObject *name, PyObject *tparams,
     for (Py_ssize_t i = 0; i < n->TypeAlias.nthunks; i++) {
         n->TypeAlias.thunks[i] =
             lower_function(L, PyList_GET_ITEM(thunks, i), K_Lambda);
-        if (n->TypeAlias.thunks[i] == NULL) {
+        if (n->TypeAlias.thunks[i] == NULL ||
+            see_class_scope(L, n->TypeAlias.thunks[i]->Function.scope) < 0) {
             goto done;
         }
     }
@@ -2728,14 +2748,8 @@ lower_annotate(Lower *L, PyObject *pairs, PyObject *pos)
     g->Function.scope = gs;
     gs->ann_keys = keys;
     gs->ann_sources = srcs;
-    if (L->scope->type == SC_CLASS ||
-        (L->scope->transparent && L->scope->sees_class)) {
-        /* in a class body, or in the annotation scope of a generic
-           definition in one: it sees the class's names */
-        gs->sees_class = 1;
-        if (sym_add(gs, L->st->str_classdict, SYM_USED) < 0) {
-            goto done;
-        }
+    if (see_class_scope(L, gs) < 0) {
+        goto done;
     }
     g->Function.args = lower_arguments(L, gargs, gs, 0);
     if (g->Function.args == NULL) {
@@ -3059,12 +3073,8 @@ lower_generic(Lower *L, PyObject *o, int kind)
     }
     g->obj = gname;
     gs->transparent = 1;
-    if (L->scope->type == SC_CLASS) {
-        /* in a class body: it sees the class's names (__classdict__) */
-        gs->sees_class = 1;
-        if (sym_add(gs, L->st->str_classdict, SYM_USED) < 0) {
-            goto done;
-        }
+    if (see_class_scope(L, gs) < 0) {
+        goto done;
     }
     g->Function.scope = gs;
     g->Function.args = lower_arguments(L, gargs, gs, 0);

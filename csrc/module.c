@@ -1529,7 +1529,6 @@ core_exec(PyObject *m)
         intern(&st->str_doc, "__doc__") < 0 ||
         intern(&st->str_classcell, "__classcell__") < 0 ||
         intern(&st->str_classdict, "__classdict__") < 0 ||
-        intern(&st->str_classdictcell, "__classdictcell__") < 0 ||
         intern(&st->str_annotations, "__annotations__") < 0 ||
         intern(&st->str_main, "__main__") < 0 ||
         intern(&st->str_match_args, "__match_args__") < 0 ||

@@ -412,3 +412,26 @@ def test_unpacking_comprehensions_are_bounded():
     with pytest.raises(InterpreterError):
         ex("list((*iter(int, 1) for _ in range(1)))")
     assert ex("1 + 1").output == 2
+
+
+@py312
+def test_a_metaclass_never_gets_the_class_dict_cell():
+    """CPython hands type.__new__ the `__classdictcell__` of a class whose annotation scopes
+    read its names; a metaclass of the code's would find it in the namespace, and in it the
+    class's own dict, writable (past the checks on class attributes). Ours points the cell
+    at the class's dict itself after the class is made: the namespace never holds it."""
+    ex = new_executor()
+    out = ex(
+        "seen = []\n"
+        "class Meta(type):\n"
+        "    def __new__(m, name, bases, ns):\n"
+        "        seen.extend(ns)\n"
+        "        return type(name, bases, dict(ns))\n"
+        "class C(metaclass=Meta):\n"
+        "    B = int\n"
+        "    type A = B\n"
+        "    def f[T](self) -> B: pass\n"
+        "    x: B\n"
+        "[k for k in seen if 'classdict' in k]"
+    )
+    assert out.output == []
