@@ -2017,7 +2017,41 @@ static PyMethodDef gen_methods[] = {
     {NULL, NULL},
 };
 
+/* gi_running, gi_suspended (3.11+) and gi_yieldfrom as CPython's (the code
+ * reads the two booleans; gi_yieldfrom is for host code: policy.c's
+ * internal names); no gi_code or gi_frame (interpreted code has no code
+ * object or frame). */
+static PyObject *
+gen_get_running(GenObject *gen, void *c)
+{
+    return PyBool_FromLong(gen->state == GEN_RUNNING);
+}
+
+#if PY_VERSION_HEX >= 0x030B0000
+static PyObject *
+gen_get_suspended(GenObject *gen, void *c)
+{
+    return PyBool_FromLong(gen->state == GEN_SUSPENDED);
+}
+#endif
+
+static PyObject *
+gen_get_yieldfrom(GenObject *gen, void *c)
+{
+    /* the iterator it delegates to: what the code passed to `yield from` */
+    if (gen->state != GEN_SUSPENDED || gen->yieldfrom == NULL) {
+        Py_RETURN_NONE;
+    }
+    return Py_NewRef(gen->yieldfrom);
+}
+
 static PyGetSetDef gen_getset[] = {
+    {"gi_running", (getter)gen_get_running, NULL, NULL, NULL},
+#if PY_VERSION_HEX >= 0x030B0000
+    {"gi_suspended", (getter)gen_get_suspended, NULL, NULL, NULL},
+#endif
+    {"gi_yieldfrom", (getter)gen_get_yieldfrom, NULL,
+     "object being iterated by yield from, or None", NULL},
     {"__name__", (getter)gen_get_name, (setter)gen_set_name,
      "name of the generator", NULL},
     {"__qualname__", (getter)gen_get_qualname, (setter)gen_set_qualname,

@@ -59,6 +59,9 @@ typedef struct {
         *private_cls; /* innermost class name, for private-name mangling */
     PyObject *str_consts; /* str constants met so far (lower_str_const) */
     int in_augassign;     /* lowering an augmented assignment */
+    int future_annotations; /* `from __future__ import annotations`: every
+                               annotation is its source text, evaluated
+                               when the def / statement runs (PEP 563) */
     unsigned int nodes;   /* nodes made: the deadline is read every
                              LOWER_CLOCK_EVERY of them */
 } Lower;
@@ -549,6 +552,7 @@ note_static_attribute(Lower *L, Node *attr_node, PyObject *rawattr)
 
 static Node *lower_expr(Lower *L, PyObject *o);
 static Node *lower_stmt(Lower *L, PyObject *o);
+static PyObject *ast_at(Lower *L, const char *cls, PyObject *kw, PyObject *pos);
 #if PY_VERSION_HEX >= 0x030E0000
 static Node *lower_annotate(Lower *L, PyObject *pairs, PyObject *pos);
 static PyObject *def_annotations(Lower *L, PyObject *o);
@@ -693,6 +697,31 @@ static int
 lower_opt_expr(Lower *L, PyObject *o, int f, Node **out)
 {
     return lower_opt_with(L, o, f, lower_expr, out);
+}
+
+/* An annotation evaluated where it stands (up to 3.13, or PEP 563's): under
+ * `from __future__ import annotations` the constant of its source text, as
+ * CPython's compiler makes it (ast.unparse's spelling). */
+static Node *
+lower_annotation(Lower *L, PyObject *o)
+{
+    if (!L->future_annotations) {
+        return lower_expr(L, o);
+    }
+    PyObject *text = PyObject_CallMethod(L->st->ast_module, "unparse", "O", o);
+    PyObject *kw = text ? Py_BuildValue("{sO}", "value", text) : NULL;
+    PyObject *c = kw ? ast_at(L, "Constant", kw, o) : NULL;
+    Node *n = c ? lower_expr(L, c) : NULL;
+    Py_XDECREF(c);
+    Py_XDECREF(kw);
+    Py_XDECREF(text);
+    return n;
+}
+
+static int
+lower_opt_annotation(Lower *L, PyObject *o, int f, Node **out)
+{
+    return lower_opt_with(L, o, f, lower_annotation, out);
 }
 
 /* A required field of `o` is None: -1 with the TypeError CPython's
@@ -845,8 +874,8 @@ lower_arguments(Lower *L, PyObject *args, Scope *fs, int with_annotations)
                 goto done;
             }
             if (with_annotations &&
-                lower_opt_expr(L, a, F_annotation, &argn->arg.annotation) <
-                    0) {
+                lower_opt_annotation(L, a, F_annotation,
+                                     &argn->arg.annotation) < 0) {
                 goto done;
             }
             if (sym_get(fs, argn->obj) & SYM_PARAM) {
@@ -1024,8 +1053,9 @@ lower_function_ex(Lower *L, PyObject *o, int kind, PyObject *tp_load)
         return NULL;
     }
 #if PY_VERSION_HEX >= 0x030E0000
-    /* PEP 649: the annotations go to an annotation scope of their own */
-    int eager_annotations = 0;
+    /* PEP 649: the annotations go to an annotation scope of their own
+       (PEP 563's strings stay eager) */
+    int eager_annotations = kind == K_FunctionDef && L->future_annotations;
 #else
     int eager_annotations = kind == K_FunctionDef;
 #endif
@@ -1035,11 +1065,11 @@ lower_function_ex(Lower *L, PyObject *o, int kind, PyObject *tp_load)
         return NULL;
     }
     if (eager_annotations &&
-        lower_opt_expr(L, o, F_returns, &n->Function.returns) < 0) {
+        lower_opt_annotation(L, o, F_returns, &n->Function.returns) < 0) {
         return NULL;
     }
 #if PY_VERSION_HEX >= 0x030E0000
-    if (kind == K_FunctionDef) {
+    if (kind == K_FunctionDef && !eager_annotations) {
         PyObject *pairs = def_annotations(L, o);
         if (pairs == NULL) {
             return NULL;
@@ -3214,8 +3244,15 @@ lower_stmt(Lower *L, PyObject *o)
         }
 #if PY_VERSION_HEX >= 0x030E0000
         /* PEP 649: never evaluated here; a class body's annotated names go
-           to the class's annotation scope (lower_class_ex) */
-        if (L->scope->type == SC_CLASS && (n->flags & NF_SIMPLE)) {
+           to the class's annotation scope (lower_class_ex); PEP 563's
+           strings as before 3.14 */
+        if (L->future_annotations) {
+            if (lower_opt_annotation(L, o, F_annotation,
+                                     &n->AnnAssign.annotation) < 0) {
+                return NULL;
+            }
+        }
+        else if (L->scope->type == SC_CLASS && (n->flags & NF_SIMPLE)) {
             PyObject *ann = getf(L, o, F_annotation);
             n->slot = L->scope->class_anns
                           ? (int)PyList_GET_SIZE(L->scope->class_anns)
@@ -3234,7 +3271,8 @@ lower_stmt(Lower *L, PyObject *o)
             }
         }
 #else
-        if (lower_opt_expr(L, o, F_annotation, &n->AnnAssign.annotation) < 0) {
+        if (lower_opt_annotation(L, o, F_annotation,
+                                 &n->AnnAssign.annotation) < 0) {
             return NULL;
         }
 #endif
@@ -4060,6 +4098,58 @@ compile_check(ModState *st, const char *src)
     return 0;
 }
 
+/* `from __future__ import annotations` among the future imports that open
+ * the module (after its docstring; CPython's compiler, run for any source
+ * that names __future__, refuses one anywhere else): sets
+ * L->future_annotations.  0 / -1. */
+static int
+future_annotations(Lower *L, PyObject *body)
+{
+    if (!PyList_Check(body)) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(body); i++) {
+        PyObject *st = PyList_GET_ITEM(body, i);
+        const char *tn = Py_TYPE(st)->tp_name;
+        if (i == 0 && strcmp(tn, "Expr") == 0) {
+            continue; /* a docstring (any other expression ends the scan
+                         at the next statement, which then is no future
+                         import CPython accepts) */
+        }
+        if (strcmp(tn, "ImportFrom") != 0) {
+            return 0;
+        }
+        PyObject *m = getf(L, st, F_module);
+        int fut = m != NULL && PyUnicode_Check(m) &&
+                  PyUnicode_CompareWithASCIIString(m, "__future__") == 0;
+        Py_XDECREF(m);
+        if (PyErr_Occurred()) {
+            return -1;
+        }
+        if (!fut) {
+            return 0;
+        }
+        PyObject *names = getf(L, st, F_names);
+        if (names == NULL) {
+            return -1;
+        }
+        for (Py_ssize_t k = 0; PyList_Check(names) && k < PyList_GET_SIZE(names); k++) {
+            PyObject *nm = getf(L, PyList_GET_ITEM(names, k), F_name);
+            if (nm == NULL) {
+                Py_DECREF(names);
+                return -1;
+            }
+            if (PyUnicode_Check(nm) &&
+                PyUnicode_CompareWithASCIIString(nm, "annotations") == 0) {
+                L->future_annotations = 1;
+            }
+            Py_DECREF(nm);
+        }
+        Py_DECREF(names);
+    }
+    return 0;
+}
+
 PyObject *
 lower_program(ModState *st, Interp *in, PyObject *source)
 {
@@ -4164,7 +4254,8 @@ lower_program(ModState *st, Interp *in, PyObject *source)
     if (body == NULL) {
         goto fail;
     }
-    if (lower_stmt_list(&L, body, &top->body, &top->nbody) < 0) {
+    if (future_annotations(&L, body) < 0 ||
+        lower_stmt_list(&L, body, &top->body, &top->nbody) < 0) {
         goto fail;
     }
     mod->Module.scope = top;

@@ -300,12 +300,26 @@ first_star_part(PyObject *e)
     return -1;
 }
 
+/* `__future__`: authorized whatever the host's list says.  The module
+ * holds only data (its _Feature records: version tuples and a compiler
+ * flag), and code that models write opens with `from __future__ import
+ * annotations`, which also changes how the code is lowered (lower.c). */
+static int
+always_authorized(PyObject *name)
+{
+    return PyUnicode_GET_LENGTH(name) == 10 &&
+           PyUnicode_CompareWithASCIIString(name, "__future__") == 0;
+}
+
 /* smolagents' check_import_authorized (a tree of the entries' parts; a "*"
  * node authorizes everything below it; every node on an entry's path is
- * authorized): 1 / 0. */
+ * authorized), and __future__: 1 / 0. */
 static int
 smol_authorized(PyObject *authorized, PyObject *name)
 {
+    if (always_authorized(name)) {
+        return 1;
+    }
     if (authorized == NULL) {
         return 0;
     }
@@ -330,12 +344,12 @@ smol_authorized(PyObject *authorized, PyObject *name)
 }
 
 /* Strict authorization: the entry itself, or below a "pkg.*" / "*" entry
- * (not a mere parent of an entry).  1 / 0. */
+ * (not a mere parent of an entry), and __future__.  1 / 0. */
 static int
 strict_authorized(PyObject *authorized, PyObject *name)
 {
     if (authorized == NULL) {
-        return 0;
+        return always_authorized(name);
     }
     Py_ssize_t n = PyList_GET_SIZE(authorized);
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -350,6 +364,25 @@ strict_authorized(PyObject *authorized, PyObject *name)
         }
         if (str_eq(e, name)) {
             return 1;
+        }
+        Py_ssize_t j = first_star_part(e);
+        if (j == 0 || (j > 0 && parts_prefix(name, e, j - 1))) {
+            return 1;
+        }
+    }
+    return always_authorized(name);
+}
+
+/* Wholesale authorization: below a "pkg.*" entry (pkg included) or "*".
+ * 1 / 0. */
+static int
+star_authorized(PyObject *authorized, PyObject *name)
+{
+    for (Py_ssize_t i = 0; authorized && i < PyList_GET_SIZE(authorized);
+         i++) {
+        PyObject *e = PyList_GET_ITEM(authorized, i);
+        if (!PyUnicode_Check(e)) {
+            continue;
         }
         Py_ssize_t j = first_star_part(e);
         if (j == 0 || (j > 0 && parts_prefix(name, e, j - 1))) {
@@ -649,8 +682,13 @@ policy_check_attr_object(Interp *in, PyObject *obj, PyObject *name,
                                mname ? mname : Py_None);
             r = -1;
         }
-        else if (c0 == '_' && !is_dunder(name)) {
-            /* smolagents names the module when a private attribute is one
+        else if (c0 == '_' && !is_dunder(name) &&
+                 !(store == 0 && mname != NULL &&
+                   star_authorized(in->authorized, mname))) {
+            /* (a private name is read from a module the host authorized
+               wholesale, "pkg.*" or "*": the checks below still apply;
+               a module it holds is a module, gated as any other)
+               smolagents names the module when a private attribute is one
                (`random._os`): peek, without handing anything out */
             PyObject *v = store ? NULL : PyObject_GetAttr(obj, name);
             PyObject *vname = v != NULL && PyModule_Check(v)
@@ -3004,9 +3042,7 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
     static const char *const internal_names[] = {
         "gi_frame",
         "gi_code",
-        "gi_yieldfrom",
-        "gi_running",
-        "gi_suspended",
+        "gi_yieldfrom", /* (gi_running, gi_suspended: booleans) */
         "cr_frame",
         "cr_code",
         "cr_await",

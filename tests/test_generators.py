@@ -1267,8 +1267,16 @@ def test_generator_type_from_host(make_executor):
     assert gen.__name__ == "renamed"
     with pytest.raises(TypeError, match="__qualname__ must be set to a string object"):
         gen.__qualname__ = 5
-    for name in ("gi_frame", "gi_code", "gi_running", "gi_yieldfrom"):
+    for name in ("gi_frame", "gi_code"):
         assert not hasattr(gen, name)
+    assert gen.gi_running is False and gen.gi_yieldfrom is None
+    if sys.version_info >= (3, 11):
+        assert gen.gi_suspended is False
+    ex = make_executor()
+    sub = ex("def s():\n    yield 1\ndef g():\n    yield from s()\nx = g()\nnext(x)\nx").output
+    assert type(sub.gi_yieldfrom).__name__ == "generator" and sub.gi_running is False
+    with pytest.raises(Exception, match="internal attribute: gi_yieldfrom"):
+        ex("x.gi_yieldfrom")  # for host code: the code reads the booleans only
 
 
 def test_stopiteration_becomes_runtime_error_with_cause(make_executor, interpreter_error):
