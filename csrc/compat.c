@@ -382,6 +382,51 @@ done:
 }
 
 void
+compat_async_with_protocol_error(PyObject *mgr, int missing_exit)
+{
+    const char *method = missing_exit ? "__aexit__" : "__aenter__";
+#if PY_VERSION_HEX < 0x030B0000
+    /* 3.10's BEFORE_ASYNC_WITH: a plain AttributeError naming the method */
+    PyErr_SetString(PyExc_AttributeError, method);
+#elif PY_VERSION_HEX >= 0x030E0000
+    int suggest = 0;
+    PyObject *en = PyUnicode_InternFromString("__enter__");
+    PyObject *ex = PyUnicode_InternFromString("__exit__");
+    if (en != NULL && ex != NULL) {
+        PyObject *a = compat_type_lookup(Py_TYPE(mgr), en);
+        PyObject *b = compat_type_lookup(Py_TYPE(mgr), ex);
+        suggest = a != NULL && b != NULL;
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+    }
+    Py_XDECREF(en);
+    Py_XDECREF(ex);
+    PyErr_Clear();
+    if (suggest) {
+        PyErr_Format(PyExc_TypeError,
+                     "'%T' object does not support the asynchronous context "
+                     "manager protocol (missed %s method) but it supports the "
+                     "context manager protocol. Did you mean to use 'with'?",
+                     mgr, method);
+    }
+    else {
+        PyErr_Format(PyExc_TypeError,
+                     "'%T' object does not support the asynchronous context "
+                     "manager protocol (missed %s method)",
+                     mgr, method);
+    }
+#else
+    PyErr_Format(PyExc_TypeError,
+                 missing_exit ? "'%.100s' object does not support the "
+                                "asynchronous context manager protocol "
+                                "(missed %s method)"
+                              : "'%.100s' object does not support the "
+                                "asynchronous context manager protocol",
+                 Py_TYPE(mgr)->tp_name, method);
+#endif
+}
+
+void
 compat_with_protocol_error(PyObject *mgr, int missing_exit)
 {
 #if PY_VERSION_HEX < 0x030B0000
@@ -398,6 +443,8 @@ compat_with_protocol_error(PyObject *mgr, int missing_exit)
         PyObject *a = compat_type_lookup(Py_TYPE(mgr), an);
         PyObject *b = compat_type_lookup(Py_TYPE(mgr), ax);
         suggest = a != NULL && b != NULL;
+        Py_XDECREF(a);
+        Py_XDECREF(b);
     }
     Py_XDECREF(an);
     Py_XDECREF(ax);

@@ -340,6 +340,15 @@ compat_profile_obj(PyThreadState *ts)
 /* Raise the error of a `with` statement whose manager lacks __enter__
  * (missing_exit 0) or __exit__ (1), as the running version words it. */
 void compat_with_protocol_error(PyObject *mgr, int missing_exit);
+/* The same for `async with` (__aenter__ / __aexit__). */
+void compat_async_with_protocol_error(PyObject *mgr, int missing_exit);
+/* `await x` of an object that is not awaitable (%.100s: its type's name) */
+#if PY_VERSION_HEX >= 0x030E0000
+#define COMPAT_MSG_NOT_AWAITABLE "'%.100s' object can't be awaited"
+#else
+#define COMPAT_MSG_NOT_AWAITABLE \
+    "object %.100s can't be used in 'await' expression"
+#endif
 
 /* compat.c: CPython behaviour rebuilt on public API. */
 

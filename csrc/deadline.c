@@ -186,6 +186,7 @@ unbounded_iterator(Interp *in, PyObject *it)
         return 0; /* the common cases first */
     }
     if (!PyIter_Check(it) || tp == in->st->GeneratorType ||
+        tp == in->st->CoroWrapperType ||
         policy_is_budget_iterator(in, it)) {
         return 0;
     }

@@ -2853,6 +2853,18 @@ eval_yield_from(Frame *f, Node *e)
 }
 
 static NOINLINE PyObject *
+eval_await(Frame *f, Node *e)
+{
+    PyObject *v = eval_expr(f, e->Yield.value);
+    if (v == NULL) {
+        return NULL;
+    }
+    PyObject *r = gen_await(f, v);
+    Py_DECREF(v);
+    return r;
+}
+
+static NOINLINE PyObject *
 eval_binop(Frame *f, Node *e)
 {
     PyObject *l = eval_operand(f, e->BinOp.left);
@@ -2959,6 +2971,8 @@ const ExprFn expr_table[256] = {
     [K_GeneratorExp] = eval_comprehension,
     [K_Yield] = eval_yield,
     [K_YieldFrom] = eval_yield_from,
+    [K_Await] = eval_await,
+    [K_AsyncFunctionDef] = make_function, /* never made (lower.c) */
 };
 #pragma GCC diagnostic pop
 

@@ -220,6 +220,98 @@ loop_source_init(Frame *f, Node *iter, LoopSource *ls)
     return loop_source_object(f, iter, ls);
 }
 
+/* The result of calling __aenter__ / __aexit__ (`async with`) or __anext__
+ * (`async for`), awaited (steals `aw`; new ref or NULL). */
+static PyObject *
+await_result(Frame *f, PyObject *aw)
+{
+    if (aw == NULL) {
+        return NULL;
+    }
+    PyObject *r = gen_await(f, aw);
+    Py_DECREF(aw);
+    return r;
+}
+
+/* `async for` (CPython's GET_AITER, then GET_ANEXT + await per item until
+ * StopAsyncIteration). */
+static Status
+eval_async_for(Frame *f, Node *s)
+{
+    ModState *st = f->in->st;
+    PyObject *obj = eval_expr(f, s->For.iter);
+    if (obj == NULL) {
+        return ST_ERROR;
+    }
+    PyObject *aiterf = lookup_special(obj, st->str_aiter);
+    if (aiterf == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_TypeError,
+                         "'async for' requires an object with __aiter__ "
+                         "method, got %.100s",
+                         Py_TYPE(obj)->tp_name);
+        }
+        Py_DECREF(obj);
+        return ST_ERROR;
+    }
+    Py_DECREF(obj);
+    PyObject *it = hostcall_callv(f->in, aiterf, NULL, 0); /* security */
+    Py_DECREF(aiterf);
+    if (it == NULL || policy_check_value(f->in, it) < 0) {
+        Py_XDECREF(it);
+        return ST_ERROR;
+    }
+    Status res = ST_OK;
+    for (;;) {
+        PyObject *anext = lookup_special(it, st->str_anext);
+        if (anext == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_Format(PyExc_TypeError,
+                             "'async for' received an object from __aiter__ "
+                             "that does not implement __anext__: %.100s",
+                             Py_TYPE(it)->tp_name);
+            }
+            res = ST_ERROR;
+            break;
+        }
+        PyObject *aw = hostcall_callv(f->in, anext, NULL, 0); /* security */
+        Py_DECREF(anext);
+        PyObject *item = await_result(f, aw);
+        if (item == NULL) {
+            if (f->in->abort == ABORT_NONE &&
+                PyErr_ExceptionMatches(PyExc_StopAsyncIteration)) {
+                PyErr_Clear();
+                res = eval_body(f, s->For.orelse, s->For.norelse);
+            }
+            else {
+                res = ST_ERROR;
+            }
+            break;
+        }
+        if (policy_check_value(f->in, item) < 0 ||
+            store_target(f, s->For.target, item) < 0) {
+            Py_DECREF(item);
+            res = ST_ERROR;
+            break;
+        }
+        Py_DECREF(item);
+        res = body_run(f, s->For.body, s->For.nbody);
+        if (res == ST_BREAK) {
+            res = ST_OK;
+            break;
+        }
+        if (res == ST_CONTINUE) {
+            res = ST_OK;
+            continue;
+        }
+        if (res != ST_OK) {
+            break;
+        }
+    }
+    Py_DECREF(it);
+    return res;
+}
+
 static Status
 eval_for(Frame *f, Node *s)
 {
@@ -920,16 +1012,48 @@ eval_raise(Frame *f, Node *s)
 
 static Status with_items(Frame *f, Node *s, Py_ssize_t i);
 
+static Status with_item_run(Frame *f, Node *s, Py_ssize_t i, PyObject *enter,
+                            PyObject *exitf, int is_async);
+
 static Status
 with_items(Frame *f, Node *s, Py_ssize_t i)
 {
     if (i == s->With.nitems) {
         return eval_body(f, s->With.body, s->With.nbody);
     }
+    int is_async = s->kind == K_AsyncWith;
     Node *item = s->With.items[i];
     PyObject *mgr = eval_expr(f, item->withitem.context_expr);
     if (mgr == NULL) {
         return ST_ERROR;
+    }
+    if (is_async) {
+        /* as `with`: 3.14 looks __aexit__ up first, earlier versions
+           __aenter__; the first missing one is named */
+#if PY_VERSION_HEX >= 0x030E0000
+        PyObject *exitf = lookup_special(mgr, f->in->st->str_aexit);
+        PyObject *enter =
+            exitf ? lookup_special(mgr, f->in->st->str_aenter) : NULL;
+#else
+        PyObject *exitf = NULL;
+        PyObject *enter = lookup_special(mgr, f->in->st->str_aenter);
+        if (enter != NULL) {
+            exitf = lookup_special(mgr, f->in->st->str_aexit);
+        }
+#endif
+        if (exitf == NULL || enter == NULL) {
+            if (!PyErr_Occurred()) {
+                compat_async_with_protocol_error(
+                    mgr, exitf == NULL && (PY_VERSION_HEX >= 0x030E0000 ||
+                                           enter != NULL));
+            }
+            Py_XDECREF(exitf);
+            Py_XDECREF(enter);
+            Py_DECREF(mgr);
+            return ST_ERROR;
+        }
+        Py_DECREF(mgr);
+        return with_item_run(f, s, i, enter, exitf, 1);
     }
 #if PY_VERSION_HEX >= 0x030E0000
     /* 3.14 looks __exit__ up first */
@@ -970,8 +1094,22 @@ with_items(Frame *f, Node *s, Py_ssize_t i)
     }
 #endif
     Py_DECREF(mgr);
+    return with_item_run(f, s, i, enter, exitf, 0);
+}
+
+/* One item of a `with` / `async with`: enter, bind, run the rest, exit
+ * (the results of __aenter__ and __aexit__ awaited when is_async).  Takes
+ * `enter` and `exitf`. */
+static Status
+with_item_run(Frame *f, Node *s, Py_ssize_t i, PyObject *enter,
+              PyObject *exitf, int is_async)
+{
+    Node *item = s->With.items[i];
     PyObject *res = hostcall_callv(f->in, enter, NULL, 0); /* security */
     Py_DECREF(enter);
+    if (is_async) {
+        res = await_result(f, res);
+    }
     if (res == NULL) {
         Py_DECREF(exitf);
         return ST_ERROR;
@@ -1004,6 +1142,9 @@ with_items(Frame *f, Node *s, Py_ssize_t i)
         /* __exit__ gets no traceback: a host traceback leads to frames */
         PyObject *xargs[3] = {(PyObject *)Py_TYPE(exc), exc, Py_None};
         PyObject *r = hostcall_callv(f->in, exitf, xargs, 3); /* security */
+        if (is_async) {
+            r = await_result(f, r);
+        }
         compat_set_handled(saved);
         Py_XDECREF(saved);
         Py_DECREF(exitf);
@@ -1028,6 +1169,9 @@ with_items(Frame *f, Node *s, Py_ssize_t i)
     }
     PyObject *nones[3] = {Py_None, Py_None, Py_None};
     PyObject *r = hostcall_callv(f->in, exitf, nones, 3); /* security */
+    if (is_async) {
+        r = await_result(f, r);
+    }
     Py_DECREF(exitf);
     if (r == NULL) {
         if (st == ST_RETURN) {
@@ -1924,6 +2068,9 @@ const StmtFn stmt_table[256] = {
     [K_TryStar] = eval_try_star,
     [K_Raise] = eval_raise,
     [K_With] = st_with,
+    [K_AsyncWith] = st_with,
+    [K_AsyncFor] = eval_async_for,
+    [K_AsyncFunctionDef] = eval_def, /* never made (lower.c) */
     [K_Assert] = st_assert,
     [K_Import] = eval_import,
     [K_ImportFrom] = eval_import_from,

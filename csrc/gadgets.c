@@ -237,10 +237,26 @@ gtab_get(PyObject *co)
     }
 }
 
-/* Add the code of function-like `f` (function, classmethod, staticmethod,
- * property, bound method) under entry `def`.  0 / -1. */
+/* Is `v`'s __module__ the str `modname`?  Never raises. */
 static int
-gtab_add_callable(PyObject *f, int def)
+defined_in(PyObject *v, PyObject *modname)
+{
+    PyObject *m = PyObject_GetAttrString(v, "__module__");
+    if (m == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int r = PyUnicode_Check(m) && PyUnicode_Compare(m, modname) == 0;
+    Py_DECREF(m);
+    PyErr_Clear();
+    return r;
+}
+
+/* Add the code of function-like `f` (function, classmethod, staticmethod,
+ * property, bound method) under entry `def`; with `only`, only functions
+ * whose __module__ it is.  0 / -1. */
+static int
+gtab_add_callable_from(PyObject *f, int def, PyObject *only)
 {
     if (f == NULL) {
         return 0;
@@ -252,7 +268,7 @@ gtab_add_callable(PyObject *f, int def)
             PyErr_Clear();
             return 0;
         }
-        int r = gtab_add_callable(fn, def);
+        int r = gtab_add_callable_from(fn, def, only);
         Py_DECREF(fn);
         return r;
     }
@@ -264,7 +280,7 @@ gtab_add_callable(PyObject *f, int def)
                 PyErr_Clear();
                 continue;
             }
-            int r = gtab_add_callable(a, def);
+            int r = gtab_add_callable_from(a, def, only);
             Py_DECREF(a);
             if (r < 0) {
                 return -1;
@@ -272,7 +288,7 @@ gtab_add_callable(PyObject *f, int def)
         }
         return 0;
     }
-    if (!PyFunction_Check(f)) {
+    if (!PyFunction_Check(f) || (only != NULL && !defined_in(f, only))) {
         return 0;
     }
     PyObject *co = PyFunction_GET_CODE(f);
@@ -297,19 +313,11 @@ gtab_add_callable(PyObject *f, int def)
     return monitor_code(co);
 }
 
-/* Is `v`'s __module__ the str `modname`?  Never raises. */
+/* A named entry: the callable, wherever its function was defined. */
 static int
-defined_in(PyObject *v, PyObject *modname)
+gtab_add_callable(PyObject *f, int def)
 {
-    PyObject *m = PyObject_GetAttrString(v, "__module__");
-    if (m == NULL) {
-        PyErr_Clear();
-        return 0;
-    }
-    int r = PyUnicode_Check(m) && PyUnicode_Compare(m, modname) == 0;
-    Py_DECREF(m);
-    PyErr_Clear();
-    return r;
+    return gtab_add_callable_from(f, def, NULL);
 }
 
 /* Every function of module `mod` and of its classes.  0 / -1. */
@@ -335,7 +343,11 @@ add_whole_module(PyObject *mod, int def)
             PyObject *members = cd ? PyDict_Values(cd) : NULL;
             for (Py_ssize_t j = 0;
                  members && j < PyList_GET_SIZE(members) && r == 0; j++) {
-                r = gtab_add_callable(PyList_GET_ITEM(members, j), def);
+                /* only what the module defines: a class attribute may be
+                   another module's function (pydoc's HTMLDoc.repr is a
+                   bound reprlib.Repr.repr, which asyncio calls) */
+                r = gtab_add_callable_from(PyList_GET_ITEM(members, j), def,
+                                           name);
             }
             Py_XDECREF(members);
         }

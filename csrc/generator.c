@@ -1371,15 +1371,23 @@ static PySendResult
 gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
 {
     *presult = NULL;
+    int coro = Py_TYPE(gen) == gen->st->CoroutineType;
     if (gen->state == GEN_CREATED && msg == MSG_SEND && arg != NULL &&
         arg != Py_None) {
         PyErr_SetString(
             PyExc_TypeError,
-            "can't send non-None value to a just-started generator");
+            coro ? "can't send non-None value to a just-started coroutine"
+                 : "can't send non-None value to a just-started generator");
         return PYGEN_ERROR;
     }
     if (gen->state == GEN_RUNNING) {
-        PyErr_SetString(PyExc_ValueError, "generator already executing");
+        PyErr_SetString(PyExc_ValueError, coro ? "coroutine already executing"
+                                               : "generator already executing");
+        return PYGEN_ERROR;
+    }
+    if (gen->state == GEN_FINISHED && coro && msg != MSG_THROW) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "cannot reuse already awaited coroutine");
         return PYGEN_ERROR;
     }
     if (gen->state == GEN_FINISHED) {
@@ -1541,17 +1549,20 @@ subiter_send(GenObject *gen, PyObject *iter, PyObject *v, PyObject **presult)
     return PYGEN_ERROR;
 }
 
+static PyObject *gen_delegate(Frame *f, GenObject *gen, PyObject *iter);
+
 PyObject *
 gen_yield_from(Frame *f, PyObject *iterable)
 {
     GenObject *gen = f->gen;
-    PyObject *iter = NULL, *sent = NULL, *result = NULL;
+    PyObject *iter = NULL, *result = NULL;
     if (gen == NULL || gen->state != GEN_RUNNING || gen->stack == NULL) {
         PyErr_SetString(PyExc_SystemError,
                         "yield from outside a running generator");
         return NULL;
     }
-    if (PyCoro_CheckExact(iterable)) {
+    if (PyCoro_CheckExact(iterable) ||
+        Py_TYPE(iterable) == gen->st->CoroutineType) {
         PyErr_SetString(PyExc_TypeError,
                         "cannot 'yield from' a coroutine object in a "
                         "non-coroutine generator");
@@ -1561,6 +1572,75 @@ gen_yield_from(Frame *f, PyObject *iterable)
     if (iter == NULL) {
         return NULL;
     }
+    result = gen_delegate(f, gen, iter);
+    Py_DECREF(iter);
+    return result;
+}
+
+/* `await x` in a coroutine (CPython's GET_AWAITABLE, then SEND): one of
+ * ours is delegated to as a subgenerator; anything else gives its
+ * iterator by __await__ (the type's am_await slot), which must not be a
+ * coroutine. */
+PyObject *
+gen_await(Frame *f, PyObject *awaitable)
+{
+    GenObject *gen = f->gen;
+    if (gen == NULL || gen->state != GEN_RUNNING || gen->stack == NULL ||
+        Py_TYPE(gen) != gen->st->CoroutineType) {
+        PyErr_SetString(PyExc_SystemError, "await outside a running coroutine");
+        return NULL;
+    }
+    PyObject *iter;
+    if (Py_TYPE(awaitable) == gen->st->CoroutineType) {
+        GenObject *sub = (GenObject *)awaitable;
+        if (sub->state == GEN_RUNNING || sub->yieldfrom != NULL) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "coroutine is being awaited already");
+            return NULL;
+        }
+        iter = Py_NewRef(awaitable);
+    }
+    else {
+        PyAsyncMethods *am = Py_TYPE(awaitable)->tp_as_async;
+        if (am == NULL || am->am_await == NULL) {
+            PyErr_Format(PyExc_TypeError, COMPAT_MSG_NOT_AWAITABLE,
+                         Py_TYPE(awaitable)->tp_name);
+            return NULL;
+        }
+        /* security: __await__ of the object's type, as CPython's
+           GET_AWAITABLE calls it (a code class's is interpreted; a host
+           awaitable gives its iterator, which the loop below drives as
+           `yield from` drives a host iterator) */
+        iter = am->am_await(awaitable);
+        if (iter == NULL) {
+            return NULL;
+        }
+        if (PyCoro_CheckExact(iter) ||
+            Py_TYPE(iter) == gen->st->CoroutineType) {
+            Py_DECREF(iter);
+            PyErr_SetString(PyExc_TypeError,
+                            "__await__() returned a coroutine");
+            return NULL;
+        }
+        if (!PyIter_Check(iter)) {
+            PyErr_Format(PyExc_TypeError,
+                         "__await__() returned non-iterator of type '%.100s'",
+                         Py_TYPE(iter)->tp_name);
+            Py_DECREF(iter);
+            return NULL;
+        }
+    }
+    PyObject *result = gen_delegate(f, gen, iter);
+    Py_DECREF(iter);
+    return result;
+}
+
+/* The loop of `yield from` / `await`: send to `iter` until it returns,
+ * yielding what it yields; its return value (new ref) or NULL. */
+static PyObject *
+gen_delegate(Frame *f, GenObject *gen, PyObject *iter)
+{
+    PyObject *sent = NULL, *result = NULL;
     sent = Py_None;
     Py_INCREF(sent);
     for (;;) {
@@ -1596,7 +1676,6 @@ gen_yield_from(Frame *f, PyObject *iterable)
         }
     }
     Py_XDECREF(sent);
-    Py_DECREF(iter);
     /* the subiterator's return value enters interpreted code */
     if (result != NULL && gate_value(f->in, result) < 0) {
         Py_CLEAR(result);
@@ -1794,7 +1873,9 @@ generator_new(FunctionObject *fn, Frame *fr)
 {
     Interp *in = &((InterpreterObject *)fn->interp)->in;
     ModState *st = in->st;
-    GenObject *gen = PyObject_GC_New(GenObject, st->GeneratorType);
+    GenObject *gen = PyObject_GC_New(
+        GenObject, fn->scope->is_coroutine ? st->CoroutineType
+                                           : st->GeneratorType);
     if (gen == NULL) {
         return NULL;
     }
@@ -2035,6 +2116,29 @@ gen_get_suspended(GenObject *gen, void *c)
 }
 #endif
 
+#if PY_VERSION_HEX >= 0x030F0000
+/* 3.15's gi_state / cr_state: the state's name, with `prefix` */
+static PyObject *
+gen_state_name(GenObject *gen, const char *prefix)
+{
+    static const char *const names[] = {"CREATED", "SUSPENDED", "RUNNING",
+                                        "CLOSED"};
+    return PyUnicode_FromFormat("%s_%s", prefix, names[gen->state]);
+}
+
+static PyObject *
+gen_get_state(GenObject *gen, void *c)
+{
+    return gen_state_name(gen, "GEN");
+}
+
+static PyObject *
+coro_get_state(GenObject *gen, void *c)
+{
+    return gen_state_name(gen, "CORO");
+}
+#endif
+
 static PyObject *
 gen_get_yieldfrom(GenObject *gen, void *c)
 {
@@ -2052,6 +2156,9 @@ static PyGetSetDef gen_getset[] = {
 #endif
     {"gi_yieldfrom", (getter)gen_get_yieldfrom, NULL,
      "object being iterated by yield from, or None", NULL},
+#if PY_VERSION_HEX >= 0x030F0000
+    {"gi_state", (getter)gen_get_state, NULL, NULL, NULL},
+#endif
     {"__name__", (getter)gen_get_name, (setter)gen_set_name,
      "name of the generator", NULL},
     {"__qualname__", (getter)gen_get_qualname, (setter)gen_set_qualname,
@@ -2080,4 +2187,185 @@ PyType_Spec Generator_spec = {
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC |
              Py_TPFLAGS_DISALLOW_INSTANTIATION,
     .slots = generator_slots,
+};
+
+/* ------------------------------------------------------------ coroutines */
+
+/* An `async def` called: the same object as a generator (the body runs as
+ * a generator's, `await` delegating as `yield from`), of another type, as
+ * CPython's: not iterable; send(), throw(), close() and __await__ (a
+ * coroutine_wrapper iterator, for host code that awaits it), so that
+ * collections.abc.Coroutine, asyncio.iscoroutine and any event loop take
+ * it.  Never awaited and dropped: CPython's RuntimeWarning. */
+
+static void
+coro_finalize(PyObject *self)
+{
+    GenObject *gen = (GenObject *)self;
+    if (gen->state == GEN_CREATED) {
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        if (PyErr_WarnFormat(PyExc_RuntimeWarning, 1,
+                             "coroutine '%S' was never awaited",
+                             gen->qualname) < 0) {
+            PyErr_WriteUnraisable(self);
+        }
+        PyErr_Restore(t, v, tb);
+        return;
+    }
+    gen_finalize(self);
+}
+
+static PyObject *
+coro_repr(GenObject *gen)
+{
+    return PyUnicode_FromFormat("<coroutine object %S at %p>", gen->qualname,
+                                gen);
+}
+
+typedef struct {
+    PyObject_HEAD GenObject *coro;
+} CoroWrapperObject;
+
+static PyObject *
+coro_await(PyObject *self)
+{
+    GenObject *gen = (GenObject *)self;
+    CoroWrapperObject *w =
+        PyObject_GC_New(CoroWrapperObject, gen->st->CoroWrapperType);
+    if (w == NULL) {
+        return NULL;
+    }
+    w->coro = (GenObject *)Py_NewRef(self);
+    PyObject_GC_Track(w);
+    return (PyObject *)w;
+}
+
+static PyObject *
+coro_await_meth(PyObject *self, PyObject *unused)
+{
+    return coro_await(self);
+}
+
+static PyMethodDef coro_methods[] = {
+    {"send", (PyCFunction)gen_send_meth, METH_O,
+     "send(arg) -> send 'arg' into coroutine,\n"
+     "return next iterated value or raise StopIteration."},
+    {"throw", (PyCFunction)gen_throw_meth, METH_VARARGS,
+     "throw(value)\nthrow(type[,value[,traceback]])\n\n"
+     "Raise exception in coroutine, return next iterated value or raise\n"
+     "StopIteration."},
+    {"close", (PyCFunction)gen_close_meth, METH_NOARGS,
+     "close() -> raise GeneratorExit inside coroutine."},
+    {"__await__", coro_await_meth, METH_NOARGS,
+     "Return an iterator to be used in await expression."},
+    {NULL, NULL},
+};
+
+static PyGetSetDef coro_getset[] = {
+    {"cr_running", (getter)gen_get_running, NULL, NULL, NULL},
+#if PY_VERSION_HEX >= 0x030B0000
+    {"cr_suspended", (getter)gen_get_suspended, NULL, NULL, NULL},
+#endif
+    {"cr_await", (getter)gen_get_yieldfrom, NULL,
+     "object being awaited on, or None", NULL},
+#if PY_VERSION_HEX >= 0x030F0000
+    {"cr_state", (getter)coro_get_state, NULL, NULL, NULL},
+#endif
+    {"__name__", (getter)gen_get_name, (setter)gen_set_name,
+     "name of the coroutine", NULL},
+    {"__qualname__", (getter)gen_get_qualname, (setter)gen_set_qualname,
+     "qualified name of the coroutine", NULL},
+    {NULL},
+};
+
+static PyType_Slot coroutine_slots[] = {
+    {Py_tp_dealloc, gen_dealloc},   {Py_tp_traverse, gen_traverse},
+    {Py_tp_clear, gen_clear},       {Py_tp_finalize, coro_finalize},
+    {Py_tp_repr, coro_repr},        {Py_am_await, coro_await},
+    {Py_am_send, gen_am_send},      {Py_tp_methods, coro_methods},
+    {Py_tp_getset, coro_getset},    {Py_tp_members, gen_members},
+    {0, NULL},
+};
+
+PyType_Spec Coroutine_spec = {
+    .name = "builtins.coroutine", /* named as CPython's (module.c) */
+    .basicsize = sizeof(GenObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC |
+             Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = coroutine_slots,
+};
+
+/* coroutine.__await__(): the iterator host code drives (CPython's
+ * coroutine_wrapper). */
+
+static PyObject *
+cw_iternext(CoroWrapperObject *w)
+{
+    return gen_iternext(w->coro);
+}
+
+static PySendResult
+cw_am_send(PyObject *self, PyObject *arg, PyObject **presult)
+{
+    return gen_send_ex2(((CoroWrapperObject *)self)->coro, arg, MSG_SEND,
+                        presult);
+}
+
+static PyObject *
+cw_send(CoroWrapperObject *w, PyObject *arg)
+{
+    return gen_send_ex(w->coro, arg, MSG_SEND);
+}
+
+static PyObject *
+cw_throw(CoroWrapperObject *w, PyObject *args)
+{
+    return gen_throw_meth(w->coro, args);
+}
+
+static PyObject *
+cw_close(CoroWrapperObject *w, PyObject *unused)
+{
+    return gen_close_impl(w->coro);
+}
+
+static int
+cw_traverse(CoroWrapperObject *w, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(w));
+    Py_VISIT(w->coro);
+    return 0;
+}
+
+static void
+cw_dealloc(CoroWrapperObject *w)
+{
+    PyTypeObject *tp = Py_TYPE(w);
+    PyObject_GC_UnTrack(w);
+    Py_CLEAR(w->coro);
+    PyObject_GC_Del(w);
+    Py_DECREF(tp);
+}
+
+static PyMethodDef cw_methods[] = {
+    {"send", (PyCFunction)cw_send, METH_O, NULL},
+    {"throw", (PyCFunction)cw_throw, METH_VARARGS, NULL},
+    {"close", (PyCFunction)cw_close, METH_NOARGS, NULL},
+    {NULL, NULL},
+};
+
+static PyType_Slot coro_wrapper_slots[] = {
+    {Py_tp_dealloc, cw_dealloc},     {Py_tp_traverse, cw_traverse},
+    {Py_tp_iter, PyObject_SelfIter}, {Py_tp_iternext, cw_iternext},
+    {Py_am_send, cw_am_send},        {Py_tp_methods, cw_methods},
+    {0, NULL},
+};
+
+PyType_Spec CoroWrapper_spec = {
+    .name = "builtins.coroutine_wrapper",
+    .basicsize = sizeof(CoroWrapperObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC |
+             Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = coro_wrapper_slots,
 };

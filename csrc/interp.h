@@ -188,6 +188,7 @@ typedef struct Scope {
     int argcount, posonlyargcount, kwonlyargcount;
     int has_varargs, has_varkw;
     int is_generator;
+    int is_coroutine; /* `async def`: also is_generator (generator.c) */
     int nyields; /* lowering: yield / yield from expressions seen so far */
     /* generator function: the levels of flat_step's resume state (the body,
        then one per if / for / while enclosing a yield) when every yield is a
@@ -312,6 +313,8 @@ typedef struct {
     PyTypeObject *RunnerType; /* tripwire.c: the entry frame's runner */
     PyTypeObject *LazyImportType; /* lazyimport.c (PEP 810) */
     PyTypeObject *AnnotateType;   /* annotate.c (PEP 649, 3.14+) */
+    PyTypeObject *CoroutineType;  /* generator.c: `async def` called */
+    PyTypeObject *CoroWrapperType; /* generator.c: coroutine.__await__() */
     PyTypeObject *BudgetsType;  /* budgets.c: parsed budgets */
     PyObject *safe_builtins;    /* dict built once */
     PyObject *builtin_isinstance, *builtin_len, *list_append,
@@ -342,6 +345,7 @@ typedef struct {
     PyObject *str_metaclass;
     PyObject *str_all;
     PyObject *str_enter, *str_exit;
+    PyObject *str_aenter, *str_aexit, *str_aiter, *str_anext;
     PyObject *str_send, *str_throw, *str_close;
     PyObject *str_write, *str_keys, *str_get, *str_dot;
     PyObject *str_dot0_suffix, *str_space, *str_newline;
@@ -784,6 +788,10 @@ PyObject *lazyimport_resolve(Frame *f, PyObject *name, PyObject *lazy);
  * binds (the import done now, under the policy).  New ref. */
 PyObject *import_binding(Frame *f, Node *stmt, Py_ssize_t index);
 extern PyType_Spec Generator_spec;
+extern PyType_Spec Coroutine_spec;
+extern PyType_Spec CoroWrapper_spec;
+/* `await x` in a running coroutine: its result (new ref) or NULL. */
+PyObject *gen_await(Frame *f, PyObject *awaitable);
 PyObject *function_new(Frame *f, Node *def, Scope *scope, PyObject *defaults,
                        PyObject *kwdefaults, PyObject *annotations,
                        PyObject *closure);

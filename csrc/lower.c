@@ -799,6 +799,44 @@ refuse_kind(Lower *L, PyObject *o, int kind)
     return refuse(L, o, what[-2 - kind], why[-2 - kind]);
 }
 
+/* `await`, `async for`, `async with`: only in a coroutine's own body (a
+ * SyntaxError elsewhere, as CPython's; refused in a comprehension or
+ * generator expression of one, which would be asynchronous).  Counts as a
+ * suspension point (nyields: not a flat generator).  0 / -1. */
+static int
+async_only(Lower *L, PyObject *o, const char *what)
+{
+    Scope *s = L->scope;
+    if (s->type == SC_COMPREHENSION) {
+        Scope *p = s;
+        while (p != NULL && p->type == SC_COMPREHENSION) {
+            p = p->parent;
+        }
+        if (p != NULL && p->is_coroutine) {
+            refuse(L, o, "an asynchronous comprehension",
+                   "coroutines run; asynchronous comprehensions do not yet");
+            return -1;
+        }
+    }
+    if (!s->is_coroutine) {
+        Node *n = node_new(L, K_Pass, o);
+        if (n != NULL) {
+            PyObject *m = PyUnicode_FromFormat(
+                "%s outside %s", what,
+                s->type == SC_FUNCTION || s->type == SC_COMPREHENSION
+                    ? "async function"
+                    : "function");
+            if (m != NULL) {
+                syntax_error(L, n, PyUnicode_AsUTF8(m), NULL);
+                Py_DECREF(m);
+            }
+        }
+        return -1;
+    }
+    s->nyields++;
+    return 0;
+}
+
 static int
 get_ctx(Lower *L, PyObject *o)
 {
@@ -1048,6 +1086,11 @@ lower_function_ex(Lower *L, PyObject *o, int kind, PyObject *tp_load)
         return NULL;
     }
     n->Function.scope = fs;
+    if (strcmp(Py_TYPE(o)->tp_name, "AsyncFunctionDef") == 0) {
+        /* a coroutine: its body always runs as a generator's does */
+        fs->is_coroutine = 1;
+        fs->is_generator = 1;
+    }
     PyObject *args = getf(L, o, F_args);
     if (args == NULL) {
         return NULL;
@@ -1325,8 +1368,8 @@ lower_comprehension(Lower *L, PyObject *o, int kind)
         if (ia) {
             raise_interp_error(
                 L->in,
-                "async comprehension is not supported (line %d): "
-                "this interpreter does not run asynchronous code",
+                "an asynchronous comprehension is not supported (line %d): "
+                "coroutines run; asynchronous comprehensions do not yet",
                 n->lineno);
             goto done;
         }
@@ -1718,6 +1761,15 @@ lower_expr(Lower *L, PyObject *o)
     case K_DictComp:
     case K_GeneratorExp:
         return lower_comprehension(L, o, kind);
+    case K_Await:
+        if (async_only(L, o, "'await'") < 0) {
+            return NULL;
+        }
+        n = node_new(L, kind, o);
+        if (n == NULL || lower_fields_Yield(L, o, n) < 0) {
+            return NULL;
+        }
+        return n;
     case K_Yield:
     case K_YieldFrom: {
         L->needs_compile_check = 1; /* placement (comprehensions, ...) */
@@ -1726,6 +1778,11 @@ lower_expr(Lower *L, PyObject *o)
             return NULL;
         }
         Scope *s = L->scope;
+        if (s->is_coroutine) {
+            return refuse(L, o, "an asynchronous generator (yield in async def)",
+                          "coroutines run; asynchronous generators do not yet"),
+                   (Node *)NULL;
+        }
         if (s->type == SC_MODULE || s->type == SC_CLASS) {
             return syntax_error(L, n, "'yield' outside function", NULL),
                    (Node *)NULL;
@@ -3179,8 +3236,12 @@ lower_stmt(Lower *L, PyObject *o)
     }
     Node *n;
     switch ((NodeKind)kind) {
+    case K_AsyncFunctionDef: /* a FunctionDef node (lower_function_ex) */
     case K_FunctionDef:
     case K_ClassDef: {
+        if (kind == K_AsyncFunctionDef) {
+            kind = K_FunctionDef;
+        }
         int generic = has_type_params(L, o);
         if (generic != 0) {
             return generic < 0 ? NULL : lower_generic(L, o, kind);
@@ -3277,7 +3338,11 @@ lower_stmt(Lower *L, PyObject *o)
         }
 #endif
         return n;
+    case K_AsyncFor:
     case K_For: {
+        if (kind == K_AsyncFor && async_only(L, o, "'async for'") < 0) {
+            return NULL;
+        }
         int before = L->scope->nyields;
         n = node_new(L, kind, o);
         if (n == NULL || lower_fields_For(L, o, n) < 0) {
@@ -3332,7 +3397,11 @@ lower_stmt(Lower *L, PyObject *o)
                    ? NULL
                    : n;
     }
+    case K_AsyncWith:
     case K_With:
+        if (kind == K_AsyncWith && async_only(L, o, "'async with'") < 0) {
+            return NULL;
+        }
         n = node_new(L, kind, o);
         if (n == NULL || lower_fields_With(L, o, n) < 0) {
             return NULL;

@@ -1500,7 +1500,8 @@ intern(PyObject **slot, const char *s)
 static void
 module_builtins_names(ModState *st)
 {
-    PyTypeObject *types[] = {st->FunctionType, st->GeneratorType};
+    PyTypeObject *types[] = {st->FunctionType, st->GeneratorType,
+                             st->CoroutineType, st->CoroWrapperType};
     for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
         const char *dot = strrchr(types[i]->tp_name, '.');
         if (dot != NULL) {
@@ -1539,6 +1540,10 @@ core_exec(PyObject *m)
         intern(&st->str_all, "__all__") < 0 ||
         intern(&st->str_enter, "__enter__") < 0 ||
         intern(&st->str_exit, "__exit__") < 0 ||
+        intern(&st->str_aenter, "__aenter__") < 0 ||
+        intern(&st->str_aexit, "__aexit__") < 0 ||
+        intern(&st->str_aiter, "__aiter__") < 0 ||
+        intern(&st->str_anext, "__anext__") < 0 ||
         intern(&st->str_send, "send") < 0 ||
         intern(&st->str_throw, "throw") < 0 ||
         intern(&st->str_close, "close") < 0 ||
@@ -1575,9 +1580,14 @@ core_exec(PyObject *m)
         (PyTypeObject *)PyType_FromModuleAndSpec(m, &LazyImport_spec, NULL);
     st->AnnotateType =
         (PyTypeObject *)PyType_FromModuleAndSpec(m, &Annotate_spec, NULL);
+    st->CoroutineType =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &Coroutine_spec, NULL);
+    st->CoroWrapperType =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &CoroWrapper_spec, NULL);
     if (!st->ProgramType || !st->FunctionType || !st->GeneratorType ||
         !st->InterpreterType || !st->ProxyType || !st->RunnerType ||
-        !st->LazyImportType || !st->AnnotateType ||
+        !st->LazyImportType || !st->AnnotateType || !st->CoroutineType ||
+        !st->CoroWrapperType ||
         tripwire_install() < 0) {
         return -1;
     }
@@ -1683,6 +1693,8 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->RunnerType);
     Py_VISIT(st->LazyImportType);
     Py_VISIT(st->AnnotateType);
+    Py_VISIT(st->CoroutineType);
+    Py_VISIT(st->CoroWrapperType);
     Py_VISIT(st->BudgetsType);
     Py_VISIT(st->safe_builtins);
     Py_VISIT(st->builtin_isinstance);
@@ -1716,6 +1728,8 @@ core_clear(PyObject *m)
     Py_CLEAR(st->RunnerType);
     Py_CLEAR(st->LazyImportType);
     Py_CLEAR(st->AnnotateType);
+    Py_CLEAR(st->CoroutineType);
+    Py_CLEAR(st->CoroWrapperType);
     Py_CLEAR(st->BudgetsType);
     Py_CLEAR(st->safe_builtins);
     Py_CLEAR(st->builtin_isinstance);

@@ -6,7 +6,7 @@
 struct Node;
 struct Scope;
 
-/* FunctionDef, Lambda */
+/* FunctionDef, Lambda, AsyncFunctionDef */
 typedef struct {
     struct Node **decorator_list;
     Py_ssize_t ndecorator_list;
@@ -65,7 +65,7 @@ typedef struct {
     struct Node *value;
 } NodeAnnAssign;
 
-/* For */
+/* For, AsyncFor */
 typedef struct {
     struct Node *iter;
     struct Node *target;
@@ -93,7 +93,7 @@ typedef struct {
     Py_ssize_t norelse;
 } NodeIf;
 
-/* With */
+/* With, AsyncWith */
 typedef struct {
     struct Node **items;
     Py_ssize_t nitems;
@@ -209,7 +209,7 @@ typedef struct {
     struct Scope *scope;
 } NodeComp;
 
-/* Yield, YieldFrom */
+/* Yield, YieldFrom, Await */
 typedef struct {
     struct Node *value;
 } NodeYield;

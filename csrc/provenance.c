@@ -720,7 +720,8 @@ code_owned(Interp *in, PyObject *obj)
         return provenance_is_code_type((PyTypeObject *)obj);
     }
     PyTypeObject *tp = Py_TYPE(obj);
-    if (tp == in->st->FunctionType || tp == in->st->GeneratorType) {
+    if (tp == in->st->FunctionType || tp == in->st->GeneratorType ||
+        tp == in->st->CoroutineType) {
         return 1;
     }
     if (tp == &PySuper_Type) {

@@ -27,9 +27,12 @@
  *         - kernel objects outside its rlimits and scratch, or charged to its
  *           uid across workers: shmget, msgget, semget (System V IPC), memfd_create,
  *           inotify_init(1), fanotify_init;
- *         - networking unless `network` is true: socket, socketpair.  Sockets
- *           that exist before the filter (the worker's AF_UNIX channel to the
- *           host) keep working: read/write/sendmsg/recvmsg are not filtered.
+ *         - networking unless `network` is true: socket, and socketpair of
+ *           any family but AF_UNIX (a connected pair reaches nothing outside
+ *           the worker; asyncio's event loop makes one to wake itself up).
+ *           Sockets that exist before the filter (the worker's AF_UNIX
+ *           channel to the host) keep working: read/write/sendmsg/recvmsg
+ *           are not filtered.
  *       A system call of another architecture (the i386 entry on x86_64, x32)
  *       kills the process: its numbers would not mean what the filter reads.
  *
@@ -64,6 +67,7 @@
 #include <stddef.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #if defined(__x86_64__)
@@ -251,10 +255,10 @@ static const long denied_objects[] = {
     SB_NR_fanotify_init,
 };
 
-/* Refused in a worker unless the network is granted. */
+/* Refused in a worker unless the network is granted (socketpair: unless
+ * AF_UNIX, the socketpair block). */
 static const long denied_network[] = {
     __NR_socket,
-    __NR_socketpair,
 };
 
 /* Signals: allowed only when the first argument is the worker's own pid. */
@@ -283,6 +287,7 @@ enum {
     L_KILL,
     L_SIGNAL, /* the signal block: first argument must be our pid */
     L_CLONE,  /* the clone block: CLONE_THREAD and no namespace flag */
+    L_SOCKPAIR, /* the socketpair block: AF_UNIX only */
     N_LABELS
 };
 
@@ -398,6 +403,7 @@ build_worker(Filter *f, int network, pid_t own)
     fb_deny_list(f, denied_objects, COUNT(denied_objects));
     if (!network) {
         fb_deny_list(f, denied_network, COUNT(denied_network));
+        fb_jeq(f, __NR_socketpair, L_SOCKPAIR);
     }
     if (SB_NR_clone3 != SB_NONE) {
         fb_jeq(f, (unsigned int)SB_NR_clone3, L_NOSYS);
@@ -420,6 +426,12 @@ build_worker(Filter *f, int network, pid_t own)
     fb_emit(f,
             (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, SB_CLONE_NAMESPACES, 0, 0),
             L_DENY, L_ALLOW);
+    /* socketpair block (no network): the family is the low word of
+       args[0] */
+    fb_label(f, L_SOCKPAIR);
+    fb_stmt(f, BPF_LD | BPF_W | BPF_ABS, ARG0_LOW);
+    fb_emit(f, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 0),
+            L_ALLOW, L_DENY);
     fb_ret(f, L_ALLOW, SECCOMP_RET_ALLOW);
     fb_ret(f, L_DENY, SB_ERRNO(EPERM));
     fb_ret(f, L_NOSYS, SB_ERRNO(ENOSYS));
@@ -436,6 +448,7 @@ build_forkserver(Filter *f)
     fb_label(f, L_NOSYS);  /* unused here */
     fb_label(f, L_SIGNAL); /* unused here */
     fb_label(f, L_CLONE);  /* unused here */
+    fb_label(f, L_SOCKPAIR); /* unused here */
     fb_ret(f, L_KILL, SECCOMP_RET_KILL_PROCESS);
 }
 

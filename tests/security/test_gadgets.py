@@ -622,3 +622,14 @@ def test_interpreted_code_entered_from_a_pure_call_has_the_profile(monkeypatch):
     assert calls
     monkeypatch.undo()
     assert ex("import random\nrandom.randrange(10) < 10").output is True
+
+
+def test_a_whole_module_entry_covers_only_the_modules_own_functions():
+    """pydoc's classes hold other modules' functions (HTMLDoc.repr is a bound
+    reprlib.Repr.repr): refusing pydoc as a whole must not refuse reprlib, which asyncio's
+    reprs use (found by asyncio.run in a process that had imported pydoc)."""
+    import pydoc  # noqa: F401  (the table includes what is imported)
+
+    ex = new_executor(imports=["reprlib", "pydoc"])
+    assert ex("import reprlib\nreprlib.repr(list(range(100)))").output.startswith("[0, 1, 2")
+    refused(ex, "import pydoc\npydoc.HTMLDoc().repr(1)", match=GADGET_MSG)

@@ -1,0 +1,146 @@
+"""Coroutines (`async def`, `await`, `async with`, `async for`): what holds.
+
+- Defining a coroutine function never needs anything authorized; calling it makes a coroutine
+  object (`csrc/generator.c`) that any event loop drives with send() / throw() / close() or
+  through `__await__`: `asyncio.run` when the host authorizes asyncio (in process, or in a
+  process-mode worker, whose kernel filter lets asyncio make its AF_UNIX self-pipe), or the
+  code's own loop of send() calls (tests/programs/272_coroutines.py compares with CPython).
+- The body runs as a generator's does: the operations budget and the deadline apply inside it,
+  end the step with their error, and the executor stays usable.
+- Asynchronous generators and comprehensions are refused by name, with their line.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+import smolagents_native.executor as executor_module
+from smolagents_native import ExecutionTimeoutError, InterpreterError, LocalPythonExecutor
+from conftest import new_executor
+
+ASYNCIO_PROGRAM = """
+import asyncio
+
+async def work(i):
+    await asyncio.sleep(0.002 * (3 - i))
+    return i * i
+
+async def main():
+    squares = await asyncio.gather(*(work(i) for i in range(3)))
+    task = asyncio.create_task(work(5))
+    done = await asyncio.wait_for(task, timeout=5)
+    queue = asyncio.Queue()
+    await queue.put(7)
+    lock = asyncio.Lock()
+    async with lock:
+        got = await queue.get()
+    return squares, done, got
+
+asyncio.run(main())
+"""
+
+
+def in_process(imports):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # asyncio in process: the host's choice
+        ex = LocalPythonExecutor(imports, isolation="none")
+    ex.send_tools({})
+    return ex
+
+
+def test_asyncio_run_in_process():
+    assert in_process(["asyncio"])(ASYNCIO_PROGRAM).output == ([0, 1, 4], 25, 7)
+
+
+def test_asyncio_run_in_a_process_mode_worker():
+    with LocalPythonExecutor(["asyncio"], isolation="process") as ex:
+        ex.send_tools({})
+        assert ex(ASYNCIO_PROGRAM).output == ([0, 1, 4], 25, 7)
+
+
+def test_defining_and_driving_without_asyncio():
+    ex = new_executor()
+    out = ex(
+        "async def f(x):\n    return x + 1\n"
+        "c = f(1)\n"
+        "try:\n    c.send(None)\nexcept StopIteration as e:\n    r = e.value\n"
+        "(type(c).__name__, r)"
+    )
+    assert out.output == ("coroutine", 2)
+    with pytest.raises(InterpreterError, match="Import of asyncio is not allowed"):
+        ex("import asyncio")
+
+
+def test_host_event_loop_drives_a_coroutine_of_the_code():
+    import asyncio
+    import collections.abc
+
+    ex = new_executor()
+    ex("async def f(x):\n    return [x, await g()]\nasync def g():\n    return 'g'\n")
+    coro = ex.state["f"](3)
+    assert isinstance(coro, collections.abc.Coroutine) and asyncio.iscoroutine(coro)
+    assert asyncio.run(coro) == [3, "g"]
+
+    async def host_awaits():
+        return await ex.state["g"]()  # through coroutine.__await__ (coroutine_wrapper)
+
+    assert asyncio.run(host_awaits()) == "g"
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "async def main():\n    while True:\n        await asyncio.sleep(0)\nasyncio.run(main())",
+        "async def spin():\n    while True:\n        pass\nasync def main():\n"
+        "    await spin()\nasyncio.run(main())",
+    ],
+)
+def test_budgets_apply_inside_coroutines(monkeypatch, loop):
+    monkeypatch.setattr(executor_module, "MAX_OPERATIONS", 100_000)
+    ex = in_process(["asyncio"])
+    with pytest.raises(InterpreterError, match="max number of operations"):
+        ex("import asyncio\n" + loop)
+    assert ex("1 + 1").output == 2
+
+
+def test_the_deadline_applies_inside_coroutines():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        ex = LocalPythonExecutor(["asyncio"], isolation="none", timeout_seconds=0.5,
+                                 max_operations=None)
+    ex.send_tools({})
+    with pytest.raises((ExecutionTimeoutError, InterpreterError), match="time"):
+        ex("import asyncio\nasync def main():\n    while True:\n        await asyncio.sleep(0)\n"
+           "asyncio.run(main())")
+    assert ex("2 + 2").output == 4
+
+
+@pytest.mark.parametrize(
+    "code, what",
+    [
+        ("async def agen():\n    yield 1", "asynchronous generator"),
+        ("async def f(xs):\n    return [x async for x in xs]", "asynchronous comprehension"),
+        ("async def f(xs):\n    return [await x for x in xs]", "asynchronous comprehension"),
+    ],
+)
+def test_refused_by_name(code, what):
+    ex = new_executor()
+    with pytest.raises(InterpreterError, match=what + r".* \(line \d\)"):
+        ex(code)
+
+
+@pytest.mark.parametrize(
+    "code, message",
+    [
+        ("await f()", "'await' outside function"),
+        ("def f():\n    await g()", "'await' outside async function"),
+        ("def f():\n    async with g():\n        pass", "'async with' outside async function"),
+        ("def f():\n    async for x in g():\n        pass", "'async for' outside async function"),
+    ],
+)
+def test_placement_is_a_syntax_error(code, message):
+    ex = new_executor()
+    with pytest.raises(InterpreterError, match=message):
+        ex(code)
