@@ -1702,11 +1702,58 @@ import_from_value(Frame *f, Node *s, PyObject *mod, Node *al)
     return policy_getattr(f->in, mod, al->obj);
 }
 
+/* `from __future__ import annotations, ...` with __future__ not
+ * authorized: a compiler directive (lower.c reads it; CPython's compile
+ * check refuses a misplaced one and an unknown feature).  It binds each
+ * feature's _Feature record (read-only attributes), never the module,
+ * whose all_feature_names list is the host's own state.  -1: not this
+ * case; else the status. */
+static int
+future_import(Frame *f, Node *s)
+{
+    if (s->slot != 0 || s->obj == NULL ||
+        PyUnicode_CompareWithASCIIString(s->obj, "__future__") != 0 ||
+        policy_import_authorized(f->in, s->obj)) {
+        return -1;
+    }
+    PyObject *mod = PyImport_ImportModule("__future__");
+    PyObject *feats =
+        mod ? PyObject_GetAttrString(mod, "all_feature_names") : NULL;
+    Status st = feats && PyList_Check(feats) ? ST_OK : ST_ERROR;
+    for (Py_ssize_t i = 0; i < s->ImportFrom.nnames && st == ST_OK; i++) {
+        Node *al = s->ImportFrom.names[i];
+        int known = 0; /* a name of the list (str compares only) */
+        for (Py_ssize_t k = 0; al->alias.target != NULL && !known &&
+                               k < PyList_GET_SIZE(feats);
+             k++) {
+            PyObject *fname = PyList_GET_ITEM(feats, k);
+            known = PyUnicode_CheckExact(fname) &&
+                    PyUnicode_Compare(fname, al->obj) == 0;
+        }
+        PyObject *v = known > 0 ? PyObject_GetAttr(mod, al->obj) : NULL;
+        if (known == 0) {
+            PyErr_Format(PyExc_SyntaxError, "future feature %U is not defined",
+                         al->obj);
+        }
+        if (v == NULL || store_name(f, al->alias.target, v) < 0) {
+            st = ST_ERROR;
+        }
+        Py_XDECREF(v);
+    }
+    Py_XDECREF(feats);
+    Py_XDECREF(mod);
+    return (int)st;
+}
+
 static Status
 eval_import_from(Frame *f, Node *s)
 {
     if (s->flags & NF_LAZY) {
         return eval_lazy_import(f, s);
+    }
+    int fut = future_import(f, s);
+    if (fut >= 0) {
+        return (Status)fut;
     }
     PyObject *fromlist = PyTuple_New(s->ImportFrom.nnames);
     if (fromlist == NULL) {

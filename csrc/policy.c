@@ -300,26 +300,12 @@ first_star_part(PyObject *e)
     return -1;
 }
 
-/* `__future__`: authorized whatever the host's list says.  The module
- * holds only data (its _Feature records: version tuples and a compiler
- * flag), and code that models write opens with `from __future__ import
- * annotations`, which also changes how the code is lowered (lower.c). */
-static int
-always_authorized(PyObject *name)
-{
-    return PyUnicode_GET_LENGTH(name) == 10 &&
-           PyUnicode_CompareWithASCIIString(name, "__future__") == 0;
-}
-
 /* smolagents' check_import_authorized (a tree of the entries' parts; a "*"
  * node authorizes everything below it; every node on an entry's path is
- * authorized), and __future__: 1 / 0. */
+ * authorized): 1 / 0. */
 static int
 smol_authorized(PyObject *authorized, PyObject *name)
 {
-    if (always_authorized(name)) {
-        return 1;
-    }
     if (authorized == NULL) {
         return 0;
     }
@@ -344,12 +330,12 @@ smol_authorized(PyObject *authorized, PyObject *name)
 }
 
 /* Strict authorization: the entry itself, or below a "pkg.*" / "*" entry
- * (not a mere parent of an entry), and __future__.  1 / 0. */
+ * (not a mere parent of an entry).  1 / 0. */
 static int
 strict_authorized(PyObject *authorized, PyObject *name)
 {
     if (authorized == NULL) {
-        return always_authorized(name);
+        return 0;
     }
     Py_ssize_t n = PyList_GET_SIZE(authorized);
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -370,7 +356,7 @@ strict_authorized(PyObject *authorized, PyObject *name)
             return 1;
         }
     }
-    return always_authorized(name);
+    return 0;
 }
 
 /* Wholesale authorization: below a "pkg.*" entry (pkg included) or "*".
@@ -683,11 +669,14 @@ policy_check_attr_object(Interp *in, PyObject *obj, PyObject *name,
             r = -1;
         }
         else if (c0 == '_' && !is_dunder(name) &&
-                 !(store == 0 && mname != NULL &&
+                 !(store == 0 && tripwire_kernel_bounded && mname != NULL &&
                    star_authorized(in->authorized, mname))) {
-            /* (a private name is read from a module the host authorized
-               wholesale, "pkg.*" or "*": the checks below still apply;
-               a module it holds is a module, gated as any other)
+            /* (in a process-mode worker, whose kernel is the boundary, a
+               private name is read from a module the host authorized
+               wholesale, "pkg.*" or "*": the checks below still apply; a
+               module it holds is a module, gated as any other.  In the
+               host's process never: private names reach process-wide
+               tables, random._inst, copy._deepcopy_dispatch...)
                smolagents names the module when a private attribute is one
                (`random._os`): peek, without handing anything out */
             PyObject *v = store ? NULL : PyObject_GetAttr(obj, name);

@@ -1,13 +1,12 @@
 # PEP 563: `from __future__ import annotations` makes every annotation its source text,
-# evaluated eagerly; __future__ is importable whatever the authorized imports
+# evaluated eagerly; the statement needs no authorized import
 from __future__ import annotations
-import __future__
 def f(x: Undefined, *a: list[int]) -> 'Q': pass
 class C:
     a: Nope = 1
     b: int
 y: Missing = 3
-print(f.__annotations__, C.__annotations__, annotations.compiler_flag == __future__.annotations.compiler_flag)
+print(f.__annotations__, C.__annotations__, type(annotations).__name__, annotations.compiler_flag, annotations.mandatory)
 print(sorted(__annotations__.items()))
 
 
