@@ -54,10 +54,8 @@ def test_asyncio_run_in_process():
     assert in_process(["asyncio"])(ASYNCIO_PROGRAM).output == ([0, 1, 4], 25, 7)
 
 
-def test_asyncio_run_in_a_process_mode_worker():
-    with LocalPythonExecutor(["asyncio"], isolation="process") as ex:
-        ex.send_tools({})
-        assert ex(ASYNCIO_PROGRAM).output == ([0, 1, 4], 25, 7)
+# In a process-mode worker: tests/isolation/test_process_executor.py
+# (test_asyncio_runs_in_a_worker, on the isolation tests' shared pool).
 
 
 def test_defining_and_driving_without_asyncio():

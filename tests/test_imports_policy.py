@@ -46,17 +46,8 @@ def test_future_gives_nothing_else(code, match):
     assert __future__.all_feature_names == before
 
 
-@pytest.mark.parametrize(
-    "authorized, code, expected",
-    [
-        (["random.*"], "import random\nrandom._inst.random() < 1", True),
-        (["enum.*"], "from enum import _EnumDict\nissubclass(_EnumDict, dict)", True),
-    ],
-)
-def test_private_names_of_wholesale_modules_in_a_worker(authorized, code, expected):
-    with LocalPythonExecutor(additional_authorized_imports=authorized, isolation="process") as ex:
-        ex.send_tools({})
-        assert ex(code).output == expected
+# In a process-mode worker: tests/isolation/test_process_executor.py
+# (test_private_names_of_wholesale_modules_in_a_worker, on the shared pool).
 
 
 @pytest.mark.parametrize(

@@ -496,3 +496,34 @@ def test_collection_during_a_fork_server_request_does_not_deadlock(make_process_
     t.join(10)
     assert done.is_set(), "collecting an executor deadlocked on the fork server's lock"
     assert keep("3").output == 3  # the server and the other executor still work
+
+
+def test_asyncio_runs_in_a_worker(make_process_executor):
+    """asyncio in a worker: its event loop's AF_UNIX self-pipe passes the kernel filter, and the
+    code's coroutines run under it (tests/test_coroutines.py: the same program in process)."""
+    ex = make_process_executor(["asyncio"])
+    program = (
+        "import asyncio\n"
+        "async def work(i):\n"
+        "    await asyncio.sleep(0.002 * (3 - i))\n"
+        "    return i * i\n"
+        "async def main():\n"
+        "    squares = await asyncio.gather(*(work(i) for i in range(3)))\n"
+        "    return squares, await asyncio.wait_for(asyncio.create_task(work(5)), timeout=5)\n"
+        "asyncio.run(main())"
+    )
+    assert ex(program).output == ([0, 1, 4], 25)
+
+
+@pytest.mark.parametrize(
+    "authorized, code, expected",
+    [
+        (["random.*"], "import random\nrandom._inst.random() < 1", True),
+        (["enum.*"], "from enum import _EnumDict\nissubclass(_EnumDict, dict)", True),
+    ],
+)
+def test_private_names_of_wholesale_modules_in_a_worker(make_process_executor, authorized,
+                                                         code, expected):
+    """In a worker, whose kernel is the boundary, private names of a module authorized
+    wholesale are readable (tests/test_imports_policy.py: refused in the host's process)."""
+    assert make_process_executor(authorized)(code).output == expected
