@@ -788,15 +788,22 @@ refuse(Lower *L, PyObject *o, const char *what, const char *why)
 static Node *
 refuse_kind(Lower *L, PyObject *o, int kind)
 {
+    /* a NULL last entry: the lists may be empty (no kind is refused now) */
     static const char *const what[] = {
 #define REFUSED(n, w, y) w,
 #include "nodes.def"
-    };
+        NULL};
     static const char *const why[] = {
 #define REFUSED(n, w, y) y,
 #include "nodes.def"
-    };
-    return refuse(L, o, what[-2 - kind], why[-2 - kind]);
+        NULL};
+    Py_ssize_t i = -2 - (Py_ssize_t)kind;
+    Py_ssize_t n = (Py_ssize_t)(sizeof(what) / sizeof(what[0])) - 1;
+    if (i < 0 || i >= n) {
+        PyErr_Format(PyExc_SystemError, "refuse_kind: bad kind %d", kind);
+        return NULL;
+    }
+    return refuse(L, o, what[i], why[i]);
 }
 
 /* `await`, `async for`, `async with`: only in a coroutine's own body (a
