@@ -1158,8 +1158,9 @@ interp_closing(Interp *in)
 }
 /* Entering interpreted code while a step (or hook) of this interpreter
  * runs: only from the thread that runs it (its budgets and stack bounds
- * are that thread's).  0, or -1 with InterpreterError.  Inline: called on
- * every call of an interpreted function by host code. */
+ * are that thread's).  0, or -1 with InterpreterError; from another thread
+ * during a step the refusal also aborts the step (limits.c).  Inline:
+ * called on every call of an interpreted function by host code. */
 int interp_wrong_thread(Interp *in);
 static inline int
 interp_check_thread(Interp *in)

@@ -563,15 +563,27 @@ interp_wrong_thread(Interp *in)
     if (!in->running || in->run_thread == me) {
         return 0;
     }
-    /* not an abort: the running step, on its own thread, goes on */
-    PyObject *cls =
-        in->interpreter_error ? in->interpreter_error : PyExc_RuntimeError;
-    PyErr_SetString(cls,
-                    "an interpreted function (or generator) was called from "
-                    "another thread while its executor runs code in a "
-                    "different thread: call it from that thread, or after "
-                    "the step has finished");
-    return -1;
+    /* Interpreted code runs only on the thread of its step: its budgets
+       are counted there, and the per-thread checks (tripwire, gadget
+       profile, provenance, memory accounting, the thread state CPython's
+       recursion counters and errors are kept on) are armed there.  A
+       thread the code started (threading.Thread, a ThreadPoolExecutor
+       worker) that calls back into the code is refused, and the refusal
+       is an abort of the step, never a silent wrong result: the thread's
+       call raises, and the step ends with the same error at its next
+       check point (or when its body ends: module.c).  A thread of the
+       host's calling into the code meanwhile cannot be told apart (3.10
+       to 3.12 raise no audit event when a thread starts): it ends the
+       step too. */
+    if (in->abort != ABORT_NONE) {
+        return limits_reraise_abort(in);
+    }
+    return limits_abort(
+        in, ABORT_POLICY,
+        "interpreted code runs only on its step's thread: a function of "
+        "the code was called on another thread (threading, "
+        "concurrent.futures) while the step ran; call it in the step "
+        "itself (a loop instead of threads)");
 }
 
 PyObject *

@@ -457,15 +457,26 @@ def test_interpreted_function_called_from_other_threads_while_a_step_runs():
     for t in threads:
         t.start()
     ex.state["go"] = started.set
-    out = ex("go()\nimport time\ntotal = 0\nfor i in range(20):\n    time.sleep(0.01)\n    total += f(i)\ntotal")
+    program = "go()\nimport time\ntotal = 0\nfor i in range(20):\n    time.sleep(0.01)\n    total += f(i)\ntotal"
+    try:
+        out = ex(program)
+    except InterpreterError as e:
+        # a call from another thread that came while the step ran ends the step (never a
+        # silent wrong result: tests/test_code_threads.py); the thread's call failed too
+        assert "runs only on its step's thread" in str(e)
+        out = None
     for t in threads:
         t.join()
-    assert out.output == 380
     assert len(outcomes) == 160
     for kind, value in outcomes:
-        assert (kind, value) == ("ok", 42) or (kind == "error" and "another thread" in value), value
-    assert ("ok", 42) in outcomes or any(k == "error" for k, _ in outcomes)
+        assert (kind, value) == ("ok", 42) or (kind == "error" and "step's thread" in value), value
+    if out is not None:  # every call came after the step
+        assert out.output == 380
+        assert all(kind == "ok" for kind, _ in outcomes)
+    else:
+        assert any(kind == "error" for kind, _ in outcomes)
     assert f(5) == 10  # usable afterwards
+    assert ex("f(3)").output == 6
 
 
 def test_a_generator_resumed_while_another_thread_runs_a_hook_waits_then_runs_in_its_own_window():
