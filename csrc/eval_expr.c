@@ -2813,8 +2813,19 @@ eval_comprehension(Frame *f, Node *e)
        is called with its iterator */
     Node *iter = e->Comp.generators[0]->comprehension.iter;
     LoopSource ls;
-    if ((e->kind == K_GeneratorExp ? loop_source_object(f, iter, &ls)
-                                   : loop_source_init(f, iter, &ls)) < 0) {
+    if (e->Comp.generators[0]->flags & NF_ASYNC_FOR) {
+        /* `async for` first: its __aiter__ (GET_AITER) in this scope */
+        memset(&ls, 0, sizeof(ls));
+        PyObject *obj = eval_expr(f, iter);
+        ls.it = obj ? async_iter_begin(f, obj) : NULL;
+        Py_XDECREF(obj);
+        if (ls.it == NULL) {
+            return NULL;
+        }
+    }
+    else if ((e->kind == K_GeneratorExp ? loop_source_object(f, iter, &ls)
+                                        : loop_source_init(f, iter, &ls)) <
+             0) {
         return NULL;
     }
     PyObject *r = run_comprehension(f, e, &ls);

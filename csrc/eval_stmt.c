@@ -233,17 +233,10 @@ await_result(Frame *f, PyObject *aw)
     return r;
 }
 
-/* `async for` (CPython's GET_AITER, then GET_ANEXT + await per item until
- * StopAsyncIteration). */
-static Status
-eval_async_for(Frame *f, Node *s)
+PyObject *
+async_iter_begin(Frame *f, PyObject *obj)
 {
-    ModState *st = f->in->st;
-    PyObject *obj = eval_expr(f, s->For.iter);
-    if (obj == NULL) {
-        return ST_ERROR;
-    }
-    PyObject *aiterf = lookup_special(obj, st->str_aiter);
+    PyObject *aiterf = lookup_special(obj, f->in->st->str_aiter);
     if (aiterf == NULL) {
         if (!PyErr_Occurred()) {
             PyErr_Format(PyExc_TypeError,
@@ -251,45 +244,74 @@ eval_async_for(Frame *f, Node *s)
                          "method, got %.100s",
                          Py_TYPE(obj)->tp_name);
         }
-        Py_DECREF(obj);
-        return ST_ERROR;
+        return NULL;
     }
-    Py_DECREF(obj);
     PyObject *it = hostcall_callv(f->in, aiterf, NULL, 0); /* security */
     Py_DECREF(aiterf);
     if (it == NULL || policy_check_value(f->in, it) < 0) {
         Py_XDECREF(it);
+        return NULL;
+    }
+    return it;
+}
+
+int
+async_iter_next(Frame *f, PyObject *it, PyObject **pitem)
+{
+    *pitem = NULL;
+    PyObject *anext = lookup_special(it, f->in->st->str_anext);
+    if (anext == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_TypeError,
+                         "'async for' received an object from __aiter__ "
+                         "that does not implement __anext__: %.100s",
+                         Py_TYPE(it)->tp_name);
+        }
+        return -1;
+    }
+    PyObject *aw = hostcall_callv(f->in, anext, NULL, 0); /* security */
+    Py_DECREF(anext);
+    PyObject *item = await_result(f, aw);
+    if (item == NULL) {
+        if (f->in->abort == ABORT_NONE &&
+            PyErr_ExceptionMatches(PyExc_StopAsyncIteration)) {
+            PyErr_Clear();
+            return 0;
+        }
+        return -1;
+    }
+    if (policy_check_value(f->in, item) < 0) {
+        Py_DECREF(item);
+        return -1;
+    }
+    *pitem = item;
+    return 1;
+}
+
+/* `async for` (CPython's GET_AITER, then GET_ANEXT + await per item until
+ * StopAsyncIteration). */
+static Status
+eval_async_for(Frame *f, Node *s)
+{
+    PyObject *obj = eval_expr(f, s->For.iter);
+    if (obj == NULL) {
+        return ST_ERROR;
+    }
+    PyObject *it = async_iter_begin(f, obj);
+    Py_DECREF(obj);
+    if (it == NULL) {
         return ST_ERROR;
     }
     Status res = ST_OK;
     for (;;) {
-        PyObject *anext = lookup_special(it, st->str_anext);
-        if (anext == NULL) {
-            if (!PyErr_Occurred()) {
-                PyErr_Format(PyExc_TypeError,
-                             "'async for' received an object from __aiter__ "
-                             "that does not implement __anext__: %.100s",
-                             Py_TYPE(it)->tp_name);
-            }
-            res = ST_ERROR;
+        PyObject *item;
+        int got = async_iter_next(f, it, &item);
+        if (got <= 0) {
+            res = got == 0 ? eval_body(f, s->For.orelse, s->For.norelse)
+                           : ST_ERROR;
             break;
         }
-        PyObject *aw = hostcall_callv(f->in, anext, NULL, 0); /* security */
-        Py_DECREF(anext);
-        PyObject *item = await_result(f, aw);
-        if (item == NULL) {
-            if (f->in->abort == ABORT_NONE &&
-                PyErr_ExceptionMatches(PyExc_StopAsyncIteration)) {
-                PyErr_Clear();
-                res = eval_body(f, s->For.orelse, s->For.norelse);
-            }
-            else {
-                res = ST_ERROR;
-            }
-            break;
-        }
-        if (policy_check_value(f->in, item) < 0 ||
-            store_target(f, s->For.target, item) < 0) {
+        if (store_target(f, s->For.target, item) < 0) {
             Py_DECREF(item);
             res = ST_ERROR;
             break;

@@ -535,6 +535,17 @@ hook_call_on_big_stack(void *arg)
     hc->res = function_vectorcall(hc->self, hc->args, hc->nargsf, hc->kwnames);
 }
 
+/* Is `fn` a __del__ method (CPython's slot_tp_finalize calls it)?  Asked
+ * only of a call from another thread (interp_wrong_thread). */
+static int
+function_is_del(FunctionObject *fn)
+{
+    ModState *st = ((InterpreterObject *)fn->interp)->in.st;
+    return fn->name == st->str_del ||
+           (PyUnicode_Check(fn->name) &&
+            PyUnicode_Compare(fn->name, st->str_del) == 0);
+}
+
 static PyObject *
 function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
                     PyObject *kwnames)
@@ -547,7 +558,10 @@ function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
        the value gate like everything else that enters */
     int from_host = !in->direct_call;
     in->direct_call = 0;
-    if (from_host && (interp_closing(in) < 0 || interp_check_thread(in) < 0)) {
+    if (from_host &&
+        (interp_closing(in) < 0 ||
+         (in->running && in->run_thread != (unsigned long)pthread_self() &&
+          interp_wrong_thread(in, function_is_del(fn)) < 0))) {
         return NULL;
     }
     if (from_host) {
@@ -845,6 +859,11 @@ run_comprehension(Frame *f, Node *e, LoopSource *src)
     cf.cells = slots + s->nlocals;
     cf.back = f;
     cf.program = f->program;
+    if (s->is_coroutine) {
+        /* an asynchronous comprehension: its awaits suspend the coroutine
+           that runs it, on whose stack it runs */
+        cf.gen = f->gen;
+    }
     /* `.0`: the first clause's iterator; when the clause counts in C, an
        exhausted range iterator (one per module) in its place, so that the
        slot is bound as in CPython for its two readers: dir(), which lists
@@ -876,14 +895,62 @@ done:
     return res;
 }
 
+/* The element of a generator expression run as a body (an asynchronous
+ * one, generator.c): yielded (each item of it for `(*x for ...)`), the
+ * value sent in dropped.  0 / -1. */
+static int
+comp_yield(Frame *cf, Node *e)
+{
+    PyObject *v = eval_expr(cf, e->Comp.elt);
+    if (v == NULL) {
+        return -1;
+    }
+    if (!(e->flags & NF_HAS_STAR)) {
+        PyObject *sent = gen_yield(cf, v);
+        Py_DECREF(v);
+        Py_XDECREF(sent);
+        return sent != NULL ? 0 : -1;
+    }
+    PyObject *it = PyObject_GetIter(v);
+    Py_DECREF(v);
+    if (it == NULL) {
+        return -1;
+    }
+    PyObject *x;
+    int rc = 0;
+    while (rc == 0 && (x = PyIter_Next(it)) != NULL) {
+        /* each item charged and checked as a loop's */
+        PyObject *sent = charge(cf->in) < 0 || policy_check_value(cf->in, x) < 0
+                             ? NULL
+                             : gen_yield(cf, x);
+        Py_DECREF(x);
+        rc = sent != NULL ? 0 : -1;
+        Py_XDECREF(sent);
+    }
+    Py_DECREF(it);
+    return rc < 0 || PyErr_Occurred() ? -1 : 0;
+}
+
 /* One `for` clause of a comprehension (gi-th), recursing for the next. */
 static int
 comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc, LoopSource *first)
 {
     Node *g = e->Comp.generators[gi];
     LoopSource own, *ls = first;
+    int is_async = (g->flags & NF_ASYNC_FOR) != 0;
     if (gi > 0) {
-        if (loop_source_init(cf, g->comprehension.iter, &own) < 0) {
+        if (is_async) {
+            /* `async for` (an asynchronous comprehension): the iterable's
+               __aiter__, each item awaited in the running coroutine */
+            memset(&own, 0, sizeof(own));
+            PyObject *obj = eval_expr(cf, g->comprehension.iter);
+            own.it = obj ? async_iter_begin(cf, obj) : NULL;
+            Py_XDECREF(obj);
+            if (own.it == NULL) {
+                return -1;
+            }
+        }
+        else if (loop_source_init(cf, g->comprehension.iter, &own) < 0) {
             return -1;
         }
         ls = &own;
@@ -894,14 +961,23 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc, LoopSource *first)
        next loop's iterable) are the operations, as smolagents counts them;
        nor for a range's items (loop_iter_next) */
     for (;;) {
-        item = loop_source_next(ls);
-        if (item == NULL) {
-            if (PyErr_Occurred()) {
-                rc = -1;
+        if (is_async) {
+            int got = async_iter_next(cf, ls->it, &item);
+            if (got <= 0) {
+                rc = got;
+                break;
             }
-            break;
         }
-        if (loop_source_gate(cf->in, ls, item) < 0 ||
+        else {
+            item = loop_source_next(ls);
+            if (item == NULL) {
+                if (PyErr_Occurred()) {
+                    rc = -1;
+                }
+                break;
+            }
+        }
+        if ((!is_async && loop_source_gate(cf->in, ls, item) < 0) ||
             store_target(cf, g->comprehension.target, item) < 0) {
             Py_DECREF(item);
             rc = -1;
@@ -929,7 +1005,15 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc, LoopSource *first)
             }
             continue;
         }
-        if (e->flags & NF_HAS_STAR) {
+        if (acc == NULL) {
+            /* an asynchronous generator expression's body, on its own
+               stack (generator_run_body): each element yielded */
+            if (comp_yield(cf, e) < 0) {
+                rc = -1;
+                break;
+            }
+        }
+        else if (e->flags & NF_HAS_STAR) {
             /* PEP 798 (3.15): `[*x for ...]`, `{*x ...}`, `{**m ...}` */
             PyObject *v = eval_expr(cf, e->Comp.elt);
             int r = v ? display_unpack(cf->in, acc, v) : -1;
@@ -982,7 +1066,28 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc, LoopSource *first)
 PyObject *
 generator_run_body(Frame *fr, Node *def)
 {
-    (void)def;
+    if (def->kind == K_GeneratorExp) {
+        /* an asynchronous generator expression: its loops, each element
+           yielded; `.0` is the first clause's iterator (an asynchronous one
+           for `async for`) */
+        LoopSource src;
+        memset(&src, 0, sizeof(src));
+        src.it = Py_NewRef(fr->fast[0]);
+        if (!(def->Comp.generators[0]->flags & NF_ASYNC_FOR)) {
+            src.next = Py_TYPE(src.it)->tp_iternext;
+            if (src.next == NULL) {
+                PyErr_Format(PyExc_TypeError, "'%.200s' object is not an iterator",
+                             Py_TYPE(src.it)->tp_name);
+                Py_DECREF(src.it);
+                return NULL;
+            }
+        }
+        int rc = limits_check_stack(fr->in) < 0
+                     ? -1
+                     : comp_loop(fr, def, 0, NULL, &src);
+        loop_source_clear(&src);
+        return rc < 0 ? NULL : Py_NewRef(Py_None);
+    }
     return run_frame(fr);
 }
 

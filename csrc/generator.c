@@ -204,11 +204,26 @@ typedef struct GenObject {
     int flat_top;    /* flat: levels in use (0: not started or ended) */
     FlatLevel *flat; /* flat: flat_small, or Scope.flat_levels on the heap */
     FlatLevel flat_small[FLAT_SMALL];
+    int ag_flags;          /* async generators: AG_* below */
+    PyObject *ag_finalizer; /* async generators: the loop's finalizer hook
+                               taken at the first iteration (owned) */
 #ifdef GEN_ASAN
     const void *asan_back_bottom; /* the resumer's stack, for the switch */
     size_t asan_back_size;
 #endif
 } GenObject;
+
+/* > 0 while gen_finalize closes a generator on this thread (a collection:
+ * on another thread than its step's, interp_wrong_thread lets the step go
+ * on) */
+static HOT_TLS int gen_finalizing;
+
+/* GenObject.ag_flags */
+#define AG_YIELDED 1 /* the last suspension was the body's `yield` (not an
+                        `await` passing a value through to the loop) */
+#define AG_RUNNING_ASYNC 2 /* an asend / athrow awaitable is running it */
+#define AG_CLOSED 4        /* finished or closed (CPython's ag_closed) */
+#define AG_HOOKS 8         /* the loop's hooks were taken */
 
 static PySendResult gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg,
                                  PyObject **presult);
@@ -611,11 +626,24 @@ gen_finish_keep_error(GenObject *gen)
 }
 
 /* PEP 479: a StopIteration leaving the body becomes RuntimeError with the
- * StopIteration as __cause__ and __context__. */
+ * StopIteration as __cause__ and __context__ (and a StopAsyncIteration
+ * leaving an async generator's, PEP 525).  `gen` names the kind in the
+ * message (NULL: a generator). */
 static void
-stop_iteration_to_runtime_error(void)
+stop_iteration_to_runtime_error(GenObject *gen)
 {
-    if (!PyErr_ExceptionMatches(PyExc_StopIteration)) {
+    const char *msg;
+    int coro = gen != NULL && Py_TYPE(gen) == gen->st->CoroutineType;
+    int agen = gen != NULL && Py_TYPE(gen) == gen->st->AsyncGenType;
+    if (PyErr_ExceptionMatches(PyExc_StopIteration)) {
+        msg = coro   ? "coroutine raised StopIteration"
+              : agen ? "async generator raised StopIteration"
+                     : "generator raised StopIteration";
+    }
+    else if (agen && PyErr_ExceptionMatches(PyExc_StopAsyncIteration)) {
+        msg = "async generator raised StopAsyncIteration";
+    }
+    else {
         return;
     }
     PyObject *t, *v, *tb;
@@ -626,7 +654,7 @@ stop_iteration_to_runtime_error(void)
     }
     Py_XDECREF(t);
     Py_XDECREF(tb);
-    PyErr_SetString(PyExc_RuntimeError, "generator raised StopIteration");
+    PyErr_SetString(PyExc_RuntimeError, msg);
     if (v == NULL) {
         return;
     }
@@ -1250,6 +1278,7 @@ gen_resume(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
     in->depth++;
     gen->state = GEN_RUNNING;
     gen->msg = msg;
+    gen->ag_flags &= ~AG_YIELDED;
     if (msg != MSG_THROW) {
         gen->transfer = arg != NULL ? arg : Py_None;
         Py_INCREF(gen->transfer);
@@ -1289,7 +1318,7 @@ gen_resume(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
     case OUT_ERROR:
         Py_CLEAR(res);
         gen_finish_keep_error(gen);
-        stop_iteration_to_runtime_error();
+        stop_iteration_to_runtime_error(gen);
         rc = PYGEN_ERROR;
         break;
     }
@@ -1332,7 +1361,7 @@ gen_resume_other(GenObject *gen, PyObject *arg, ResumeMsg msg,
     }
     /* another thread's step or hook: wait for a hook to end (then
        running may be 0: a window of this thread's own below) */
-    if (in->running && interp_check_thread(in) < 0) {
+    if (in->running && interp_check_thread(in, gen_finalizing > 0) < 0) {
         return PYGEN_ERROR;
     }
     if (in->running) {
@@ -1372,17 +1401,22 @@ gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
 {
     *presult = NULL;
     int coro = Py_TYPE(gen) == gen->st->CoroutineType;
+    int agen = Py_TYPE(gen) == gen->st->AsyncGenType;
     if (gen->state == GEN_CREATED && msg == MSG_SEND && arg != NULL &&
         arg != Py_None) {
         PyErr_SetString(
             PyExc_TypeError,
-            coro ? "can't send non-None value to a just-started coroutine"
-                 : "can't send non-None value to a just-started generator");
+            coro   ? "can't send non-None value to a just-started coroutine"
+            : agen ? "can't send non-None value to a just-started async "
+                     "generator"
+                   : "can't send non-None value to a just-started generator");
         return PYGEN_ERROR;
     }
     if (gen->state == GEN_RUNNING) {
-        PyErr_SetString(PyExc_ValueError, coro ? "coroutine already executing"
-                                               : "generator already executing");
+        PyErr_SetString(PyExc_ValueError,
+                        coro   ? "coroutine already executing"
+                        : agen ? "async generator already executing"
+                               : "generator already executing");
         return PYGEN_ERROR;
     }
     if (gen->state == GEN_FINISHED && coro && msg != MSG_THROW) {
@@ -1406,7 +1440,7 @@ gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
            docs/compatibility.md, per-version differences) */
         gen_finish_keep_error(gen);
 #if PY_VERSION_HEX < 0x030C0000
-        stop_iteration_to_runtime_error();
+        stop_iteration_to_runtime_error(gen);
 #endif
         return PYGEN_ERROR;
     }
@@ -1427,7 +1461,10 @@ gen_send_ex(GenObject *gen, PyObject *arg, ResumeMsg msg)
 {
     PyObject *res;
     if (gen_send_ex2(gen, arg, msg, &res) == PYGEN_RETURN) {
-        if (res == Py_None) {
+        if (Py_TYPE(gen) == gen->st->AsyncGenType) {
+            PyErr_SetNone(PyExc_StopAsyncIteration); /* returns None */
+        }
+        else if (res == Py_None) {
             PyErr_SetNone(PyExc_StopIteration);
         }
         else {
@@ -1470,6 +1507,11 @@ gen_yield(Frame *f, PyObject *value)
     }
     ResumeMsg msg;
     Py_INCREF(value);
+    if (Py_TYPE(gen) == gen->st->AsyncGenType) {
+        /* an async generator's value, not one an `await` passes through
+           to the loop (CPython wraps it: _PyAsyncGenWrappedValue) */
+        gen->ag_flags |= AG_YIELDED;
+    }
     PyObject *sent = yield_value(gen, value, &msg);
     if (sent == NULL) {
         return NULL;
@@ -1586,7 +1628,8 @@ gen_await(Frame *f, PyObject *awaitable)
 {
     GenObject *gen = f->gen;
     if (gen == NULL || gen->state != GEN_RUNNING || gen->stack == NULL ||
-        Py_TYPE(gen) != gen->st->CoroutineType) {
+        (Py_TYPE(gen) != gen->st->CoroutineType &&
+         Py_TYPE(gen) != gen->st->AsyncGenType)) {
         PyErr_SetString(PyExc_SystemError, "await outside a running coroutine");
         return NULL;
     }
@@ -1739,7 +1782,12 @@ gen_close_impl(GenObject *gen)
     PyObject *ret = gen_send_ex(gen, Py_None, MSG_THROW);
     if (ret != NULL) {
         Py_DECREF(ret);
-        PyErr_SetString(PyExc_RuntimeError, "generator ignored GeneratorExit");
+        PyErr_SetString(PyExc_RuntimeError,
+                        Py_TYPE(gen) == gen->st->CoroutineType
+                            ? "coroutine ignored GeneratorExit"
+                        : Py_TYPE(gen) == gen->st->AsyncGenType
+                            ? "async generator ignored GeneratorExit"
+                            : "generator ignored GeneratorExit");
         return NULL;
     }
 #if PY_VERSION_HEX >= 0x030D0000
@@ -1874,8 +1922,9 @@ generator_new(FunctionObject *fn, Frame *fr)
     Interp *in = &((InterpreterObject *)fn->interp)->in;
     ModState *st = in->st;
     GenObject *gen = PyObject_GC_New(
-        GenObject, fn->scope->is_coroutine ? st->CoroutineType
-                                           : st->GeneratorType);
+        GenObject, fn->scope->is_async_gen   ? st->AsyncGenType
+                   : fn->scope->is_coroutine ? st->CoroutineType
+                                             : st->GeneratorType);
     if (gen == NULL) {
         return NULL;
     }
@@ -1893,7 +1942,10 @@ generator_new(FunctionObject *fn, Frame *fr)
     gen->frame.gen = gen;
     gen->frame.back = NULL;
     gen->state = GEN_CREATED;
-    gen->is_genexp = fn->def->kind == K_GeneratorExp;
+    /* an asynchronous generator expression runs as a body, on a stack of
+       its own (generator_run_body) */
+    gen->is_genexp =
+        fn->def->kind == K_GeneratorExp && !fn->scope->is_async_gen;
     gen->gx_iters = gen->gx_small;
     gen->is_flat = !gen->is_genexp && fn->scope->flat_levels > 0;
     gen->flat = gen->flat_small;
@@ -1928,6 +1980,7 @@ gen_traverse(GenObject *gen, visitproc visit, void *arg)
     }
     Py_VISIT(gen->frame.retval);
     Py_VISIT(gen->frame.last_value);
+    Py_VISIT(gen->ag_finalizer);
     return 0;
 }
 
@@ -1942,6 +1995,7 @@ gen_clear(GenObject *gen)
     gen_finish_keep_error(gen);
     Py_CLEAR(gen->transfer);
     Py_CLEAR(gen->func);
+    Py_CLEAR(gen->ag_finalizer);
     return 0;
 }
 
@@ -1956,7 +2010,9 @@ gen_finalize(PyObject *self)
     }
     PyObject *t, *v, *tb;
     PyErr_Fetch(&t, &v, &tb);
+    gen_finalizing++;
     PyObject *res = gen_close_impl(gen);
+    gen_finalizing--;
     if (res != NULL) {
         Py_DECREF(res);
     }
@@ -1993,6 +2049,7 @@ gen_dealloc(GenObject *gen)
     Py_CLEAR(gen->func);
     Py_CLEAR(gen->name);
     Py_CLEAR(gen->qualname);
+    Py_CLEAR(gen->ag_finalizer);
     tp->tp_free((PyObject *)gen);
     Py_DECREF(tp);
 }
@@ -2368,4 +2425,484 @@ PyType_Spec CoroWrapper_spec = {
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC |
              Py_TPFLAGS_DISALLOW_INSTANTIATION,
     .slots = coro_wrapper_slots,
+};
+
+/* ------------------------------------------------------ async generators */
+
+/* An `async def` with `yield` called (PEP 525): the body runs as a
+ * generator's, `await` delegating as in a coroutine; the body's `yield`
+ * marks its suspension (AG_YIELDED) where CPython wraps the value.  Driven
+ * only through awaitables, as CPython's: __anext__() / asend(v) give an
+ * asend object, athrow() / aclose() an athrow object; awaiting one resumes
+ * the body until it yields (the awaitable's StopIteration carries the
+ * value), passes an `await`'s value through to the loop, or ends
+ * (StopAsyncIteration).  The loop's hooks (sys.set_asyncgen_hooks: asyncio
+ * keeps its async generators to close them at shutdown) are called at the
+ * first iteration, the finalizer when one is dropped unfinished. */
+
+enum { AW_INIT, AW_ITER, AW_CLOSED };
+
+typedef struct {
+    PyObject_HEAD GenObject *gen;
+    PyObject *sendval; /* asend: the value to send first */
+    PyObject *args;    /* athrow: the throw() arguments; NULL: aclose() */
+    int state;         /* AW_* */
+} AgAwaitObject;
+
+/* The loop's hooks, once: firstiter(agen) now, the finalizer kept for
+ * agen_finalize.  0 / -1. */
+static int
+agen_init_hooks(GenObject *gen)
+{
+    if (gen->ag_flags & AG_HOOKS) {
+        return 0;
+    }
+    gen->ag_flags |= AG_HOOKS;
+    PyObject *get = PySys_GetObject("get_asyncgen_hooks"); /* borrowed */
+    if (get == NULL) {
+        return 0;
+    }
+    PyObject *hooks = PyObject_CallNoArgs(get);
+    if (hooks == NULL) {
+        return -1;
+    }
+    PyObject *firstiter = PySequence_GetItem(hooks, 0);
+    PyObject *finalizer = firstiter ? PySequence_GetItem(hooks, 1) : NULL;
+    Py_DECREF(hooks);
+    if (finalizer == NULL) {
+        Py_XDECREF(firstiter);
+        return -1;
+    }
+    if (finalizer != Py_None) {
+        Py_XSETREF(gen->ag_finalizer, finalizer);
+    }
+    else {
+        Py_DECREF(finalizer);
+    }
+    int rc = 0;
+    if (firstiter != Py_None) {
+        PyObject *r = PyObject_CallOneArg(firstiter, (PyObject *)gen);
+        rc = r != NULL ? 0 : -1;
+        Py_XDECREF(r);
+    }
+    Py_DECREF(firstiter);
+    return rc;
+}
+
+static PyObject *
+agen_await_new(GenObject *gen, PyObject *sendval, PyObject *args, int athrow)
+{
+    if (agen_init_hooks(gen) < 0) {
+        return NULL;
+    }
+    AgAwaitObject *o = PyObject_GC_New(
+        AgAwaitObject, athrow ? gen->st->AsyncGenAThrowType
+                              : gen->st->AsyncGenASendType);
+    if (o == NULL) {
+        return NULL;
+    }
+    o->gen = (GenObject *)Py_NewRef(gen);
+    o->sendval = Py_XNewRef(sendval);
+    o->args = Py_XNewRef(args);
+    o->state = AW_INIT;
+    PyObject_GC_Track(o);
+    return (PyObject *)o;
+}
+
+/* CPython's async_gen_unwrap_value: the body's result seen through the
+ * awaitable.  `res` (new reference or NULL) comes from resuming the body
+ * with gen_send_ex (an end already made StopAsyncIteration). */
+static PyObject *
+agen_unwrap(GenObject *gen, PyObject *res)
+{
+    if (res == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetNone(PyExc_StopAsyncIteration);
+        }
+        if (PyErr_ExceptionMatches(PyExc_StopAsyncIteration) ||
+            PyErr_ExceptionMatches(PyExc_GeneratorExit)) {
+            gen->ag_flags |= AG_CLOSED;
+        }
+        gen->ag_flags &= ~AG_RUNNING_ASYNC;
+        return NULL;
+    }
+    if (gen->ag_flags & AG_YIELDED) {
+        /* the body's `yield`: the awaitable is done, with that value */
+        gen->ag_flags &= ~(AG_YIELDED | AG_RUNNING_ASYNC);
+        set_stop_iteration_value(res);
+        Py_DECREF(res);
+        return NULL;
+    }
+    return res; /* an `await` in the body passes it to the loop */
+}
+
+static PyObject *
+agen_anext(PyObject *self)
+{
+    return agen_await_new((GenObject *)self, Py_None, NULL, 0);
+}
+
+static PyObject *
+agen_asend(PyObject *self, PyObject *arg)
+{
+    return agen_await_new((GenObject *)self, arg, NULL, 0);
+}
+
+static PyObject *
+agen_athrow(PyObject *self, PyObject *args)
+{
+    PyObject *typ, *val = NULL, *tb = NULL;
+    if (!PyArg_UnpackTuple(args, "athrow", 1, 3, &typ, &val, &tb)) {
+        return NULL;
+    }
+    return agen_await_new((GenObject *)self, NULL, args, 1);
+}
+
+static PyObject *
+agen_aclose(PyObject *self, PyObject *unused)
+{
+    return agen_await_new((GenObject *)self, NULL, NULL, 1);
+}
+
+static void
+agen_finalize(PyObject *self)
+{
+    GenObject *gen = (GenObject *)self;
+    if (gen->state != GEN_SUSPENDED) {
+        return;
+    }
+    if (gen->ag_finalizer != NULL && !(gen->ag_flags & AG_CLOSED)) {
+        /* the loop closes it (asyncio schedules aclose()) */
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        PyObject *r = PyObject_CallOneArg(gen->ag_finalizer, self);
+        if (r == NULL) {
+            PyErr_WriteUnraisable(self);
+        }
+        Py_XDECREF(r);
+        PyErr_Restore(t, v, tb);
+        return;
+    }
+    gen_finalize(self);
+}
+
+static PyObject *
+agen_repr(GenObject *gen)
+{
+    return PyUnicode_FromFormat("<async_generator object %S at %p>",
+                                gen->qualname, gen);
+}
+
+static PyObject *
+agen_get_running(GenObject *gen, void *c)
+{
+    return PyBool_FromLong((gen->ag_flags & AG_RUNNING_ASYNC) != 0);
+}
+
+static PyMethodDef agen_methods[] = {
+    {"asend", (PyCFunction)agen_asend, METH_O,
+     "asend(v) -> send 'v' in generator."},
+    {"athrow", (PyCFunction)agen_athrow, METH_VARARGS,
+     "athrow(value)\nathrow(type[,value[,tb]])\n\n"
+     "raise exception in generator."},
+    {"aclose", (PyCFunction)agen_aclose, METH_NOARGS,
+     "aclose() -> raise GeneratorExit inside generator."},
+    {NULL, NULL},
+};
+
+static PyGetSetDef agen_getset[] = {
+    {"ag_running", (getter)agen_get_running, NULL, NULL, NULL},
+#if PY_VERSION_HEX >= 0x030C0000
+    {"ag_suspended", (getter)gen_get_suspended, NULL, NULL, NULL},
+#endif
+    {"ag_await", (getter)gen_get_yieldfrom, NULL,
+     "object being awaited on, or None", NULL},
+    {"__name__", (getter)gen_get_name, (setter)gen_set_name,
+     "name of the async generator", NULL},
+    {"__qualname__", (getter)gen_get_qualname, (setter)gen_set_qualname,
+     "qualified name of the async generator", NULL},
+    {NULL},
+};
+
+static PyType_Slot async_gen_slots[] = {
+    {Py_tp_dealloc, gen_dealloc},
+    {Py_tp_traverse, gen_traverse},
+    {Py_tp_clear, gen_clear},
+    {Py_tp_finalize, agen_finalize},
+    {Py_tp_repr, agen_repr},
+    {Py_am_aiter, PyObject_SelfIter},
+    {Py_am_anext, agen_anext},
+    {Py_tp_methods, agen_methods},
+    {Py_tp_getset, agen_getset},
+    {Py_tp_members, gen_members},
+    {0, NULL},
+};
+
+PyType_Spec AsyncGen_spec = {
+    .name = "builtins.async_generator", /* named as CPython's (module.c) */
+    .basicsize = sizeof(GenObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC |
+             Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = async_gen_slots,
+};
+
+/* asend: CPython's async_gen_asend_send / _throw. */
+static PyObject *
+asend_send(AgAwaitObject *o, PyObject *arg)
+{
+    GenObject *gen = o->gen;
+    if (o->state == AW_CLOSED) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "cannot reuse already awaited __anext__()/asend()");
+        return NULL;
+    }
+    if (o->state == AW_INIT) {
+        if (gen->ag_flags & AG_RUNNING_ASYNC) {
+            o->state = AW_CLOSED;
+            PyErr_SetString(
+                PyExc_RuntimeError,
+                "anext(): asynchronous generator is already running");
+            return NULL;
+        }
+        if (arg == NULL || arg == Py_None) {
+            arg = o->sendval;
+        }
+        o->state = AW_ITER;
+    }
+    gen->ag_flags |= AG_RUNNING_ASYNC;
+    PyObject *res = agen_unwrap(
+        gen, gen_send_ex(gen, arg != NULL ? arg : Py_None, MSG_SEND));
+    if (res == NULL) {
+        o->state = AW_CLOSED;
+    }
+    return res;
+}
+
+static PyObject *
+asend_throw(AgAwaitObject *o, PyObject *args)
+{
+    if (o->state == AW_CLOSED) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "cannot reuse already awaited __anext__()/asend()");
+        return NULL;
+    }
+    o->gen->ag_flags |= AG_RUNNING_ASYNC;
+    PyObject *res = agen_unwrap(o->gen, gen_throw_meth(o->gen, args));
+    if (res == NULL) {
+        o->state = AW_CLOSED;
+    }
+    return res;
+}
+
+static PyObject *
+aw_close(AgAwaitObject *o, PyObject *unused)
+{
+    o->state = AW_CLOSED;
+    Py_RETURN_NONE;
+}
+
+/* athrow / aclose: CPython's async_gen_athrow_send / _throw. */
+static PyObject *
+athrow_check_error(AgAwaitObject *o)
+{
+    o->gen->ag_flags &= ~AG_RUNNING_ASYNC;
+    o->state = AW_CLOSED;
+    if (o->args == NULL && (PyErr_ExceptionMatches(PyExc_StopAsyncIteration) ||
+                            PyErr_ExceptionMatches(PyExc_GeneratorExit))) {
+        /* aclose() of a generator that ended: done */
+        PyErr_Clear();
+        PyErr_SetNone(PyExc_StopIteration);
+    }
+    return NULL;
+}
+
+static PyObject *
+athrow_ignored_exit(AgAwaitObject *o)
+{
+    o->gen->ag_flags &= ~AG_RUNNING_ASYNC;
+    o->state = AW_CLOSED;
+    PyErr_SetString(PyExc_RuntimeError,
+                    "async generator ignored GeneratorExit");
+    return NULL;
+}
+
+static PyObject *
+athrow_send(AgAwaitObject *o, PyObject *arg)
+{
+    GenObject *gen = o->gen;
+    PyObject *res;
+    if (o->state == AW_CLOSED) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "cannot reuse already awaited aclose()/athrow()");
+        return NULL;
+    }
+    if (gen->state == GEN_FINISHED) {
+        o->state = AW_CLOSED;
+        PyErr_SetNone(PyExc_StopIteration);
+        return NULL;
+    }
+    if (o->state == AW_INIT) {
+        if (gen->ag_flags & AG_RUNNING_ASYNC) {
+            o->state = AW_CLOSED;
+            PyErr_SetString(
+                PyExc_RuntimeError,
+                o->args == NULL
+                    ? "aclose(): asynchronous generator is already running"
+                    : "athrow(): asynchronous generator is already running");
+            return NULL;
+        }
+        if (gen->ag_flags & AG_CLOSED) {
+            o->state = AW_CLOSED;
+            PyErr_SetNone(PyExc_StopAsyncIteration);
+            return NULL;
+        }
+        if (arg != NULL && arg != Py_None) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "can't send non-None value to a just-started "
+                            "coroutine");
+            return NULL;
+        }
+        o->state = AW_ITER;
+        gen->ag_flags |= AG_RUNNING_ASYNC;
+        if (o->args == NULL) {
+            /* aclose(): GeneratorExit in the body */
+            gen->ag_flags |= AG_CLOSED;
+            PyErr_SetNone(PyExc_GeneratorExit);
+            res = gen_send_ex(gen, Py_None, MSG_THROW);
+            if (res != NULL && (gen->ag_flags & AG_YIELDED)) {
+                Py_DECREF(res);
+                gen->ag_flags &= ~AG_YIELDED;
+                return athrow_ignored_exit(o);
+            }
+        }
+        else {
+            res = agen_unwrap(gen, gen_throw_meth(gen, o->args));
+        }
+        return res != NULL ? res : athrow_check_error(o);
+    }
+    res = gen_send_ex(gen, arg != NULL ? arg : Py_None, MSG_SEND);
+    if (o->args != NULL) {
+        res = agen_unwrap(gen, res);
+        return res != NULL ? res : athrow_check_error(o);
+    }
+    if (res != NULL) {
+        if (gen->ag_flags & AG_YIELDED) {
+            Py_DECREF(res);
+            gen->ag_flags &= ~AG_YIELDED;
+            return athrow_ignored_exit(o);
+        }
+        return res;
+    }
+    return athrow_check_error(o);
+}
+
+static PyObject *
+athrow_throw(AgAwaitObject *o, PyObject *args)
+{
+    if (o->state == AW_CLOSED) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "cannot reuse already awaited aclose()/athrow()");
+        return NULL;
+    }
+    PyObject *res = gen_throw_meth(o->gen, args);
+    if (o->args != NULL) {
+        res = agen_unwrap(o->gen, res);
+        return res != NULL ? res : athrow_check_error(o);
+    }
+    if (res != NULL && (o->gen->ag_flags & AG_YIELDED)) {
+        Py_DECREF(res);
+        o->gen->ag_flags &= ~AG_YIELDED;
+        return athrow_ignored_exit(o);
+    }
+    return res != NULL ? res : athrow_check_error(o);
+}
+
+static PyObject *
+asend_iternext(AgAwaitObject *o)
+{
+    return asend_send(o, NULL);
+}
+
+static PyObject *
+athrow_iternext(AgAwaitObject *o)
+{
+    return athrow_send(o, NULL);
+}
+
+static int
+aw_traverse(AgAwaitObject *o, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(o));
+    Py_VISIT(o->gen);
+    Py_VISIT(o->sendval);
+    Py_VISIT(o->args);
+    return 0;
+}
+
+static void
+aw_dealloc(AgAwaitObject *o)
+{
+    PyTypeObject *tp = Py_TYPE(o);
+    PyObject_GC_UnTrack(o);
+    Py_CLEAR(o->gen);
+    Py_CLEAR(o->sendval);
+    Py_CLEAR(o->args);
+    tp->tp_free((PyObject *)o);
+    Py_DECREF(tp);
+}
+
+static PyMethodDef asend_methods[] = {
+    {"send", (PyCFunction)asend_send, METH_O,
+     "send(arg) -> send 'arg' into generator,\n"
+     "return next yielded value or raise StopIteration."},
+    {"throw", (PyCFunction)asend_throw, METH_VARARGS,
+     "throw(value)\nthrow(type[,value[,traceback]])\n\n"
+     "Raise exception in generator, return next yielded value or raise\n"
+     "StopIteration."},
+    {"close", (PyCFunction)aw_close, METH_NOARGS,
+     "close() -> raise GeneratorExit inside generator."},
+    {NULL, NULL},
+};
+
+static PyMethodDef athrow_methods[] = {
+    {"send", (PyCFunction)athrow_send, METH_O,
+     "send(arg) -> send 'arg' into generator,\n"
+     "return next yielded value or raise StopIteration."},
+    {"throw", (PyCFunction)athrow_throw, METH_VARARGS,
+     "throw(value)\nthrow(type[,value[,traceback]])\n\n"
+     "Raise exception in generator, return next yielded value or raise\n"
+     "StopIteration."},
+    {"close", (PyCFunction)aw_close, METH_NOARGS,
+     "close() -> raise GeneratorExit inside generator."},
+    {NULL, NULL},
+};
+
+static PyType_Slot asend_slots[] = {
+    {Py_tp_dealloc, aw_dealloc},       {Py_tp_traverse, aw_traverse},
+    {Py_am_await, PyObject_SelfIter},  {Py_tp_iter, PyObject_SelfIter},
+    {Py_tp_iternext, asend_iternext},  {Py_tp_methods, asend_methods},
+    {0, NULL},
+};
+
+static PyType_Slot athrow_slots[] = {
+    {Py_tp_dealloc, aw_dealloc},       {Py_tp_traverse, aw_traverse},
+    {Py_am_await, PyObject_SelfIter},  {Py_tp_iter, PyObject_SelfIter},
+    {Py_tp_iternext, athrow_iternext}, {Py_tp_methods, athrow_methods},
+    {0, NULL},
+};
+
+PyType_Spec AsyncGenASend_spec = {
+    .name = "builtins.async_generator_asend",
+    .basicsize = sizeof(AgAwaitObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC |
+             Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = asend_slots,
+};
+
+PyType_Spec AsyncGenAThrow_spec = {
+    .name = "builtins.async_generator_athrow",
+    .basicsize = sizeof(AgAwaitObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC |
+             Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = athrow_slots,
 };

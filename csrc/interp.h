@@ -136,6 +136,7 @@ typedef struct Node {
 
 /* Node flags */
 #define NF_STAR_ARGS 0x01  /* Call: has *args or **kwargs (slow path) */
+#define NF_ASYNC_FOR 0x01  /* comprehension: an `async for` clause */
 #define NF_SIMPLE 0x02     /* AnnAssign: simple target */
 #define NF_LAZY 0x02       /* Import / ImportFrom: `lazy` (PEP 810) */
 #define NF_SUPER_CALL 0x04 /* Call: `super()` candidate with no args */
@@ -189,6 +190,7 @@ typedef struct Scope {
     int has_varargs, has_varkw;
     int is_generator;
     int is_coroutine; /* `async def`: also is_generator (generator.c) */
+    int is_async_gen; /* `async def` with `yield`: also is_coroutine */
     int nyields; /* lowering: yield / yield from expressions seen so far */
     /* generator function: the levels of flat_step's resume state (the body,
        then one per if / for / while enclosing a yield) when every yield is a
@@ -315,6 +317,9 @@ typedef struct {
     PyTypeObject *AnnotateType;   /* annotate.c (PEP 649, 3.14+) */
     PyTypeObject *CoroutineType;  /* generator.c: `async def` called */
     PyTypeObject *CoroWrapperType; /* generator.c: coroutine.__await__() */
+    PyTypeObject *AsyncGenType;    /* generator.c: `async def` + `yield` */
+    PyTypeObject *AsyncGenASendType;  /* its __anext__() / asend() */
+    PyTypeObject *AsyncGenAThrowType; /* its athrow() / aclose() */
     PyTypeObject *BudgetsType;  /* budgets.c: parsed budgets */
     PyObject *safe_builtins;    /* dict built once */
     PyObject *builtin_isinstance, *builtin_len, *list_append,
@@ -327,6 +332,7 @@ typedef struct {
     PyObject *str_dunder_class; /* "__class__" */
     PyObject *str_classdict;     /* "__classdict__" */
     PyObject *str_init;         /* "__init__" */
+    PyObject *str_del;          /* "__del__" */
     PyObject *str_dot0;         /* ".0" */
     PyObject *str_super;
     PyObject *str___debug__;  /* lower.c: sources naming them get the compile check */
@@ -790,6 +796,9 @@ PyObject *import_binding(Frame *f, Node *stmt, Py_ssize_t index);
 extern PyType_Spec Generator_spec;
 extern PyType_Spec Coroutine_spec;
 extern PyType_Spec CoroWrapper_spec;
+extern PyType_Spec AsyncGen_spec;
+extern PyType_Spec AsyncGenASend_spec;
+extern PyType_Spec AsyncGenAThrow_spec;
 /* `await x` in a running coroutine: its result (new ref) or NULL. */
 PyObject *gen_await(Frame *f, PyObject *awaitable);
 PyObject *function_new(Frame *f, Node *def, Scope *scope, PyObject *defaults,
@@ -1161,12 +1170,16 @@ interp_closing(Interp *in)
  * are that thread's).  0, or -1 with InterpreterError; from another thread
  * during a step the refusal also aborts the step (limits.c).  Inline:
  * called on every call of an interpreted function by host code. */
-int interp_wrong_thread(Interp *in);
+int interp_wrong_thread(Interp *in, int finalizer);
+/* `finalizer`: the call is a finalizer of the code's objects (an
+ * interpreted __del__, a generator closed at collection), which the
+ * collector runs on whatever thread it collects on: refused without
+ * ending the step. */
 static inline int
-interp_check_thread(Interp *in)
+interp_check_thread(Interp *in, int finalizer)
 {
     if (in->running && in->run_thread != (unsigned long)pthread_self()) {
-        return interp_wrong_thread(in);
+        return interp_wrong_thread(in, finalizer);
     }
     return 0;
 }
@@ -1291,6 +1304,13 @@ typedef struct {
     unsigned long long k, n; /* counting: items given, items in all */
 } LoopSource;
 int loop_source_init(Frame *f, Node *iter, LoopSource *ls);
+/* Asynchronous iteration (eval_stmt.c: `async for`, and the `async for`
+ * clauses of comprehensions, function.c): the object's __aiter__() (GET_AITER;
+ * new reference or NULL), then each __anext__() awaited in the running
+ * coroutine (f->gen): 1 with *pitem (new reference, checked), 0 at
+ * StopAsyncIteration, -1 on error. */
+PyObject *async_iter_begin(Frame *f, PyObject *obj);
+int async_iter_next(Frame *f, PyObject *it, PyObject **pitem);
 int loop_source_object(Frame *f, Node *iter, LoopSource *ls);
 
 /* The next item (new reference), or NULL at the end or with an error. */

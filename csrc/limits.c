@@ -545,7 +545,7 @@ interp_rearm_done(Interp *in, InterpRearm *r)
 }
 
 int
-interp_wrong_thread(Interp *in)
+interp_wrong_thread(Interp *in, int finalizer)
 {
     unsigned long me = (unsigned long)pthread_self();
     /* another thread runs a hook of this interpreter (host code calling an
@@ -574,7 +574,16 @@ interp_wrong_thread(Interp *in)
        check point (or when its body ends: module.c).  A thread of the
        host's calling into the code meanwhile cannot be told apart (3.10
        to 3.12 raise no audit event when a thread starts): it ends the
-       step too. */
+       step too.  A finalizer the collector runs on another thread (any
+       thread's allocation may collect the code's garbage) fails alone,
+       as an error in a finalizer does (an unraisable exception). */
+    if (finalizer) {
+        PyErr_SetString(in->interpreter_error ? in->interpreter_error
+                                              : PyExc_RuntimeError,
+                        "a finalizer of the code's objects ran on another "
+                        "thread while the step ran: it did not run");
+        return -1;
+    }
     if (in->abort != ABORT_NONE) {
         return limits_reraise_abort(in);
     }

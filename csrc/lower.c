@@ -806,24 +806,42 @@ refuse_kind(Lower *L, PyObject *o, int kind)
     return refuse(L, o, what[i], why[i]);
 }
 
+/* An `await` or `async for` in the comprehension being lowered: it is
+ * asynchronous.  A list, set or dict comprehension runs inline on the
+ * stack of the coroutine that evaluates it (run_comprehension: its frame's
+ * generator is that coroutine's), as do the comprehensions it is nested
+ * in, up to a generator expression (then an asynchronous generator, on a
+ * stack of its own) or the function (a suspension point there: not a
+ * flat generator).  Where CPython allows them (a coroutine's body; an
+ * asynchronous generator expression anywhere) is its compiler's check. */
+static void
+comp_async(Lower *L)
+{
+    L->needs_compile_check = 1;
+    for (Scope *s = L->scope; s != NULL; s = s->parent) {
+        s->nyields++;
+        if (s->type != SC_COMPREHENSION) {
+            break;
+        }
+        s->is_coroutine = 1;
+        if (s->is_generator) {
+            s->is_async_gen = 1;
+            break;
+        }
+    }
+}
+
 /* `await`, `async for`, `async with`: only in a coroutine's own body (a
- * SyntaxError elsewhere, as CPython's; refused in a comprehension or
- * generator expression of one, which would be asynchronous).  Counts as a
- * suspension point (nyields: not a flat generator).  0 / -1. */
+ * SyntaxError elsewhere, as CPython's); in a comprehension, that
+ * comprehension is asynchronous (comp_async).  Counts as a suspension
+ * point (nyields: not a flat generator).  0 / -1. */
 static int
 async_only(Lower *L, PyObject *o, const char *what)
 {
     Scope *s = L->scope;
     if (s->type == SC_COMPREHENSION) {
-        Scope *p = s;
-        while (p != NULL && p->type == SC_COMPREHENSION) {
-            p = p->parent;
-        }
-        if (p != NULL && p->is_coroutine) {
-            refuse(L, o, "an asynchronous comprehension",
-                   "coroutines run; asynchronous comprehensions do not yet");
-            return -1;
-        }
+        comp_async(L);
+        return 0;
     }
     if (!s->is_coroutine) {
         Node *n = node_new(L, K_Pass, o);
@@ -1173,7 +1191,9 @@ lower_function_ex(Lower *L, PyObject *o, int kind, PyObject *tp_load)
     if (r < 0) {
         return NULL;
     }
-    if (kind == K_FunctionDef && fs->is_generator) {
+    if (kind == K_FunctionDef && fs->is_generator && !fs->is_async_gen) {
+        /* an async generator's `yield` marks its suspension (generator.c,
+           gen_yield): never flat */
         fs->flat_levels = flat_levels(fs->body, fs->nbody, 1);
     }
     if (kind == K_FunctionDef && tp_load == NULL) {
@@ -1373,12 +1393,8 @@ lower_comprehension(Lower *L, PyObject *o, int kind)
         int ia = PyObject_IsTrue(isasync);
         Py_DECREF(isasync);
         if (ia) {
-            raise_interp_error(
-                L->in,
-                "an asynchronous comprehension is not supported (line %d): "
-                "coroutines run; asynchronous comprehensions do not yet",
-                n->lineno);
-            goto done;
+            cn->flags |= NF_ASYNC_FOR;
+            comp_async(L); /* the scope is the comprehension's (cs) */
         }
         if (i == 0) {
             cn->comprehension.iter = first_iter;
@@ -1786,9 +1802,12 @@ lower_expr(Lower *L, PyObject *o)
         }
         Scope *s = L->scope;
         if (s->is_coroutine) {
-            return refuse(L, o, "an asynchronous generator (yield in async def)",
-                          "coroutines run; asynchronous generators do not yet"),
-                   (Node *)NULL;
+            if (kind == K_YieldFrom) {
+                return syntax_error(L, n, "'yield from' inside async function",
+                                    NULL),
+                       (Node *)NULL;
+            }
+            s->is_async_gen = 1; /* PEP 525 (generator.c) */
         }
         if (s->type == SC_MODULE || s->type == SC_CLASS) {
             return syntax_error(L, n, "'yield' outside function", NULL),

@@ -1501,7 +1501,9 @@ static void
 module_builtins_names(ModState *st)
 {
     PyTypeObject *types[] = {st->FunctionType, st->GeneratorType,
-                             st->CoroutineType, st->CoroWrapperType};
+                             st->CoroutineType, st->CoroWrapperType,
+                             st->AsyncGenType,  st->AsyncGenASendType,
+                             st->AsyncGenAThrowType};
     for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
         const char *dot = strrchr(types[i]->tp_name, '.');
         if (dot != NULL) {
@@ -1520,6 +1522,7 @@ core_exec(PyObject *m)
     st->modules_watcher = -1;
     if (intern(&st->str_dunder_class, "__class__") < 0 ||
         intern(&st->str_init, "__init__") < 0 ||
+        intern(&st->str_del, "__del__") < 0 ||
         intern(&st->str_dot0, ".0") < 0 ||
         intern(&st->str_super, "super") < 0 ||
         intern(&st->str___debug__, "__debug__") < 0 ||
@@ -1584,10 +1587,17 @@ core_exec(PyObject *m)
         (PyTypeObject *)PyType_FromModuleAndSpec(m, &Coroutine_spec, NULL);
     st->CoroWrapperType =
         (PyTypeObject *)PyType_FromModuleAndSpec(m, &CoroWrapper_spec, NULL);
+    st->AsyncGenType =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &AsyncGen_spec, NULL);
+    st->AsyncGenASendType = (PyTypeObject *)PyType_FromModuleAndSpec(
+        m, &AsyncGenASend_spec, NULL);
+    st->AsyncGenAThrowType = (PyTypeObject *)PyType_FromModuleAndSpec(
+        m, &AsyncGenAThrow_spec, NULL);
     if (!st->ProgramType || !st->FunctionType || !st->GeneratorType ||
         !st->InterpreterType || !st->ProxyType || !st->RunnerType ||
         !st->LazyImportType || !st->AnnotateType || !st->CoroutineType ||
-        !st->CoroWrapperType ||
+        !st->CoroWrapperType || !st->AsyncGenType ||
+        !st->AsyncGenASendType || !st->AsyncGenAThrowType ||
         tripwire_install() < 0) {
         return -1;
     }
@@ -1695,6 +1705,9 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->AnnotateType);
     Py_VISIT(st->CoroutineType);
     Py_VISIT(st->CoroWrapperType);
+    Py_VISIT(st->AsyncGenType);
+    Py_VISIT(st->AsyncGenASendType);
+    Py_VISIT(st->AsyncGenAThrowType);
     Py_VISIT(st->BudgetsType);
     Py_VISIT(st->safe_builtins);
     Py_VISIT(st->builtin_isinstance);
@@ -1730,6 +1743,9 @@ core_clear(PyObject *m)
     Py_CLEAR(st->AnnotateType);
     Py_CLEAR(st->CoroutineType);
     Py_CLEAR(st->CoroWrapperType);
+    Py_CLEAR(st->AsyncGenType);
+    Py_CLEAR(st->AsyncGenASendType);
+    Py_CLEAR(st->AsyncGenAThrowType);
     Py_CLEAR(st->BudgetsType);
     Py_CLEAR(st->safe_builtins);
     Py_CLEAR(st->builtin_isinstance);

@@ -721,7 +721,7 @@ code_owned(Interp *in, PyObject *obj)
     }
     PyTypeObject *tp = Py_TYPE(obj);
     if (tp == in->st->FunctionType || tp == in->st->GeneratorType ||
-        tp == in->st->CoroutineType) {
+        tp == in->st->CoroutineType || tp == in->st->AsyncGenType) {
         return 1;
     }
     if (tp == &PySuper_Type) {

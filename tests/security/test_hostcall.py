@@ -94,6 +94,22 @@ ALLOWED = {
     ("generator.c", "PyObject_CallFinalizerFromDealloc"): "our generator's own finalizer",
     ("generator.c", "*presult = Py_TYPE(iter)->tp_iternext(iter);"): "yield from: each item charged",
     ("generator.c", "PyObject *item = loop_iter_next("): "genexp / flat for loop: each item charged",
+    ("function.c", "PyObject *it = PyObject_GetIter(v);"): (
+        "async generator expression `(*x for ...)`: each item charged and checked"
+    ),
+    ("function.c", "while (rc == 0 && (x = PyIter_Next(it)) != NULL) {"): (
+        "async generator expression `(*x for ...)`: each item charged and checked"
+    ),
+    ("generator.c", "PyObject *hooks = PyObject_CallNoArgs(get);"): (
+        "async generator: sys.get_asyncgen_hooks (a builtin of sys), as CPython reads them"
+    ),
+    ("generator.c", "PyObject *r = PyObject_CallOneArg(firstiter, (PyObject *)gen);"): (
+        "async generator: the event loop's firstiter hook, host code the host installed "
+        "(the tripwire refuses sys.set_asyncgen_hooks to the code in process)"
+    ),
+    ("generator.c", "PyObject *r = PyObject_CallOneArg(gen->ag_finalizer, self);"): (
+        "async generator: the event loop's finalizer hook at collection (as firstiter)"
+    ),
 }
 
 
