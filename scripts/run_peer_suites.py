@@ -824,8 +824,9 @@ def run_side(side: str, cases: list[dict], batch: int, case_timeout: float,
 # Comparing
 
 
-def load_reviewed(path: Path = REVIEWED_FILE) -> list[dict]:
-    return json.loads(path.read_text())["refusals"]
+def load_reviewed(path: Path = REVIEWED_FILE) -> tuple[list[dict], list[dict]]:
+    data = json.loads(path.read_text())
+    return data["refusals"], data.get("differences", [])
 
 
 def _error_text(error: dict | None) -> str:
@@ -841,7 +842,8 @@ def _missing_builtin(error: dict) -> bool:
         match.group(1) in vars(builtins)
 
 
-def compare(case: dict, cpy: dict, ours: dict, reviewed: list[dict]) -> dict:
+def compare(case: dict, cpy: dict, ours: dict, reviewed: list[dict],
+            known_differences: list[dict]) -> dict:
     """The outcome of one case: status and details."""
     row = {"suite": case["suite"], "id": case["id"]}
     if "crashed" in ours:
@@ -869,21 +871,24 @@ def compare(case: dict, cpy: dict, ours: dict, reviewed: list[dict]) -> dict:
     row["detail"] = "; ".join(problems)
     refused = o_err is not None and (
         o_err.get("ours") or REFUSAL_RE.search(o_err["str"]) is not None
-        or _missing_builtin(o_err)) and (
+        or _missing_builtin(o_err) or o_err["type"] == "KeyboardInterrupt") and (
         c_err is None or (c_err["type"], c_err["str"]) != (o_err["type"], o_err["str"]))
     if refused:
         row["status"] = "refused"
-        row["message"] = o_err["str"]
+        row["message"] = f"{o_err['type']}: {o_err['str']}"
         match = next((r for r in reviewed if r["suite"] == case["suite"]
-                      and r["case"] == case["id"] and r["message"] in o_err["str"]), None)
+                      and r["case"] == case["id"] and r["message"] in row["message"]), None)
         row["reviewed"] = match["reason"] if match else None
     else:
         row["status"] = "differ"
+        match = next((d for d in known_differences if d["suite"] == case["suite"]
+                      and d["case"] == case["id"] and d["detail"] in row["detail"]), None)
+        row["known"] = match["reason"] if match else None
     return row
 
 
 def evaluate(cases: list[dict], cpy_results: dict, our_results: dict,
-             reviewed: list[dict]) -> list[dict]:
+             reviewed: list[dict], known_differences: list[dict]) -> list[dict]:
     rows = []
     for case in cases:
         key = case["key"]
@@ -899,7 +904,7 @@ def evaluate(cases: list[dict], cpy_results: dict, our_results: dict,
             rows.append({"suite": case["suite"], "id": case["id"], "status": "excluded",
                          "detail": exclude})
             continue
-        row = compare(case, cpy, ours, reviewed)
+        row = compare(case, cpy, ours, reviewed, known_differences)
         if exclude is not None:
             row = {"suite": case["suite"], "id": case["id"], "status": "excluded",
                    "detail": exclude, "informational": row["status"],
@@ -915,11 +920,13 @@ def summarize(rows: list[dict]) -> dict:
     counts: dict = {}
     for row in rows:
         per = counts.setdefault(row["suite"], {k: 0 for k in (
-            "same", "differ", "refused (reviewed)", "refused (unreviewed)", "crashed",
-            "excluded")})
+            "same", "differ (known)", "differ (new)", "refused (reviewed)",
+            "refused (unreviewed)", "crashed", "excluded")})
         status = row["status"]
         if status == "refused":
             status = "refused (reviewed)" if row.get("reviewed") else "refused (unreviewed)"
+        elif status == "differ":
+            status = "differ (known)" if row.get("known") else "differ (new)"
         per[status] += 1
     return counts
 
@@ -977,7 +984,7 @@ def main(argv: list[str] | None = None) -> int:
     for index, case in enumerate(cases):
         case["key"] = str(index)
 
-    reviewed = load_reviewed()
+    reviewed, known_differences = load_reviewed()
     # Excluded up front (needs the peer's host): not run at all. The others run on both sides.
     runnable = [c for c in cases if not (c["exclude"] or "").startswith(
         ("call-external", "mount-fs", "not run to completion"))]
@@ -988,10 +995,11 @@ def main(argv: list[str] | None = None) -> int:
         f"(batches of {args.batch}) ...")
     our_results = run_side("native", runnable, args.batch, args.case_timeout, args.verbose)
     log(f"... {time.monotonic() - started:.0f}s")
-    rows = evaluate(cases, cpy_results, our_results, reviewed)
+    rows = evaluate(cases, cpy_results, our_results, reviewed, known_differences)
 
     counts = summarize(rows)
-    failing = [r for r in rows if r["status"] in ("differ", "crashed")
+    failing = [r for r in rows if r["status"] == "crashed"
+               or (r["status"] == "differ" and not r.get("known"))
                or (r["status"] == "refused" and not r.get("reviewed"))]
     stale = [r for r in reviewed
              if not any(x["suite"] == r["suite"] and x["id"] == r["case"]
@@ -1008,14 +1016,16 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  [excluded, {row['informational']}] {row['suite']}:{row['id']}: "
                       f"{_line(row.get('informational_detail'))}")
     for row in rows:
-        if row["status"] == "refused" and row.get("reviewed"):
-            if args.verbose:
-                print(f"  [refused, reviewed] {row['suite']}:{row['id']}: {row['message']}")
+        if row["status"] == "refused" and row.get("reviewed") and args.verbose:
+            print(f"  [refused, reviewed] {row['suite']}:{row['id']}: {_line(row['message'])}")
+        if row["status"] == "differ" and row.get("known"):
+            print(f"  [differ, known] {row['suite']}:{row['id']}: {_line(row['detail'])}")
     for row in failing:
         label = row["status"] + (" (unreviewed)" if row["status"] == "refused" else "")
         print(f"  [{label}] {row['suite']}:{row['id']}: {_line(row.get('detail'))}")
-    for r in stale:
-        print(f"  [stale review] {r['suite']}:{r['case']}: no longer refused with "
+    for r in stale if args.verbose else ():
+        # Often version-specific: on this version the case passes, or is excluded.
+        print(f"  [review unused here] {r['suite']}:{r['case']}: not refused with "
               f"{r['message']!r}")
     if unavailable:
         log("error: could not obtain: " + ", ".join(unavailable))
