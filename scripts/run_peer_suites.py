@@ -55,7 +55,8 @@ Outcomes:
   any other is "unreviewed".
 * differ: anything else that is not the same.
 * crashed: the executor's child process died or passed the deadline during the case.
-* excluded: the case is not a comparison of CPython with us: monty cases that need Monty's
+* excluded: the case is not a comparison of CPython with us: CPython itself crashed on it
+  (3.10 segfaults on one of monty's cases), monty cases that need Monty's
   host (``call-external``: external functions its runner provides; ``mount-fs``: its mounted
   file system), cases it marks as failing on CPython (``xfail = ['cpython']``), and cases whose
   CPython outcome here disagrees with the outcome monty keeps (they test Monty's quirks, or the
@@ -108,7 +109,6 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-import textwrap
 import time
 import urllib.parse
 import urllib.request
@@ -900,6 +900,9 @@ def evaluate(cases: list[dict], cpy_results: dict, our_results: dict,
         exclude = case["exclude"] or (
             f"CPython disagrees with the peer's expectation: {disagreement}"
             if disagreement else None)
+        if exclude is None and "crashed" in cpy:
+            # CPython itself died on the program (3.10 segfaults on one of monty's cases).
+            exclude = "CPython itself crashed: " + cpy["crashed"]
         if ours is None:  # not run on our side (excluded up front)
             rows.append({"suite": case["suite"], "id": case["id"], "status": "excluded",
                          "detail": exclude})
