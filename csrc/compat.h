@@ -342,6 +342,22 @@ compat_profile_obj(PyThreadState *ts)
 void compat_with_protocol_error(PyObject *mgr, int missing_exit);
 /* The same for `async with` (__aenter__ / __aexit__). */
 void compat_async_with_protocol_error(PyObject *mgr, int missing_exit);
+/* `case C():` where C is not a class */
+#if PY_VERSION_HEX >= 0x030F0000
+#define COMPAT_MSG_MATCH_CLASS "class pattern must refer to a class"
+#elif PY_VERSION_HEX >= 0x030E0000
+#define COMPAT_MSG_MATCH_CLASS "called match pattern must be a class"
+#else
+#define COMPAT_MSG_MATCH_CLASS "called match pattern must be a type"
+#endif
+/* print() given a keyword it does not take (%U: the keyword) */
+#if PY_VERSION_HEX >= 0x030D0000
+#define COMPAT_MSG_PRINT_KEYWORD \
+    "print() got an unexpected keyword argument '%U'"
+#else
+#define COMPAT_MSG_PRINT_KEYWORD \
+    "'%U' is an invalid keyword argument for print()"
+#endif
 /* `await x` of an object that is not awaitable (%.100s: its type's name) */
 #if PY_VERSION_HEX >= 0x030E0000
 #define COMPAT_MSG_NOT_AWAITABLE "'%.100s' object can't be awaited"

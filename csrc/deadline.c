@@ -380,10 +380,16 @@ observes_identity(PyObject *func)
         PyErr_Clear();
         return 0;
     }
+    const char *name = ((PyCFunctionObject *)func)->m_ml->ml_name;
+    if (strcmp(mod, "itertools") == 0) {
+        /* tee() copies a tee object it is given (3.14: tee of a tee is
+           independent of it) and iterates nothing itself: whatever
+           consumes its results in C gets them wrapped */
+        return strcmp(name, "tee") == 0;
+    }
     if (strcmp(mod, "builtins") != 0) {
         return 0;
     }
-    const char *name = ((PyCFunctionObject *)func)->m_ml->ml_name;
     for (int i = 0; observers[i]; i++) {
         if (strcmp(name, observers[i]) == 0) {
             return 1;

@@ -570,8 +570,7 @@ match_class(Frame *f, Node *p, PyObject *subject, PyObject *binds)
         return -1;
     }
     if (!PyType_Check(cls)) {
-        PyErr_SetString(PyExc_TypeError,
-                        "called match pattern must be a type");
+        PyErr_SetString(PyExc_TypeError, COMPAT_MSG_MATCH_CLASS);
         goto done;
     }
     tp = (PyTypeObject *)cls;

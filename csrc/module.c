@@ -130,8 +130,7 @@ builtin_print(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
             /* nothing to flush */
         }
         else {
-            PyErr_Format(PyExc_TypeError,
-                         "'%U' is an invalid keyword argument for print()", k);
+            PyErr_Format(PyExc_TypeError, COMPAT_MSG_PRINT_KEYWORD, k);
             return NULL;
         }
     }
@@ -204,8 +203,8 @@ static PyObject *
 builtin_getattr(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs < 2 || nargs > 3) {
-        PyErr_Format(PyExc_TypeError,
-                     "getattr expected at least 2 arguments, got %zd", nargs);
+        PyErr_Format(PyExc_TypeError, "getattr expected at %s arguments, got %zd",
+                     nargs < 2 ? "least 2" : "most 3", nargs);
         return NULL;
     }
     Interp *in = interp_of(self);
@@ -1512,6 +1511,39 @@ module_builtins_names(ModState *st)
     }
 }
 
+/* copy.copy() and copy.deepcopy() of an interpreted function return it, as
+ * they do a CPython function (copy's dispatch tables list
+ * types.FunctionType as atomic; ours is another type, which copy would
+ * try to pickle).  Best effort: a copy module without these tables is left
+ * alone.  0 / -1. */
+static int
+copy_treats_as_atomic(PyTypeObject *tp)
+{
+    PyObject *copy = PyImport_ImportModule("copy");
+    if (copy == NULL) {
+        return -1;
+    }
+    static const char *const pairs[][2] = {
+        {"_copy_dispatch", "_copy_immutable"},
+        {"_deepcopy_dispatch", "_deepcopy_atomic"},
+    };
+    int rc = 0;
+    for (size_t i = 0; i < 2 && rc == 0; i++) {
+        PyObject *table = PyObject_GetAttrString(copy, pairs[i][0]);
+        PyObject *fn = table ? PyObject_GetAttrString(copy, pairs[i][1]) : NULL;
+        if (fn != NULL && PyDict_Check(table)) {
+            rc = PyDict_SetItem(table, (PyObject *)tp, fn);
+        }
+        else {
+            PyErr_Clear();
+        }
+        Py_XDECREF(table);
+        Py_XDECREF(fn);
+    }
+    Py_DECREF(copy);
+    return rc;
+}
+
 static int
 core_exec(PyObject *m)
 {
@@ -1602,6 +1634,9 @@ core_exec(PyObject *m)
         return -1;
     }
     module_builtins_names(st);
+    if (copy_treats_as_atomic(st->FunctionType) < 0) {
+        return -1;
+    }
     if (PyModule_AddType(m, st->InterpreterType) < 0 ||
         funcbridge_init_state(st) < 0) {
         return -1;

@@ -2469,7 +2469,7 @@ int
 policy_check_extend(Interp *in, PyObject *self, PyObject *arg)
 {
     long long b = seq_bytes(arg);
-    if (b < 0) {
+    if (b < 0 && arg != self) {
         return 1; /* no size known: an iterable */
     }
     long long a = PyByteArray_Check(self) ? PyByteArray_GET_SIZE(self)
@@ -2478,6 +2478,12 @@ policy_check_extend(Interp *in, PyObject *self, PyObject *arg)
     if (a < 0) {
         PyErr_Clear();
         a = 0;
+    }
+    if (arg == self) {
+        /* d.extend(d) of a deque: the method copies itself first (never
+           given a budget iterator over itself, which it would see mutate
+           while it appends) */
+        b = a;
     }
     /* x.extend(x) doubles */
     return check_bytes(in, (double)a + (double)b, "call");
