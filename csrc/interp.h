@@ -1171,6 +1171,11 @@ interp_closing(Interp *in)
  * during a step the refusal also aborts the step (limits.c).  Inline:
  * called on every call of an interpreted function by host code. */
 int interp_wrong_thread(Interp *in, int finalizer);
+/* While another thread runs a hook of this interpreter (an interpreted
+ * function host code called after a step, e.g. a thread the code started),
+ * wait for it to end, without the GIL (the hook's own budget window bounds
+ * it).  0, or -1 when a signal handler raised. */
+int interp_wait_for_hook(Interp *in);
 /* `finalizer`: the call is a finalizer of the code's objects (an
  * interpreted __del__, a generator closed at collection), which the
  * collector runs on whatever thread it collects on: refused without

@@ -545,12 +545,9 @@ interp_rearm_done(Interp *in, InterpRearm *r)
 }
 
 int
-interp_wrong_thread(Interp *in, int finalizer)
+interp_wait_for_hook(Interp *in)
 {
     unsigned long me = (unsigned long)pthread_self();
-    /* another thread runs a hook of this interpreter (host code calling an
-       interpreted function after the step): wait for it to end, without the
-       GIL, then run on this thread with a window of its own */
     while (in->running && in->in_hook && in->run_thread != me) {
         Py_BEGIN_ALLOW_THREADS
         struct timespec ts = {0, 100000};
@@ -559,6 +556,19 @@ interp_wrong_thread(Interp *in, int finalizer)
         if (PyErr_CheckSignals() < 0) {
             return -1;
         }
+    }
+    return 0;
+}
+
+int
+interp_wrong_thread(Interp *in, int finalizer)
+{
+    unsigned long me = (unsigned long)pthread_self();
+    /* another thread runs a hook of this interpreter (host code calling an
+       interpreted function after the step): wait for it to end, without the
+       GIL, then run on this thread with a window of its own */
+    if (interp_wait_for_hook(in) < 0) {
+        return -1;
     }
     if (!in->running || in->run_thread == me) {
         return 0;

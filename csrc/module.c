@@ -968,6 +968,9 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
                         PyObject *state, Budgets *bp)
 {
     Interp *in = &self->in;
+    if (in->running && interp_wait_for_hook(in) < 0) {
+        return NULL;
+    }
     if (in->running) {
         PyErr_SetString(PyExc_RuntimeError,
                         "this interpreter is already running a step");

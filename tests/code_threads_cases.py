@@ -80,3 +80,16 @@ def later():
 threading.Timer(0.5, later).start()
 "started"
 """
+
+# A call after the step that is still running when the next step starts: that step waits for
+# it (the call's own budget window bounds it), then sees what it did.
+LONG_AFTER_STEP = """
+import threading, time
+marks = []
+def later():
+    marks.append("start")
+    time.sleep(0.6)
+    marks.append("end")
+threading.Timer(0.1, later).start()
+"started"
+"""

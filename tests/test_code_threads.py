@@ -16,6 +16,7 @@ from code_threads_cases import (
     GENERATOR,
     HOST_TARGET,
     IMPORTS,
+    LONG_AFTER_STEP,
     MESSAGE,
     POOL_MAP,
     THREAD_TARGET,
@@ -53,3 +54,12 @@ def test_a_call_after_the_step_runs(ex):
     while time.monotonic() < deadline and ex("len(fired)").output == 0:
         time.sleep(0.1)
     assert ex("fired").output == [1]
+
+
+def test_a_step_waits_for_a_call_still_running_on_another_thread(ex):
+    assert ex(LONG_AFTER_STEP).output == "started"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and ex("len(marks)").output == 0:
+        time.sleep(0.02)
+    # the call has started (or ended): this step waits for its end
+    assert ex("marks[:]").output == ["start", "end"]
