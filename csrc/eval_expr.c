@@ -2816,10 +2816,7 @@ eval_comprehension(Frame *f, Node *e)
     if (e->Comp.generators[0]->flags & NF_ASYNC_FOR) {
         /* `async for` first: its __aiter__ (GET_AITER) in this scope */
         memset(&ls, 0, sizeof(ls));
-        PyObject *obj = eval_expr(f, iter);
-        ls.it = obj ? async_iter_begin(f, obj) : NULL;
-        Py_XDECREF(obj);
-        if (ls.it == NULL) {
+        if ((ls.it = async_iter_begin(f, iter)) == NULL) {
             return NULL;
         }
     }

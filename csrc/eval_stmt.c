@@ -234,8 +234,12 @@ await_result(Frame *f, PyObject *aw)
 }
 
 PyObject *
-async_iter_begin(Frame *f, PyObject *obj)
+async_iter_begin(Frame *f, Node *iter)
 {
+    PyObject *obj = eval_expr(f, iter);
+    if (obj == NULL) {
+        return NULL;
+    }
     PyObject *aiterf = lookup_special(obj, f->in->st->str_aiter);
     if (aiterf == NULL) {
         if (!PyErr_Occurred()) {
@@ -244,8 +248,10 @@ async_iter_begin(Frame *f, PyObject *obj)
                          "method, got %.100s",
                          Py_TYPE(obj)->tp_name);
         }
+        Py_DECREF(obj);
         return NULL;
     }
+    Py_DECREF(obj);
     PyObject *it = hostcall_callv(f->in, aiterf, NULL, 0); /* security */
     Py_DECREF(aiterf);
     if (it == NULL || policy_check_value(f->in, it) < 0) {
@@ -293,12 +299,7 @@ async_iter_next(Frame *f, PyObject *it, PyObject **pitem)
 static Status
 eval_async_for(Frame *f, Node *s)
 {
-    PyObject *obj = eval_expr(f, s->For.iter);
-    if (obj == NULL) {
-        return ST_ERROR;
-    }
-    PyObject *it = async_iter_begin(f, obj);
-    Py_DECREF(obj);
+    PyObject *it = async_iter_begin(f, s->For.iter);
     if (it == NULL) {
         return ST_ERROR;
     }

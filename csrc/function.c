@@ -943,10 +943,8 @@ comp_loop(Frame *cf, Node *e, Py_ssize_t gi, PyObject *acc, LoopSource *first)
             /* `async for` (an asynchronous comprehension): the iterable's
                __aiter__, each item awaited in the running coroutine */
             memset(&own, 0, sizeof(own));
-            PyObject *obj = eval_expr(cf, g->comprehension.iter);
-            own.it = obj ? async_iter_begin(cf, obj) : NULL;
-            Py_XDECREF(obj);
-            if (own.it == NULL) {
+            if ((own.it = async_iter_begin(cf, g->comprehension.iter)) ==
+                NULL) {
                 return -1;
             }
         }

@@ -2447,6 +2447,7 @@ typedef struct {
     PyObject *sendval; /* asend: the value to send first */
     PyObject *args;    /* athrow: the throw() arguments; NULL: aclose() */
     int state;         /* AW_* */
+    int athrow;        /* an athrow / aclose awaitable, else asend */
 } AgAwaitObject;
 
 /* The loop's hooks, once: firstiter(agen) now, the finalizer kept for
@@ -2505,6 +2506,7 @@ agen_await_new(GenObject *gen, PyObject *sendval, PyObject *args, int athrow)
     o->sendval = Py_XNewRef(sendval);
     o->args = Py_XNewRef(args);
     o->state = AW_INIT;
+    o->athrow = athrow;
     PyObject_GC_Track(o);
     return (PyObject *)o;
 }
@@ -2817,16 +2819,23 @@ athrow_throw(AgAwaitObject *o, PyObject *args)
     return res != NULL ? res : athrow_check_error(o);
 }
 
+/* The two awaitables' one protocol: each kind's send / throw. */
 static PyObject *
-asend_iternext(AgAwaitObject *o)
+aw_send(AgAwaitObject *o, PyObject *arg)
 {
-    return asend_send(o, NULL);
+    return o->athrow ? athrow_send(o, arg) : asend_send(o, arg);
 }
 
 static PyObject *
-athrow_iternext(AgAwaitObject *o)
+aw_throw(AgAwaitObject *o, PyObject *args)
 {
-    return athrow_send(o, NULL);
+    return o->athrow ? athrow_throw(o, args) : asend_throw(o, args);
+}
+
+static PyObject *
+aw_iternext(AgAwaitObject *o)
+{
+    return aw_send(o, NULL);
 }
 
 static int
@@ -2851,11 +2860,11 @@ aw_dealloc(AgAwaitObject *o)
     Py_DECREF(tp);
 }
 
-static PyMethodDef asend_methods[] = {
-    {"send", (PyCFunction)asend_send, METH_O,
+static PyMethodDef aw_methods[] = {
+    {"send", (PyCFunction)aw_send, METH_O,
      "send(arg) -> send 'arg' into generator,\n"
      "return next yielded value or raise StopIteration."},
-    {"throw", (PyCFunction)asend_throw, METH_VARARGS,
+    {"throw", (PyCFunction)aw_throw, METH_VARARGS,
      "throw(value)\nthrow(type[,value[,traceback]])\n\n"
      "Raise exception in generator, return next yielded value or raise\n"
      "StopIteration."},
@@ -2864,30 +2873,11 @@ static PyMethodDef asend_methods[] = {
     {NULL, NULL},
 };
 
-static PyMethodDef athrow_methods[] = {
-    {"send", (PyCFunction)athrow_send, METH_O,
-     "send(arg) -> send 'arg' into generator,\n"
-     "return next yielded value or raise StopIteration."},
-    {"throw", (PyCFunction)athrow_throw, METH_VARARGS,
-     "throw(value)\nthrow(type[,value[,traceback]])\n\n"
-     "Raise exception in generator, return next yielded value or raise\n"
-     "StopIteration."},
-    {"close", (PyCFunction)aw_close, METH_NOARGS,
-     "close() -> raise GeneratorExit inside generator."},
-    {NULL, NULL},
-};
-
-static PyType_Slot asend_slots[] = {
-    {Py_tp_dealloc, aw_dealloc},       {Py_tp_traverse, aw_traverse},
-    {Py_am_await, PyObject_SelfIter},  {Py_tp_iter, PyObject_SelfIter},
-    {Py_tp_iternext, asend_iternext},  {Py_tp_methods, asend_methods},
-    {0, NULL},
-};
-
-static PyType_Slot athrow_slots[] = {
-    {Py_tp_dealloc, aw_dealloc},       {Py_tp_traverse, aw_traverse},
-    {Py_am_await, PyObject_SelfIter},  {Py_tp_iter, PyObject_SelfIter},
-    {Py_tp_iternext, athrow_iternext}, {Py_tp_methods, athrow_methods},
+/* two types, named as CPython's, of one layout and protocol */
+static PyType_Slot aw_slots[] = {
+    {Py_tp_dealloc, aw_dealloc},    {Py_tp_traverse, aw_traverse},
+    {Py_am_await, PyObject_SelfIter}, {Py_tp_iter, PyObject_SelfIter},
+    {Py_tp_iternext, aw_iternext},  {Py_tp_methods, aw_methods},
     {0, NULL},
 };
 
@@ -2896,7 +2886,7 @@ PyType_Spec AsyncGenASend_spec = {
     .basicsize = sizeof(AgAwaitObject),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC |
              Py_TPFLAGS_DISALLOW_INSTANTIATION,
-    .slots = asend_slots,
+    .slots = aw_slots,
 };
 
 PyType_Spec AsyncGenAThrow_spec = {
@@ -2904,5 +2894,5 @@ PyType_Spec AsyncGenAThrow_spec = {
     .basicsize = sizeof(AgAwaitObject),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC |
              Py_TPFLAGS_DISALLOW_INSTANTIATION,
-    .slots = athrow_slots,
+    .slots = aw_slots,
 };

@@ -1310,11 +1310,11 @@ typedef struct {
 } LoopSource;
 int loop_source_init(Frame *f, Node *iter, LoopSource *ls);
 /* Asynchronous iteration (eval_stmt.c: `async for`, and the `async for`
- * clauses of comprehensions, function.c): the object's __aiter__() (GET_AITER;
- * new reference or NULL), then each __anext__() awaited in the running
- * coroutine (f->gen): 1 with *pitem (new reference, checked), 0 at
- * StopAsyncIteration, -1 on error. */
-PyObject *async_iter_begin(Frame *f, PyObject *obj);
+ * clauses of comprehensions, function.c): the __aiter__() of the value of
+ * `iter` (GET_AITER; new reference or NULL), then each __anext__() awaited
+ * in the running coroutine (f->gen): 1 with *pitem (new reference,
+ * checked), 0 at StopAsyncIteration, -1 on error. */
+PyObject *async_iter_begin(Frame *f, Node *iter);
 int async_iter_next(Frame *f, PyObject *it, PyObject **pitem);
 int loop_source_object(Frame *f, Node *iter, LoopSource *ls);
 
