@@ -1515,10 +1515,11 @@ module_builtins_names(ModState *st)
 }
 
 /* copy.copy() and copy.deepcopy() of an interpreted function return it, as
- * they do a CPython function (copy's dispatch tables list
- * types.FunctionType as atomic; ours is another type, which copy would
- * try to pickle).  Best effort: a copy module without these tables is left
- * alone.  0 / -1. */
+ * they do a CPython function (copy lists types.FunctionType as atomic; ours
+ * is another type, which copy would try to pickle): the type joins copy's
+ * atomic sets (3.14; 3.15's frozensets are replaced by ones with it) or its
+ * dispatch tables (up to 3.13).  Best effort: a
+ * copy module with neither is left alone.  0 / -1. */
 static int
 copy_treats_as_atomic(PyTypeObject *tp)
 {
@@ -1526,14 +1527,34 @@ copy_treats_as_atomic(PyTypeObject *tp)
     if (copy == NULL) {
         return -1;
     }
-    static const char *const pairs[][2] = {
-        {"_copy_dispatch", "_copy_immutable"},
-        {"_deepcopy_dispatch", "_deepcopy_atomic"},
+    /* {atomic set, dispatch table, its atomic function} per operation */
+    static const char *const ways[][3] = {
+        {"_copy_atomic_types", "_copy_dispatch", "_copy_immutable"},
+        {"_atomic_types", "_deepcopy_dispatch", "_deepcopy_atomic"},
     };
     int rc = 0;
     for (size_t i = 0; i < 2 && rc == 0; i++) {
-        PyObject *table = PyObject_GetAttrString(copy, pairs[i][0]);
-        PyObject *fn = table ? PyObject_GetAttrString(copy, pairs[i][1]) : NULL;
+        PyObject *set = PyObject_GetAttrString(copy, ways[i][0]);
+        if (set != NULL && PyAnySet_CheckExact(set)) {
+            if (PyFrozenSet_CheckExact(set)) {
+                /* 3.15: a frozenset, replaced by one with the type */
+                PyObject *more = PyFrozenSet_New(set);
+                rc = more == NULL || PySet_Add(more, (PyObject *)tp) < 0 ||
+                             PyObject_SetAttrString(copy, ways[i][0], more) < 0
+                         ? -1
+                         : 0;
+                Py_XDECREF(more);
+            }
+            else {
+                rc = PySet_Add(set, (PyObject *)tp);
+            }
+            Py_DECREF(set);
+            continue;
+        }
+        Py_XDECREF(set);
+        PyErr_Clear();
+        PyObject *table = PyObject_GetAttrString(copy, ways[i][1]);
+        PyObject *fn = table ? PyObject_GetAttrString(copy, ways[i][2]) : NULL;
         if (fn != NULL && PyDict_Check(table)) {
             rc = PyDict_SetItem(table, (PyObject *)tp, fn);
         }

@@ -3344,8 +3344,11 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
     for (int i = 0; it_mat_first[i]; i++) {
         add_kind(pd, "itertools", it_mat_first[i], PK_MAT_FIRST);
     }
+    /* (not tee: it loops over nothing itself, and copies a tee object it
+       is given, which a budget iterator in its place would hide: whatever
+       consumes its results in C gets them wrapped) */
     static const char *const it_red_first[] = {
-        "islice", "groupby", "pairwise", "chain.from_iterable", "tee", NULL,
+        "islice", "groupby", "pairwise", "chain.from_iterable", NULL,
     };
     for (int i = 0; it_red_first[i]; i++) {
         add_kind(pd, "itertools", it_red_first[i], PK_RED_FIRST);
