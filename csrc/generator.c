@@ -1419,7 +1419,9 @@ gen_send_ex2(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
                                : "generator already executing");
         return PYGEN_ERROR;
     }
-    if (gen->state == GEN_FINISHED && coro && msg != MSG_THROW) {
+    if (gen->state == GEN_FINISHED && coro) {
+        /* send() and throw() alike (close() of a finished one returns
+           before: gen_close_impl) */
         PyErr_SetString(PyExc_RuntimeError,
                         "cannot reuse already awaited coroutine");
         return PYGEN_ERROR;
@@ -1768,6 +1770,9 @@ static PyObject *
 gen_close_impl(GenObject *gen)
 {
     int err = 0;
+    if (gen->state == GEN_FINISHED) {
+        Py_RETURN_NONE; /* as CPython's gen_close: nothing to close */
+    }
     if (gen->state == GEN_SUSPENDED && gen->yieldfrom != NULL) {
         PyObject *yf = gen->yieldfrom;
         Py_INCREF(yf);
