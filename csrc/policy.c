@@ -3037,17 +3037,15 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
     static const char *const internal_names[] = {
         "gi_frame",
         "gi_code",
-        "gi_yieldfrom", /* (gi_running, gi_suspended: booleans) */
+        /* (gi_ / cr_ / ag_running and _suspended are booleans: readable) */
+        "gi_yieldfrom",
         "cr_frame",
         "cr_code",
         "cr_await",
         "cr_origin",
-        "cr_running",
-        "cr_suspended",
         "ag_frame",
         "ag_code",
         "ag_await",
-        "ag_running",
         "f_back",
         "f_globals",
         "f_locals",
