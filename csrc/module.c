@@ -153,8 +153,11 @@ builtin_print(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
         return NULL;
     }
     /* piece by piece, as CPython writes them: what was written before a
-       failing str() stays written */
-    if (file == Py_None) {
+       failing str() stays written.  The process's standard output named
+       as the file (print(..., file=sys.stdout), `sys` authorized) is the
+       step's logs too, as print() without a file: what the code prints to
+       standard output is what the agent reads. */
+    if (file == Py_None || (file != NULL && file == PySys_GetObject("stdout"))) {
         file = NULL;
     }
     for (Py_ssize_t i = 0; i < nargs; i++) {

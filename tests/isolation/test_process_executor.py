@@ -527,3 +527,11 @@ def test_private_names_of_wholesale_modules_in_a_worker(make_process_executor, a
     """In a worker, whose kernel is the boundary, private names of a module authorized
     wholesale are readable (tests/test_imports_policy.py: refused in the host's process)."""
     assert make_process_executor(authorized)(code).output == expected
+
+
+def test_print_to_sys_stdout_is_in_the_logs(make_process_executor):
+    """`sys` authorized (process mode): print(..., file=sys.stdout) is the step's logs, as
+    print() without a file; another file (sys.stderr) is not."""
+    ex = make_process_executor(["sys"])
+    out = ex('import sys\nprint("a", file=sys.stdout)\nprint("b", file=sys.stderr)\nprint("c")')
+    assert out.logs == "a\nc\n"
