@@ -58,6 +58,8 @@ typedef struct {
     PyObject
         *private_cls; /* innermost class name, for private-name mangling */
     PyObject *str_consts; /* str constants met so far (lower_str_const) */
+    PyObject *tuple_consts; /* folded constant tuples by their key
+                               (fold_constant_tuple) */
     int in_augassign;     /* lowering an augmented assignment */
     int future_annotations; /* `from __future__ import annotations`: every
                                annotation is its source text, evaluated
@@ -1587,19 +1589,71 @@ constant_at(Lower *L, Node *n, PyObject *value, uint64_t extra)
  * same object at every evaluation.  The elements' values are immutable
  * (ast.Constant holds only str, bytes, numbers, bool, None, Ellipsis and
  * tuples made here). */
+/* The key of a constant as an element of a folded tuple: equal keys make
+ * one object, as CPython's compiler merges equal constants of a code
+ * object (_PyCode_ConstantKey): a tuple (folded already: one object per
+ * key) by identity, a float or complex by its bits (0.0 and -0.0 differ),
+ * anything else by its type and value (1, 1.0 and True differ).  New
+ * reference or NULL. */
+static PyObject *
+const_key(PyObject *v)
+{
+    PyTypeObject *tp = Py_TYPE(v);
+    if (tp == &PyTuple_Type) {
+        return PyLong_FromVoidPtr(v);
+    }
+    if (tp == &PyFloat_Type || tp == &PyComplex_Type) {
+        double d[2] = {0, 0};
+        if (tp == &PyFloat_Type) {
+            d[0] = PyFloat_AS_DOUBLE(v);
+        }
+        else {
+            d[0] = PyComplex_RealAsDouble(v);
+            d[1] = PyComplex_ImagAsDouble(v);
+        }
+        return Py_BuildValue("(Oy#)", (PyObject *)tp, (const char *)d,
+                             (Py_ssize_t)sizeof(d));
+    }
+    return PyTuple_Pack(2, (PyObject *)tp, v);
+}
+
 static Node *
 fold_constant_tuple(Lower *L, Node *n)
 {
     PyObject *t = PyTuple_New(n->Seq.nelts);
-    if (t == NULL) {
+    PyObject *key = t ? PyTuple_New(n->Seq.nelts) : NULL;
+    if (key == NULL) {
+        Py_XDECREF(t);
         return NULL;
     }
     uint64_t extra = 0; /* each element, with what it folds */
     for (Py_ssize_t i = 0; i < n->Seq.nelts; i++) {
-        PyTuple_SET_ITEM(t, i, Py_NewRef(n->Seq.elts[i]->obj));
+        PyObject *v = n->Seq.elts[i]->obj;
+        PyObject *k = const_key(v);
+        if (k == NULL) {
+            Py_DECREF(t);
+            Py_DECREF(key);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, Py_NewRef(v));
+        PyTuple_SET_ITEM(key, i, k);
         extra += 1 + (uint64_t)n->Seq.elts[i]->Constant.extra_ops;
     }
-    return constant_at(L, n, t, extra);
+    /* equal displays of one program are one object (`(1, 2) is (1, 2)`) */
+    if (L->tuple_consts == NULL && (L->tuple_consts = PyDict_New()) == NULL) {
+        Py_DECREF(t);
+        Py_DECREF(key);
+        return NULL;
+    }
+    PyObject *first = PyDict_SetDefault(L->tuple_consts, key, t); /* borrowed */
+    Py_DECREF(key);
+    if (first == NULL) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    Py_INCREF(first);
+    Py_DECREF(t);
+    return constant_at(L, n, first, extra);
 }
 
 /* `-c`, `+c` and `~c` of an int, float or complex constant become a
@@ -4397,6 +4451,7 @@ lower_program(ModState *st, Interp *in, PyObject *source)
         goto fail_checked;
     }
     Py_XDECREF(L.str_consts);
+    Py_XDECREF(L.tuple_consts);
     Py_DECREF(body);
     Py_DECREF(tree);
     return (PyObject *)p;
@@ -4419,6 +4474,7 @@ fail:
     }
 fail_checked:
     Py_XDECREF(L.str_consts);
+    Py_XDECREF(L.tuple_consts);
     Py_XDECREF(body);
     Py_XDECREF(tree);
     Py_XDECREF(p);
