@@ -162,6 +162,31 @@ citizen_tick(Interp *in)
     return 0;
 }
 
+void
+citizen_hook_end(Interp *in)
+{
+    /* per thread: a window's start resets the interpreter's own clock */
+    static _Thread_local double last;
+    double now = limits_now();
+    if (last == 0.0) {
+        last = now;
+        return;
+    }
+    double interval =
+        in->gil_interval > 0 ? in->gil_interval : DEFAULT_SWITCH_INTERVAL;
+    if (now - last < interval) {
+        return;
+    }
+    /* (no Python call here: the window may end with its error set) */
+    if (other_threads()) {
+        Py_BEGIN_ALLOW_THREADS
+        struct timespec ts = {0, 1000};
+        nanosleep(&ts, NULL);
+        Py_END_ALLOW_THREADS
+    }
+    last = limits_now();
+}
+
 int
 citizen_claim_error(Interp *in)
 {

@@ -2843,9 +2843,7 @@ eval_yield(Frame *f, Node *e)
     else {
         v = Py_NewRef(Py_None);
     }
-    PyObject *r = gen_yield(f, v);
-    Py_DECREF(v);
-    return r;
+    return gen_yield(f, v); /* steals v */
 }
 
 static NOINLINE PyObject *

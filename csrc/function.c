@@ -535,15 +535,27 @@ hook_call_on_big_stack(void *arg)
     hc->res = function_vectorcall(hc->self, hc->args, hc->nargsf, hc->kwnames);
 }
 
-/* Is `fn` a __del__ method (CPython's slot_tp_finalize calls it)?  Asked
- * only of a call from another thread (interp_wrong_thread). */
+/* Is this call of `fn` a finalizer's: CPython's slot_tp_finalize calling
+ * the __del__ of an object's type with the object alone?  (The name alone
+ * would let the code pass a thread target it names __del__ for one.)
+ * Asked only of a call from another thread (interp_wrong_thread). */
 static int
-function_is_del(FunctionObject *fn)
+function_is_finalizer_call(FunctionObject *fn, PyObject *const *args,
+                           size_t nargsf, PyObject *kwnames)
 {
     ModState *st = ((InterpreterObject *)fn->interp)->in.st;
-    return fn->name == st->str_del ||
-           (PyUnicode_Check(fn->name) &&
-            PyUnicode_Compare(fn->name, st->str_del) == 0);
+    if (PyVectorcall_NARGS(nargsf) != 1 || kwnames != NULL ||
+        Py_TYPE(args[0])->tp_finalize == NULL) {
+        return 0;
+    }
+    PyObject *del = compat_type_lookup(Py_TYPE(args[0]), st->str_del);
+    if (del == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int is = del == (PyObject *)fn;
+    Py_DECREF(del);
+    return is;
 }
 
 static PyObject *
@@ -561,7 +573,8 @@ function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
     if (from_host &&
         (interp_closing(in) < 0 ||
          (in->running && in->run_thread != (unsigned long)pthread_self() &&
-          interp_wrong_thread(in, function_is_del(fn)) < 0))) {
+          interp_wrong_thread(in, function_is_finalizer_call(
+                                      fn, args, nargsf, kwnames)) < 0))) {
         return NULL;
     }
     if (from_host) {
@@ -906,8 +919,7 @@ comp_yield(Frame *cf, Node *e)
         return -1;
     }
     if (!(e->flags & NF_HAS_STAR)) {
-        PyObject *sent = gen_yield(cf, v);
-        Py_DECREF(v);
+        PyObject *sent = gen_yield(cf, v); /* steals v */
         Py_XDECREF(sent);
         return sent != NULL ? 0 : -1;
     }
@@ -920,10 +932,13 @@ comp_yield(Frame *cf, Node *e)
     int rc = 0;
     while (rc == 0 && (x = PyIter_Next(it)) != NULL) {
         /* each item charged and checked as a loop's */
-        PyObject *sent = charge(cf->in) < 0 || policy_check_value(cf->in, x) < 0
-                             ? NULL
-                             : gen_yield(cf, x);
-        Py_DECREF(x);
+        PyObject *sent = NULL;
+        if (charge(cf->in) < 0 || policy_check_value(cf->in, x) < 0) {
+            Py_DECREF(x);
+        }
+        else {
+            sent = gen_yield(cf, x); /* steals x */
+        }
         rc = sent != NULL ? 0 : -1;
         Py_XDECREF(sent);
     }

@@ -1503,12 +1503,12 @@ gen_yield(Frame *f, PyObject *value)
 {
     GenObject *gen = f->gen;
     if (gen == NULL || gen->state != GEN_RUNNING || gen->stack == NULL) {
+        Py_DECREF(value);
         PyErr_SetString(PyExc_SystemError,
                         "yield outside a running generator");
         return NULL;
     }
     ResumeMsg msg;
-    Py_INCREF(value);
     if (Py_TYPE(gen) == gen->st->AsyncGenType) {
         /* an async generator's value, not one an `await` passes through
            to the loop (CPython wraps it: _PyAsyncGenWrappedValue) */

@@ -479,6 +479,10 @@ typedef struct Interp {
        (NULL until used), and the host's decimal context while the code
        runs (NULL otherwise) */
     PyObject *own_random, *own_decimal, *host_decimal;
+    /* the thread's async generator hooks at the window's start (owned),
+       put back at its end (ownstate.c) */
+    PyObject *host_agen_firstiter, *host_agen_finalizer;
+    int agen_hooks_saved;
     /* the host's generator the cache below is for (strong), and its bound
        methods already given, by their function (a Python function or a
        PyMethodDef), with the executor's generator's (strong) */
@@ -808,7 +812,11 @@ PyObject *function_new(Frame *f, Node *def, Scope *scope, PyObject *defaults,
 PyObject *build_class(Frame *f, Node *s);
 void frame_clear(Frame *fr);
 int scope_cell_slot(Scope *ps, PyObject *name);
-PyObject *gen_yield(Frame *f, PyObject *value); /* new ref: sent value */
+/* `yield value`: steals `value` (no reference to it stays on the body's C
+ * stack while suspended, where the collector could not see it: a cycle
+ * through a yielded value would never be collected).  New reference: the
+ * value sent in; or NULL. */
+PyObject *gen_yield(Frame *f, PyObject *value);
 PyObject *gen_yield_from(Frame *f, PyObject *iterable); /* new ref: result */
 
 /* policy.c */
@@ -893,6 +901,12 @@ void citizen_start(Interp *in);
  * signal handlers (main thread).  0 / -1 (the handler's exception, made an
  * uncatchable abort). */
 int citizen_tick(Interp *in);
+/* A hook window's end (interp_leave): the GIL handed over once a switch
+ * interval has passed on this thread since the last hand-over, as
+ * CPython's eval loop would between calls of a Python function: host C
+ * code calling short hooks in a loop (map over the code's function on a
+ * thread) never reaches a check point.  Keeps a pending exception. */
+void citizen_hook_end(Interp *in);
 /* Called where a handler decides whether it may see the pending error: a
  * KeyboardInterrupt becomes an uncatchable abort (ABORT_INTERRUPT).
  * 1 if the pending error is now an abort of citizen.c's kinds, else 0. */
@@ -1174,8 +1188,10 @@ int interp_wrong_thread(Interp *in, int finalizer);
 /* While another thread runs a hook of this interpreter (an interpreted
  * function host code called after a step, e.g. a thread the code started),
  * wait for it to end, without the GIL (the hook's own budget window bounds
- * it).  0, or -1 when a signal handler raised. */
-int interp_wait_for_hook(Interp *in);
+ * its operations, not a host call it blocks in), at most `max_seconds`
+ * (<= 0: no bound).  0 when no such hook runs (any more), 1 when one still
+ * runs after `max_seconds`, -1 when a signal handler raised. */
+int interp_wait_for_hook(Interp *in, double max_seconds);
 /* `finalizer`: the call is a finalizer of the code's objects (an
  * interpreted __del__, a generator closed at collection), which the
  * collector runs on whatever thread it collects on: refused without
@@ -1548,7 +1564,8 @@ int inprocess_add_to_module(PyObject *m);
  * hidden generator, the same method of the executor's generator (new
  * reference); NULL without an error for anything else. */
 PyObject *ownstate_random_method(Interp *in, PyObject *v);
-/* The window's start (a step, a hook): the executor's decimal context
+/* The window's start (a step, a hook): the thread's async generator hooks
+ * kept (put back by ownstate_leave), the executor's decimal context
  * installed, once the code has imported decimal.  0 / -1. */
 int ownstate_enter(Interp *in);
 /* The code imported decimal: it has a context of its own from now on,
@@ -1558,8 +1575,8 @@ int ownstate_decimal_imported(Interp *in);
 int ownstate_is_own_random(Interp *in, PyObject *v);
 /* Frees what ownstate holds (the executor's end, its gc clear). */
 void ownstate_clear(Interp *in);
-/* The window's end: the host's decimal context put back.  Keeps a pending
- * exception, never fails. */
+/* The window's end: the thread's async generator hooks and the host's
+ * decimal context put back.  Keeps a pending exception, never fails. */
 void ownstate_leave(Interp *in);
 /* Inside a window: install the host's (to_own 0: a tool call) or the
  * executor's (1: the code called back from a tool) decimal context; the

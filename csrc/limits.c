@@ -480,6 +480,7 @@ interp_enter(Interp *in, InterpSave *save)
     /* a hook called by host code after the step: a fresh budget window,
        with the executor's own decimal context (ownstate.c) */
     if (ownstate_enter(in) < 0) {
+        ownstate_leave(in); /* what it kept */
         return -1;
     }
     in->ops_limit = in->ops_limit_cfg; /* budgets.c */
@@ -545,10 +546,14 @@ interp_rearm_done(Interp *in, InterpRearm *r)
 }
 
 int
-interp_wait_for_hook(Interp *in)
+interp_wait_for_hook(Interp *in, double max_seconds)
 {
     unsigned long me = (unsigned long)pthread_self();
+    double until = max_seconds > 0 ? limits_now() + max_seconds : 0;
     while (in->running && in->in_hook && in->run_thread != me) {
+        if (until > 0 && limits_now() > until) {
+            return 1; /* a hook blocked in host code: not waited for */
+        }
         Py_BEGIN_ALLOW_THREADS
         struct timespec ts = {0, 100000};
         nanosleep(&ts, NULL);
@@ -567,7 +572,16 @@ interp_wrong_thread(Interp *in, int finalizer)
     /* another thread runs a hook of this interpreter (host code calling an
        interpreted function after the step): wait for it to end, without the
        GIL, then run on this thread with a window of its own */
-    if (interp_wait_for_hook(in) < 0) {
+    int waited = interp_wait_for_hook(in, in->timeout_seconds);
+    if (waited < 0) {
+        return -1;
+    }
+    if (waited > 0) {
+        PyErr_SetString(in->interpreter_error ? in->interpreter_error
+                                              : PyExc_RuntimeError,
+                        "an interpreted function was called while another "
+                        "thread ran one of the same executor past its "
+                        "timeout: it did not run");
         return -1;
     }
     if (!in->running || in->run_thread == me) {
@@ -652,6 +666,7 @@ interp_leave(Interp *in, InterpSave *save, PyObject *res)
         in->abort = ABORT_NONE;
         nesting_forget(in);
         tripwire_restore(save->tripwire_prev);
+        citizen_hook_end(in);
     }
     return res;
 }

@@ -971,7 +971,7 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
                         PyObject *state, Budgets *bp)
 {
     Interp *in = &self->in;
-    if (in->running && interp_wait_for_hook(in) < 0) {
+    if (in->running && interp_wait_for_hook(in, bp->timeout) < 0) {
         return NULL;
     }
     if (in->running) {
@@ -1093,6 +1093,7 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
     /* the executor's own decimal context while the code runs, the host's
        back after it (ownstate.c) */
     if (ownstate_enter(in) < 0) {
+        ownstate_leave(in); /* what it kept */
         output = rc.output;
         goto done;
     }

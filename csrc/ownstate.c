@@ -66,6 +66,9 @@ ownstate_clear(Interp *in)
     Py_CLEAR(in->own_decimal);
     Py_CLEAR(in->host_decimal);
     Py_CLEAR(in->host_random);
+    Py_CLEAR(in->host_agen_firstiter);
+    Py_CLEAR(in->host_agen_finalizer);
+    in->agen_hooks_saved = 0;
     random_cache_clear(in);
 }
 
@@ -207,9 +210,52 @@ enter_window(Interp *in)
     return 0;
 }
 
+/* The thread's async generator hooks (sys.set_asyncgen_hooks: an event
+ * loop installs its own while it runs, and restores the previous ones in a
+ * `finally` that code subclassing the loop can skip): kept at the window's
+ * start, put back at its end when they changed, so that no hook of the
+ * code's outlives its window to be handed the host's (or another
+ * executor's) asynchronous generators. */
+static void
+agen_hooks_save(Interp *in)
+{
+    if (in->agen_hooks_saved) {
+        return;
+    }
+    PyThreadState *ts = PyThreadState_Get();
+    in->host_agen_firstiter = Py_XNewRef(ts->async_gen_firstiter);
+    in->host_agen_finalizer = Py_XNewRef(ts->async_gen_finalizer);
+    in->agen_hooks_saved = 1;
+}
+
+static void
+agen_hooks_restore(Interp *in)
+{
+    if (!in->agen_hooks_saved) {
+        return;
+    }
+    PyThreadState *ts = PyThreadState_Get();
+    PyObject *first = in->host_agen_firstiter, *fin = in->host_agen_finalizer;
+    in->host_agen_firstiter = in->host_agen_finalizer = NULL;
+    in->agen_hooks_saved = 0;
+    if (ts->async_gen_firstiter != first) {
+        Py_XSETREF(ts->async_gen_firstiter, first); /* takes the reference */
+    }
+    else {
+        Py_XDECREF(first);
+    }
+    if (ts->async_gen_finalizer != fin) {
+        Py_XSETREF(ts->async_gen_finalizer, fin);
+    }
+    else {
+        Py_XDECREF(fin);
+    }
+}
+
 int
 ownstate_enter(Interp *in)
 {
+    agen_hooks_save(in);
     if (in->host_decimal != NULL) {
         return 0; /* the window's already */
     }
@@ -244,6 +290,7 @@ ownstate_decimal_imported(Interp *in)
 void
 ownstate_leave(Interp *in)
 {
+    agen_hooks_restore(in);
     if (in->host_decimal == NULL) {
         return;
     }

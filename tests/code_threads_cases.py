@@ -50,6 +50,22 @@ except Exception:
 "swallowed"
 """
 
+# A thread target the code names __del__ is no finalizer (a finalizer's call passes the
+# object whose type's __del__ it is): the step fails as for any other name.
+DEL_NAMED = """
+import threading
+n = [0]
+def __del__():
+    for i in range(100):
+        n[0] += 1
+ts = [threading.Thread(target=__del__) for _ in range(4)]
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()
+n[0]
+"""
+
 # A generator resumed on another thread is refused too.
 GENERATOR = """
 import threading

@@ -13,6 +13,7 @@ from smolagents_native import InterpreterError, LocalPythonExecutor
 from code_threads_cases import (
     AFTER_STEP,
     CAUGHT,
+    DEL_NAMED,
     GENERATOR,
     HOST_TARGET,
     IMPORTS,
@@ -35,8 +36,8 @@ def ex():
     return executor
 
 
-@pytest.mark.parametrize("program", [THREAD_TARGET, POOL_MAP, CAUGHT, GENERATOR],
-                         ids=["thread-target", "pool-map", "caught", "generator"])
+@pytest.mark.parametrize("program", [THREAD_TARGET, POOL_MAP, CAUGHT, GENERATOR, DEL_NAMED],
+                         ids=["thread-target", "pool-map", "caught", "generator", "del-named"])
 def test_a_call_from_a_code_thread_ends_the_step(ex, program):
     with pytest.raises(InterpreterError, match=MESSAGE):
         ex(program)
@@ -63,3 +64,68 @@ def test_a_step_waits_for_a_call_still_running_on_another_thread(ex):
         time.sleep(0.02)
     # the call has started (or ended): this step waits for its end
     assert ex("marks[:]").output == ["start", "end"]
+
+
+HOOK_STREAM = """
+import sys, time, warnings
+warnings.simplefilter("ignore")
+sys.path.insert(0, {root!r})
+import smolagents_native as sn
+ex = sn.LocalPythonExecutor(["threading", "itertools", "collections"], isolation="none")
+ex.send_tools({{}})
+ex(\"\"\"
+import threading, itertools, collections
+def f(x):
+    return x
+threading.Timer(0.2, collections.deque, args=(map(f, itertools.repeat(None, 10**8)), 0)).start()
+\"\"\")
+time.sleep(0.6)
+print("host main thread runs", flush=True)
+import os
+os._exit(0)
+"""
+
+
+def test_short_hooks_in_a_host_loop_hand_the_gil_over():
+    """A thread the code started calls its function from a host C loop after the step: each
+    call is a short hook window; the GIL is handed over at the switch interval between them,
+    as CPython's eval loop would (the host's main thread was starved for the whole loop)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[1])
+    proc = subprocess.run([sys.executable, "-c", HOOK_STREAM.format(root=root)],
+                          capture_output=True, text=True, timeout=120)
+    assert "host main thread runs" in proc.stdout, proc.stderr[-2000:]
+
+
+BLOCKED_HOOK = """
+import threading
+from concurrent.futures import Future
+blocker = Future()
+def later():
+    blocker.result()
+threading.Timer(0.1, later).start()
+"started"
+"""
+
+
+def test_a_step_waits_for_a_blocked_call_at_most_its_timeout():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        ex = LocalPythonExecutor(IMPORTS, isolation="none", timeout_seconds=1)
+    ex.send_tools({})
+    assert ex(BLOCKED_HOOK).output == "started"
+    time.sleep(0.5)  # the call has started and blocks in a host wait
+    with pytest.raises(RuntimeError, match="already running a step"):
+        ex("1 + 1")
+    ex.state["blocker"].set_result(None)  # the call ends: the executor is usable again
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            assert ex("2 + 2").output == 4
+            break
+        except RuntimeError:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)

@@ -174,3 +174,48 @@ def test_placement_is_a_syntax_error(code, message):
     ex = new_executor()
     with pytest.raises(InterpreterError, match=message):
         ex(code)
+
+
+HOOKS_LEFT_BEHIND = """
+import asyncio
+got = []
+n = [0]
+class L(asyncio.SelectorEventLoop):
+    def _asyncgen_firstiter_hook(self, agen):
+        got.append(agen)
+    def _asyncgen_finalizer_hook(self, agen):
+        got.append(agen)
+    def _set_coroutine_origin_tracking(self, enabled):
+        n[0] += 1
+        if n[0] == 2:          # run_forever's finally, just before it restores the hooks
+            raise ValueError
+try:
+    L().run_until_complete(asyncio.sleep(0))
+except ValueError:
+    pass
+"""
+
+
+def test_async_generator_hooks_the_code_sets_end_with_its_step():
+    """A loop subclass of the code's can skip asyncio's restoring of the thread's async
+    generator hooks: the step's end puts the host's back (else every async generator the
+    thread starts later, the host's or another executor's, was handed to the code)."""
+    import sys
+
+    before = sys.get_asyncgen_hooks()
+    in_process(["asyncio"])(HOOKS_LEFT_BEHIND)
+    assert sys.get_asyncgen_hooks() == before
+
+    async def host_agen():
+        yield "host"
+
+    g = host_agen()
+    assert asyncio_run_first(g) == "host"
+
+
+def asyncio_run_first(agen):
+    try:
+        agen.asend(None).send(None)
+    except StopIteration as e:
+        return e.value
+    raise AssertionError("no value")

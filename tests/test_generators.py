@@ -1443,3 +1443,24 @@ def test_hook_of_other_executor_recursing_inside_generator(where):
     assert lines[0] in (f"{expected} {expected}", "budget")
     assert lines[1] == "100"
     assert lines[2] in ("host RecursionError", "host budget")
+
+
+def test_a_cycle_through_a_yielded_value_is_collected():
+    """`yield x` keeps no reference to x on the suspended body's C stack, where the collector
+    cannot see it: a cycle through the yielded value and the generator is garbage."""
+    import gc
+    import weakref
+
+    from smolagents_native import LocalPythonExecutor
+
+    ex = LocalPythonExecutor([])
+    ex("def g():\n    box = [None]\n    try:\n        yield box\n    finally:\n        pass\n"
+       "async def ag():\n    box = [None]\n    yield box\n"
+       "it = g()\nme = next(it)\nme[0] = it\n"
+       "ait = ag()\ntry:\n    ait.asend(None).send(None)\nexcept StopIteration as e:\n"
+       "    ame = e.value\name[0] = ait\n")
+    refs = [weakref.ref(ex.state["it"]), weakref.ref(ex.state["ait"])]
+    for name in ("it", "me", "ait", "ame", "e"):
+        ex.state.pop(name, None)
+    gc.collect()
+    assert [r() for r in refs] == [None, None]

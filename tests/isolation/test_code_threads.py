@@ -12,6 +12,7 @@ from smolagents_native import InterpreterError
 from code_threads_cases import (
     AFTER_STEP,
     CAUGHT,
+    DEL_NAMED,
     GENERATOR,
     HOST_TARGET,
     IMPORTS,
@@ -21,8 +22,8 @@ from code_threads_cases import (
 )
 
 
-@pytest.mark.parametrize("program", [THREAD_TARGET, POOL_MAP, CAUGHT, GENERATOR],
-                         ids=["thread-target", "pool-map", "caught", "generator"])
+@pytest.mark.parametrize("program", [THREAD_TARGET, POOL_MAP, CAUGHT, GENERATOR, DEL_NAMED],
+                         ids=["thread-target", "pool-map", "caught", "generator", "del-named"])
 def test_a_call_from_a_code_thread_ends_the_step(make_process_executor, program):
     ex = make_process_executor(IMPORTS)
     with pytest.raises(InterpreterError, match=MESSAGE):
