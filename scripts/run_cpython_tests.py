@@ -146,6 +146,31 @@ MODULES = [
     "test_lambda",  # not in CPython 3.10 to 3.15 so far: skipped when missing
     "test_tstring",  # 3.14+ (PEP 750)
     "test_lazy_import",  # 3.15+ (PEP 810), a package
+    # issue 40: the language's library modules (heavier; --timeout-per-module bounds each side)
+    "test_descr",
+    "test_descrtut",  # doctests
+    "test_types",
+    "test_contextlib",
+    "test_contextlib_async",
+    "test_coroutines",
+    "test_float",
+    "test_long",
+    "test_complex",
+    "test_dataclasses",  # a package (test_dataclasses/__init__.py)
+    "test_enum",
+    "test_itertools",
+    "test_functools",
+    "test_collections",
+    "test_dictviews",
+    "test_operator",
+    "test_copy",
+    "test_heapq",
+    "test_bisect",
+    "test_math",
+    "test_statistics",
+    "test_json",  # a package
+    "test_re",
+    "test_datetime",  # runs datetimetester against _pydatetime and _datetime
 ]
 
 OUTCOMES = ("pass", "fail", "error", "skip", "xfail", "xpass", "timeout", "crashed")
