@@ -57,6 +57,17 @@ Outcomes are compared per test id: "same", "different" (both sides ran it, outco
 "only native" / "only sandbox" (one side never recorded it: refused at definition, a setUpClass
 error, the module timed out...).
 
+The metric of issue 40 (``metric()``; printed after the tables, in ``--json`` as ``"metric"``,
+and by ``--summarize``, which recomputes it with the current rules): among the tests whose
+native outcome is "pass", those whose sandbox-side outcome is a refusal that a reviewed rule
+of ``scripts/cpython_tests_reviewed.json`` matches are left out (a rule: a regular expression
+on the sandbox-side error text, optionally on the unit and the test id, and the reason why
+refusing is right for a sandbox; a test the sandbox never defined is judged by the refusal of
+the statement that defines it). N is the rest, P those of N that pass in the sandbox too; per
+unit and in total, with each rule's count, the crashes and timeouts, and the most common
+causes (normalized messages) of the N - P that do not pass. A crash, a hang, a wrong result
+or a wrong message is never matched by a rule.
+
 Usage::
 
     python scripts/run_cpython_tests.py                      # every module of MODULES
@@ -1013,6 +1024,154 @@ def print_causes(reports: list[dict], file=sys.stdout, top: int = 10) -> None:
           f"({g['example_python']}) | {esc(g['example_text'])} |")
 
 
+# --------------------------------------------------------------------------------------------
+# The issue's metric: tests that pass natively, less those the sandbox refuses by a reviewed rule
+
+REVIEWED_PATH = os.path.join(REPO, "scripts", "cpython_tests_reviewed.json")
+
+
+def load_rules(path: str = REVIEWED_PATH) -> list[dict]:
+    """The reviewed refusal rules, each with its regular expressions compiled."""
+    with open(path, encoding="utf-8") as f:
+        rules = json.load(f)["rules"]
+    for r in rules:
+        r["_message"] = re.compile(r["message"])
+        r["_module"] = re.compile(r["module"]) if r.get("module") else None
+        r["_test"] = re.compile(r["test"]) if r.get("test") else None
+    return rules
+
+
+def sandbox_side(entry: dict, tid: str) -> tuple[str, str, bool]:
+    """(outcome, detail, at_definition) of a test on the sandbox side: its own result, or for
+    a test the sandbox never defined ("undefined"), the refusal of the statement that defines
+    it (the refused top-level `class` of its test case, else the module's refusal)."""
+    sb = entry.get("sandbox") or {}
+    tests = sb.get("tests", {})
+    if sb.get("status") == "refused":
+        tests = sb.get("partial", {}).get("tests", {})
+    if tid in tests:
+        return tests[tid]["outcome"], tests[tid].get("detail") or "", False
+    if sb.get("status") == "refused":
+        parts = tid.split(".")
+        for stmt in sb.get("partial", {}).get("refused", []):
+            m = re.search(r"\[at: class (\w+)\b", stmt)
+            if m and m.group(1) in parts:
+                return "undefined", re.sub(r"^line \d+: ", "", stmt), True
+        return "undefined", sb.get("reason", ""), True
+    if sb.get("status") in ("crashed", "timeout"):
+        return sb["status"], sb.get("reason", ""), False
+    return "undefined", sb.get("reason", "") or "(the sandbox side never recorded it)", False
+
+
+def match_rule(rules: list[dict], module: str, tid: str, outcome: str, detail: str):
+    """The reviewed rule that covers this sandbox-side outcome, or None. Only an error, a
+    failure whose detail is the refusal, or a definition refused: never a crash or a hang."""
+    if outcome not in ("error", "fail", "undefined"):
+        return None
+    for r in rules:
+        if r["_module"] and not r["_module"].search(module):
+            continue
+        if r["_test"] and not r["_test"].search(tid):
+            continue
+        if r["_message"].search(detail or ""):
+            return r
+    return None
+
+
+def metric(report: dict, rules: list[dict] | None = None, top: int = 15) -> dict:
+    """Issue 40's metric for one report (one version): among the tests whose native outcome is
+    "pass", those whose sandbox-side outcome a reviewed rule matches are left out; N is the
+    rest, P those of N that also pass in the sandbox. Per unit and in total, with the reviewed
+    counts per rule, crashes and timeouts (sandbox side, either run), and the top causes of
+    the N - P that do not pass."""
+    rules = load_rules() if rules is None else rules
+    total = collections.Counter()
+    reviewed = collections.Counter()
+    reviewed_at_def = collections.Counter()
+    per_unit = {}
+    groups: dict[str, dict] = {}
+    for mod, entry in report["modules"].items():
+        if entry.get("missing"):
+            continue
+        u = collections.Counter()
+        every = list(entry["sandbox"]["tests"].values()) + \
+            list(entry["sandbox"].get("partial", {}).get("tests", {}).values())
+        u["crashed"] = sum(1 for v in every if v["outcome"] == "crashed")
+        u["timeout"] = sum(1 for v in every if v["outcome"] == "timeout")
+        u["native_crashed"] = sum(1 for v in entry["native"]["tests"].values()
+                                  if v["outcome"] in ("crashed", "timeout"))
+        for tid, v in entry["native"]["tests"].items():
+            if v["outcome"] != "pass":
+                continue
+            u["native_pass"] += 1
+            outcome, detail, at_def = sandbox_side(entry, tid)
+            if outcome == "pass":
+                u["N"] += 1
+                u["P"] += 1
+                continue
+            rule = match_rule(rules, mod, tid, outcome, detail)
+            if rule is not None:
+                u["reviewed"] += 1
+                reviewed[rule["id"]] += 1
+                if at_def:
+                    reviewed_at_def[rule["id"]] += 1
+                continue
+            u["N"] += 1
+            key = normalize_cause(detail) if outcome in ("error", "fail", "undefined") else \
+                f"{outcome}: {normalize_cause(detail)}"
+            if outcome == "undefined":
+                key = "not defined: " + key
+            g = groups.setdefault(key, {"cause": key, "count": 0, "example_id": tid,
+                                        "example_text": detail[:300], "modules": {}})
+            g["count"] += 1
+            g["modules"][mod] = g["modules"].get(mod, 0) + 1
+        u["percent"] = round(100.0 * u["P"] / u["N"], 2) if u["N"] else 100.0
+        per_unit[mod] = dict(u)
+        for k, n in u.items():
+            if k != "percent":
+                total[k] += n
+    total = dict(total)
+    total["percent"] = round(100.0 * total.get("P", 0) / total["N"], 2) if total.get("N") \
+        else 100.0
+    return {
+        "python": report["python"],
+        "total": total,
+        "per_unit": per_unit,
+        "reviewed": {r["id"]: {"count": reviewed[r["id"]],
+                               "at_definition": reviewed_at_def[r["id"]],
+                               "reason": r["reason"]} for r in rules},
+        "top_causes": sorted(groups.values(), key=lambda g: -g["count"])[:top],
+    }
+
+
+def print_metric(m: dict, file=sys.stdout, per_unit: bool = True) -> None:
+    p = lambda *a: print(*a, file=file)  # noqa: E731
+    esc = lambda s: str(s).replace("|", "\\|")[:200]  # noqa: E731
+    t = m["total"]
+    p(f"\n### Issue 40 metric, CPython {m['python']}\n")
+    p(f"Of {t.get('native_pass', 0)} tests that pass natively, {t.get('reviewed', 0)} are "
+      f"refused by a reviewed rule; of the other N = {t.get('N', 0)}, P = {t.get('P', 0)} pass "
+      f"in the sandbox: **{t['percent']:.2f}%**. Sandbox side: {t.get('crashed', 0)} crashed, "
+      f"{t.get('timeout', 0)} timed out (native side: {t.get('native_crashed', 0)}).")
+    if per_unit:
+        p("\n| unit | native pass | reviewed | N | P | P/N | crashed | timeout |")
+        p("|---|---:|---:|---:|---:|---:|---:|---:|")
+        for mod, u in m["per_unit"].items():
+            p(f"| {mod} | {u.get('native_pass', 0)} | {u.get('reviewed', 0)} | {u.get('N', 0)} | "
+              f"{u.get('P', 0)} | {u['percent']:.1f}% | {u.get('crashed', 0)} | "
+              f"{u.get('timeout', 0)} |")
+    p("\n| reviewed rule | tests | of them at definition | reason |")
+    p("|---|---:|---:|---|")
+    for rid, r in m["reviewed"].items():
+        p(f"| {rid} | {r['count']} | {r['at_definition']} | {esc(r['reason'])} |")
+    p(f"\n| # | tests | remaining cause (not passing, not reviewed) | example test | units |")
+    p("|---:|---:|---|---|---|")
+    for i, g in enumerate(m["top_causes"], 1):
+        mods = ", ".join(f"{k}: {n}" for k, n in sorted(g["modules"].items(),
+                                                        key=lambda kv: -kv[1])[:4])
+        p(f"| {i} | {g['count']} | {esc(g['cause'])} | {esc(g['example_id'])} | {esc(mods)} |")
+
+
 def totals(report: dict) -> dict:
     t = collections.Counter({k: 0 for k in (
         "modules", "tests", "same", "different", "only_native", "only_sandbox", "native_pass",
@@ -1095,6 +1254,9 @@ def summarize(paths: list[str]) -> int:
                  f"{t['partial_different']} different, {t['partial_undefined']} not defined"
                  if t.get("partial_tests") else ""))
     print_causes(reports)
+    rules = load_rules()
+    for r in reports:
+        print_metric(metric(r, rules), per_unit=False)
     return 0
 
 
@@ -1183,12 +1345,14 @@ def main(argv=None) -> int:
                       f" {status_text(entry)}", file=sys.stderr, flush=True)
     report["totals"] = totals(report)
     report["top_causes"] = causes([report])
+    report["metric"] = metric(report)
     if args.json:
         os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(report, f, indent=1, default=repr)
     print_table(report)
     print_causes([report])
+    print_metric(report["metric"])
     return 0
 
 
