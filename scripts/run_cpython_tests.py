@@ -519,6 +519,12 @@ def bound_names(node: ast.stmt) -> list[str]:
         return [a.asname or a.name.split(".")[0] for a in node.names if a.name != "*"]
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return [node.name]
+    if isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While)) or \
+            type(node).__name__ == "TryStar":
+        inner = list(node.body) + list(getattr(node, "orelse", [])) + \
+            list(getattr(node, "finalbody", [])) + \
+            [s for h in getattr(node, "handlers", []) for s in h.body]
+        return [n for s in inner for n in bound_names(s)]
     targets = []
     if isinstance(node, ast.Assign):
         targets = node.targets
@@ -1077,6 +1083,18 @@ def load_rules(path: str = REVIEWED_PATH) -> list[dict]:
     return rules
 
 
+def through_unbound(detail: str, unbound: dict) -> str:
+    """A NameError for a name that a refused top-level statement left unbound is that
+    refusal's consequence: the refusal it comes from (followed through chains of them)."""
+    seen = set()
+    while True:
+        n = re.match(r"NameError: name '(\w+)' is not defined", detail)
+        if not n or n.group(1) not in unbound or n.group(1) in seen:
+            return detail
+        seen.add(n.group(1))
+        detail = f"{unbound[n.group(1)]} (leaving {n.group(1)!r} unbound)"
+
+
 def sandbox_side(entry: dict, tid: str) -> tuple[str, str, bool]:
     """(outcome, detail, at_definition) of a test on the sandbox side: its own result, or for
     a test the sandbox never defined ("undefined"), the refusal of the statement that defines
@@ -1087,23 +1105,17 @@ def sandbox_side(entry: dict, tid: str) -> tuple[str, str, bool]:
         tests = sb.get("partial", {}).get("tests", {})
     if tid in tests:
         outcome, detail = tests[tid]["outcome"], tests[tid].get("detail") or ""
-        n = re.match(r"NameError: name '(\w+)' is not defined", detail)
-        unbound = sb.get("partial", {}).get("unbound", {})
-        if sb.get("status") == "refused" and n and n.group(1) in unbound:
-            # the test reads a name that a refused top-level statement left unbound
-            detail = f"{unbound[n.group(1)]} (leaving {n.group(1)!r} unbound)"
+        if sb.get("status") == "refused":
+            # the test may read a name that a refused top-level statement left unbound
+            detail = through_unbound(detail, sb.get("partial", {}).get("unbound", {}))
         return outcome, detail, False
     if sb.get("status") == "refused":
         parts = tid.split(".")
         for stmt in sb.get("partial", {}).get("refused", []):
             m = re.search(r"\[at: class (\w+)\b", stmt)
             if m and m.group(1) in parts:
-                detail = re.sub(r"^line \d+: ", "", stmt)
-                n = re.match(r"NameError: name '(\w+)' is not defined", detail)
-                unbound = sb["partial"].get("unbound", {})
-                if n and n.group(1) in unbound:
-                    # the class needs a name that a refused statement left unbound
-                    detail = f"{unbound[n.group(1)]} (leaving {n.group(1)!r} unbound)"
+                detail = through_unbound(re.sub(r"^line \d+: ", "", stmt),
+                                         sb["partial"].get("unbound", {}))
                 return "undefined", detail, True
         return "undefined", sb.get("reason", ""), True
     if sb.get("status") in ("crashed", "timeout"):
@@ -1125,6 +1137,18 @@ def match_rule(rules: list[dict], module: str, tid: str, outcome: str, detail: s
                 r["_unless"] and r["_unless"].search(detail or "")):
             return r
     return None
+
+
+def metric_cause(detail: str) -> str:
+    """normalize_cause, but an assertion's text is kept (numbers, addresses and long
+    literals masked): the remaining causes are what to fix, "AssertionError: …" says nothing."""
+    d = detail or "(no detail)"
+    if not d.startswith("AssertionError"):
+        return normalize_cause(d)
+    d = re.sub(r"0x[0-9a-fA-F]+", "0x…", d)
+    d = re.sub(r"\b\d+\b", "N", d)
+    d = re.sub(r"'[^']{25,}'", "'…'", d)
+    return d[:140]
 
 
 def metric(report: dict, rules: list[dict] | None = None, top: int = 15) -> dict:
@@ -1166,8 +1190,8 @@ def metric(report: dict, rules: list[dict] | None = None, top: int = 15) -> dict
                     reviewed_at_def[rule["id"]] += 1
                 continue
             u["N"] += 1
-            key = normalize_cause(detail) if outcome in ("error", "fail", "undefined") else \
-                f"{outcome}: {normalize_cause(detail)}"
+            key = metric_cause(detail) if outcome in ("error", "fail", "undefined") else \
+                f"{outcome}: {metric_cause(detail)}"
             if outcome == "undefined":
                 key = "not defined: " + key
             g = groups.setdefault(key, {"cause": key, "count": 0, "example_id": tid,
