@@ -1072,9 +1072,12 @@ REVIEWED_PATH = os.path.join(REPO, "scripts", "cpython_tests_reviewed.json")
 
 
 def load_rules(path: str = REVIEWED_PATH) -> list[dict]:
-    """The reviewed refusal rules, each with its regular expressions compiled."""
+    """The reviewed refusal rules, each with its regular expressions compiled; the file's
+    'not_reviewed' entries first, marked (a match with one of them is not a reviewed refusal)."""
     with open(path, encoding="utf-8") as f:
-        rules = json.load(f)["rules"]
+        data = json.load(f)
+    rules = [dict(r, _not=True) for r in data.get("not_reviewed", [])] + \
+        [dict(r, _not=False) for r in data["rules"]]
     for r in rules:
         r["_message"] = re.compile(r["message"])
         r["_module"] = re.compile(r["module"]) if r.get("module") else None
@@ -1135,7 +1138,7 @@ def match_rule(rules: list[dict], module: str, tid: str, outcome: str, detail: s
             continue
         if r["_message"].search(detail or "") and not (
                 r["_unless"] and r["_unless"].search(detail or "")):
-            return r
+            return None if r["_not"] else r
     return None
 
 
@@ -1212,7 +1215,7 @@ def metric(report: dict, rules: list[dict] | None = None, top: int = 15) -> dict
         "per_unit": per_unit,
         "reviewed": {r["id"]: {"count": reviewed[r["id"]],
                                "at_definition": reviewed_at_def[r["id"]],
-                               "reason": r["reason"]} for r in rules},
+                               "reason": r["reason"]} for r in rules if not r["_not"]},
         "top_causes": sorted(groups.values(), key=lambda g: -g["count"])[:top],
     }
 
