@@ -68,7 +68,9 @@ refusing is right for a sandbox; a test the sandbox never defined is judged by t
 the statement that defines it). N is the rest, P those of N that pass in the sandbox too; per
 unit and in total, with each rule's count, the crashes and timeouts, and the most common
 causes (normalized messages) of the N - P that do not pass. A crash, a hang, a wrong result
-or a wrong message is never matched by a rule.
+or a wrong message is never matched by a rule; the file's ``not_reviewed`` entries (a refusal
+that is a library's own doing or a cascade from an earlier test) are matched first and keep
+such tests in N.
 
 Usage::
 
