@@ -40,6 +40,8 @@ How a module runs (both sides alike, each side in a subprocess of its own):
   statement at a time (each statement a step at its own line numbers, the refused ones left
   out); the tests so defined run as above and are reported apart ("statement by statement":
   same / different / not defined), so one ``async def`` in a class does not hide the rest.
+  A refused ``from m import a, b, ...`` is then run a name at a time, so that the names the
+  sandbox allows are bound (one refused private name does not undefine the others).
 * ``test.support.use_resources`` is ``[]`` unless ``--use-resources`` says otherwise, as under
   regrtest without ``-u``: tests that require a resource ('cpu', 'network'...) are skipped on
   both sides.
@@ -56,6 +58,19 @@ How a module runs (both sides alike, each side in a subprocess of its own):
 Outcomes are compared per test id: "same", "different" (both sides ran it, outcomes differ),
 "only native" / "only sandbox" (one side never recorded it: refused at definition, a setUpClass
 error, the module timed out...).
+
+The metric of issue 40 (``metric()``; printed after the tables, in ``--json`` as ``"metric"``,
+and by ``--summarize``, which recomputes it with the current rules): among the tests whose
+native outcome is "pass", those whose sandbox-side outcome is a refusal that a reviewed rule
+of ``scripts/cpython_tests_reviewed.json`` matches are left out (a rule: a regular expression
+on the sandbox-side error text, optionally on the unit and the test id, and the reason why
+refusing is right for a sandbox; a test the sandbox never defined is judged by the refusal of
+the statement that defines it). N is the rest, P those of N that pass in the sandbox too; per
+unit and in total, with each rule's count, the crashes and timeouts, and the most common
+causes (normalized messages) of the N - P that do not pass. A crash, a hang, a wrong result
+or a wrong message is never matched by a rule; the file's ``not_reviewed`` entries (a refusal
+that is a library's own doing or a cascade from an earlier test) are matched first and keep
+such tests in N.
 
 Usage::
 
@@ -146,6 +161,31 @@ MODULES = [
     "test_lambda",  # not in CPython 3.10 to 3.15 so far: skipped when missing
     "test_tstring",  # 3.14+ (PEP 750)
     "test_lazy_import",  # 3.15+ (PEP 810), a package
+    # issue 40: the language's library modules (heavier; --timeout-per-module bounds each side)
+    "test_descr",
+    "test_descrtut",  # doctests
+    "test_types",
+    "test_contextlib",
+    "test_contextlib_async",
+    "test_coroutines",
+    "test_float",
+    "test_long",
+    "test_complex",
+    "test_dataclasses",  # a package (test_dataclasses/__init__.py)
+    "test_enum",
+    "test_itertools",
+    "test_functools",
+    "test_collections",
+    "test_dictviews",
+    "test_operator",
+    "test_copy",
+    "test_heapq",
+    "test_bisect",
+    "test_math",
+    "test_statistics",
+    "test_json",  # a package
+    "test_re",
+    "datetimetester",  # test_datetime only gathers it (load_tests): here against _datetime
 ]
 
 OUTCOMES = ("pass", "fail", "error", "skip", "xfail", "xpass", "timeout", "crashed")
@@ -475,6 +515,26 @@ def run_doctests(side, doc_tests, base_ns, run_example, make_ns, write, skip, ti
             write(event="result", id=tid, outcome="pass" if ok else "fail", detail=detail)
 
 
+def bound_names(node: ast.stmt) -> list[str]:
+    """The names a top-level statement binds (imports, definitions, assignment targets)."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [a.asname or a.name.split(".")[0] for a in node.names if a.name != "*"]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While)) or \
+            type(node).__name__ == "TryStar":
+        inner = list(node.body) + list(getattr(node, "orelse", [])) + \
+            list(getattr(node, "finalbody", [])) + \
+            [s for h in getattr(node, "handlers", []) for s in h.body]
+        return [n for s in inner for n in bound_names(s)]
+    targets = []
+    if isinstance(node, ast.Assign):
+        targets = node.targets
+    elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+        targets = [node.target]
+    return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+
+
 def preimport(source: str, package: str) -> list[str]:
     """Import in the host every module the source's top-level import statements name (those
     in top-level try / if blocks too); failures are ignored. Returns the modules imported."""
@@ -608,7 +668,7 @@ def child_main(args) -> int:
             module.__dict__.update(initial)
             ex.state = module.__dict__
             lines = source.splitlines(keepends=True)
-            refused = []
+            refused, refused_nodes = [], []
             body = ast.parse(source).body
             for node in body:
                 start = min([node.lineno] + [d.lineno for d in
@@ -618,7 +678,25 @@ def child_main(args) -> int:
                     ex("\n" * (start - 1) + text)  # the statement at its own line numbers
                 except BaseException as e2:  # noqa: BLE001
                     refused.append(f"line {start}: {describe_exc(e2)}")
-            write(event="partial", statements=len(body), refused=refused)
+                    refused_nodes.append((node, describe_exc(e2)))
+                    if isinstance(node, ast.ImportFrom) and len(node.names) > 1:
+                        # `from m import a, b, _c` refused for one name: bind the others
+                        # one at a time, so that one refused name does not undefine the rest
+                        for alias in node.names:
+                            one = ast.ImportFrom(module=node.module, names=[alias],
+                                                 level=node.level)
+                            try:
+                                ex("\n" * (start - 1) + ast.unparse(one))
+                            except BaseException:  # noqa: BLE001 (already reported)
+                                pass
+            # the names a refused statement would have bound and that stay unbound: a later
+            # statement's NameError for one of them is that refusal's consequence
+            unbound = {}
+            for node, why in refused_nodes:
+                for name in bound_names(node):
+                    if name not in module.__dict__:
+                        unbound.setdefault(name, why)
+            write(event="partial", statements=len(body), refused=refused, unbound=unbound)
         write(event="defined", seconds=round(time.time() - t0, 3))
         ns = module.__dict__
         base_ns = {k: v for k, v in ns.items() if k not in ("_print_outputs", "_operations_count")}
@@ -770,7 +848,8 @@ def run_side(unit, side, args, workdir) -> dict:
                         res["status"], res["reason"] = "refused", ev["reason"]
                     elif kind == "partial":
                         res["partial"] = {"statements": ev["statements"],
-                                          "refused": ev["refused"]}
+                                          "refused": ev["refused"],
+                                          "unbound": ev.get("unbound", {})}
                     elif kind == "defined":
                         res.setdefault("define_seconds", ev["seconds"])
                     elif kind == "collected":
@@ -988,6 +1067,189 @@ def print_causes(reports: list[dict], file=sys.stdout, top: int = 10) -> None:
           f"({g['example_python']}) | {esc(g['example_text'])} |")
 
 
+# --------------------------------------------------------------------------------------------
+# The issue's metric: tests that pass natively, less those the sandbox refuses by a reviewed rule
+
+REVIEWED_PATH = os.path.join(REPO, "scripts", "cpython_tests_reviewed.json")
+
+
+def load_rules(path: str = REVIEWED_PATH) -> list[dict]:
+    """The reviewed refusal rules, each with its regular expressions compiled; the file's
+    'not_reviewed' entries first, marked (a match with one of them is not a reviewed refusal)."""
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    rules = [dict(r, _not=True) for r in data.get("not_reviewed", [])] + \
+        [dict(r, _not=False) for r in data["rules"]]
+    for r in rules:
+        r["_message"] = re.compile(r["message"])
+        r["_module"] = re.compile(r["module"]) if r.get("module") else None
+        r["_test"] = re.compile(r["test"]) if r.get("test") else None
+        r["_unless"] = re.compile(r["unless"]) if r.get("unless") else None
+    return rules
+
+
+def through_unbound(detail: str, unbound: dict) -> str:
+    """A NameError for a name that a refused top-level statement left unbound is that
+    refusal's consequence: the refusal it comes from (followed through chains of them)."""
+    seen = set()
+    while True:
+        n = re.match(r"NameError: name '(\w+)' is not defined", detail)
+        if not n or n.group(1) not in unbound or n.group(1) in seen:
+            return detail
+        seen.add(n.group(1))
+        detail = f"{unbound[n.group(1)]} (leaving {n.group(1)!r} unbound)"
+
+
+def sandbox_side(entry: dict, tid: str) -> tuple[str, str, bool]:
+    """(outcome, detail, at_definition) of a test on the sandbox side: its own result, or for
+    a test the sandbox never defined ("undefined"), the refusal of the statement that defines
+    it (the refused top-level `class` of its test case, else the module's refusal)."""
+    sb = entry.get("sandbox") or {}
+    tests = sb.get("tests", {})
+    if sb.get("status") == "refused":
+        tests = sb.get("partial", {}).get("tests", {})
+    if tid in tests:
+        outcome, detail = tests[tid]["outcome"], tests[tid].get("detail") or ""
+        if sb.get("status") == "refused":
+            # the test may read a name that a refused top-level statement left unbound
+            detail = through_unbound(detail, sb.get("partial", {}).get("unbound", {}))
+        return outcome, detail, False
+    if sb.get("status") == "refused":
+        parts = tid.split(".")
+        for stmt in sb.get("partial", {}).get("refused", []):
+            m = re.search(r"\[at: class (\w+)\b", stmt)
+            if m and m.group(1) in parts:
+                detail = through_unbound(re.sub(r"^line \d+: ", "", stmt),
+                                         sb["partial"].get("unbound", {}))
+                return "undefined", detail, True
+        return "undefined", sb.get("reason", ""), True
+    if sb.get("status") in ("crashed", "timeout"):
+        return sb["status"], sb.get("reason", ""), False
+    return "undefined", sb.get("reason", "") or "(the sandbox side never recorded it)", False
+
+
+def match_rule(rules: list[dict], module: str, tid: str, outcome: str, detail: str):
+    """The reviewed rule that covers this sandbox-side outcome, or None. Only an error, a
+    failure whose detail is the refusal, or a definition refused: never a crash or a hang."""
+    if outcome not in ("error", "fail", "undefined"):
+        return None
+    for r in rules:
+        if r["_module"] and not r["_module"].search(module):
+            continue
+        if r["_test"] and not r["_test"].search(tid):
+            continue
+        if r["_message"].search(detail or "") and not (
+                r["_unless"] and r["_unless"].search(detail or "")):
+            return None if r["_not"] else r
+    return None
+
+
+def metric_cause(detail: str) -> str:
+    """normalize_cause, but an assertion's text is kept (numbers, addresses and long
+    literals masked): the remaining causes are what to fix, "AssertionError: …" says nothing."""
+    d = detail or "(no detail)"
+    if not d.startswith("AssertionError"):
+        return normalize_cause(d)
+    d = re.sub(r"0x[0-9a-fA-F]+", "0x…", d)
+    d = re.sub(r"\b\d+\b", "N", d)
+    d = re.sub(r"'[^']{25,}'", "'…'", d)
+    return d[:140]
+
+
+def metric(report: dict, rules: list[dict] | None = None, top: int = 15) -> dict:
+    """Issue 40's metric for one report (one version): among the tests whose native outcome is
+    "pass", those whose sandbox-side outcome a reviewed rule matches are left out; N is the
+    rest, P those of N that also pass in the sandbox. Per unit and in total, with the reviewed
+    counts per rule, crashes and timeouts (sandbox side, either run), and the top causes of
+    the N - P that do not pass."""
+    rules = load_rules() if rules is None else rules
+    total = collections.Counter()
+    reviewed = collections.Counter()
+    reviewed_at_def = collections.Counter()
+    per_unit = {}
+    groups: dict[str, dict] = {}
+    for mod, entry in report["modules"].items():
+        if entry.get("missing"):
+            continue
+        u = collections.Counter()
+        every = list(entry["sandbox"]["tests"].values()) + \
+            list(entry["sandbox"].get("partial", {}).get("tests", {}).values())
+        u["crashed"] = sum(1 for v in every if v["outcome"] == "crashed")
+        u["timeout"] = sum(1 for v in every if v["outcome"] == "timeout")
+        u["native_crashed"] = sum(1 for v in entry["native"]["tests"].values()
+                                  if v["outcome"] in ("crashed", "timeout"))
+        for tid, v in entry["native"]["tests"].items():
+            if v["outcome"] != "pass":
+                continue
+            u["native_pass"] += 1
+            outcome, detail, at_def = sandbox_side(entry, tid)
+            if outcome == "pass":
+                u["N"] += 1
+                u["P"] += 1
+                continue
+            rule = match_rule(rules, mod, tid, outcome, detail)
+            if rule is not None:
+                u["reviewed"] += 1
+                reviewed[rule["id"]] += 1
+                if at_def:
+                    reviewed_at_def[rule["id"]] += 1
+                continue
+            u["N"] += 1
+            key = metric_cause(detail) if outcome in ("error", "fail", "undefined") else \
+                f"{outcome}: {metric_cause(detail)}"
+            if outcome == "undefined":
+                key = "not defined: " + key
+            g = groups.setdefault(key, {"cause": key, "count": 0, "example_id": tid,
+                                        "example_text": detail[:300], "modules": {}})
+            g["count"] += 1
+            g["modules"][mod] = g["modules"].get(mod, 0) + 1
+        u["percent"] = round(100.0 * u["P"] / u["N"], 2) if u["N"] else 100.0
+        per_unit[mod] = dict(u)
+        for k, n in u.items():
+            if k != "percent":
+                total[k] += n
+    total = dict(total)
+    total["percent"] = round(100.0 * total.get("P", 0) / total["N"], 2) if total.get("N") \
+        else 100.0
+    return {
+        "python": report["python"],
+        "total": total,
+        "per_unit": per_unit,
+        "reviewed": {r["id"]: {"count": reviewed[r["id"]],
+                               "at_definition": reviewed_at_def[r["id"]],
+                               "reason": r["reason"]} for r in rules if not r["_not"]},
+        "top_causes": sorted(groups.values(), key=lambda g: -g["count"])[:top],
+    }
+
+
+def print_metric(m: dict, file=sys.stdout, per_unit: bool = True) -> None:
+    p = lambda *a: print(*a, file=file)  # noqa: E731
+    esc = lambda s: str(s).replace("|", "\\|")[:200]  # noqa: E731
+    t = m["total"]
+    p(f"\n### Issue 40 metric, CPython {m['python']}\n")
+    p(f"Of {t.get('native_pass', 0)} tests that pass natively, {t.get('reviewed', 0)} are "
+      f"refused by a reviewed rule; of the other N = {t.get('N', 0)}, P = {t.get('P', 0)} pass "
+      f"in the sandbox: **{t['percent']:.2f}%**. Sandbox side: {t.get('crashed', 0)} crashed, "
+      f"{t.get('timeout', 0)} timed out (native side: {t.get('native_crashed', 0)}).")
+    if per_unit:
+        p("\n| unit | native pass | reviewed | N | P | P/N | crashed | timeout |")
+        p("|---|---:|---:|---:|---:|---:|---:|---:|")
+        for mod, u in m["per_unit"].items():
+            p(f"| {mod} | {u.get('native_pass', 0)} | {u.get('reviewed', 0)} | {u.get('N', 0)} | "
+              f"{u.get('P', 0)} | {u['percent']:.1f}% | {u.get('crashed', 0)} | "
+              f"{u.get('timeout', 0)} |")
+    p("\n| reviewed rule | tests | of them at definition | reason |")
+    p("|---|---:|---:|---|")
+    for rid, r in m["reviewed"].items():
+        p(f"| {rid} | {r['count']} | {r['at_definition']} | {esc(r['reason'])} |")
+    p(f"\n| # | tests | remaining cause (not passing, not reviewed) | example test | units |")
+    p("|---:|---:|---|---|---|")
+    for i, g in enumerate(m["top_causes"], 1):
+        mods = ", ".join(f"{k}: {n}" for k, n in sorted(g["modules"].items(),
+                                                        key=lambda kv: -kv[1])[:4])
+        p(f"| {i} | {g['count']} | {esc(g['cause'])} | {esc(g['example_id'])} | {esc(mods)} |")
+
+
 def totals(report: dict) -> dict:
     t = collections.Counter({k: 0 for k in (
         "modules", "tests", "same", "different", "only_native", "only_sandbox", "native_pass",
@@ -1070,6 +1332,9 @@ def summarize(paths: list[str]) -> int:
                  f"{t['partial_different']} different, {t['partial_undefined']} not defined"
                  if t.get("partial_tests") else ""))
     print_causes(reports)
+    rules = load_rules()
+    for r in reports:
+        print_metric(metric(r, rules), per_unit=False)
     return 0
 
 
@@ -1158,12 +1423,14 @@ def main(argv=None) -> int:
                       f" {status_text(entry)}", file=sys.stderr, flush=True)
     report["totals"] = totals(report)
     report["top_causes"] = causes([report])
+    report["metric"] = metric(report)
     if args.json:
         os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(report, f, indent=1, default=repr)
     print_table(report)
     print_causes([report])
+    print_metric(report["metric"])
     return 0
 
 
