@@ -1698,10 +1698,17 @@ policy_import(Frame *f, PyObject *name, PyObject *fromlist, int level)
         return NULL;
     }
     /* the interpreter's own import of an authorized module: not host code
-       acting for the code (tripwire.c) */
+       acting for the code (tripwire.c), nor are the module bodies it runs
+       (gadgets.c: a module's own initialisation may do what a gadget entry
+       withholds from the code, e.g. array registering itself with
+       collections.abc.MutableSequence); interpreted code entered meanwhile
+       (a finalizer) has every check on again (interp_rearm) */
     Interp *armed = tripwire_suspend();
+    GadgetPause gp;
+    gadgets_pause(in, &gp);
     PyObject *mod =
         PyImport_ImportModuleLevelObject(name, NULL, NULL, fromlist, 0);
+    gadgets_unpause(in, &gp);
     tripwire_restore(armed);
     /* the code's decimal: its context is the executor's from now on
        (ownstate.c) */

@@ -68,3 +68,33 @@ def test_private_names_refused_otherwise(authorized, code, match):
     ex.send_tools({})
     with pytest.raises(InterpreterError, match=match):
         ex(code)
+
+
+FIRST_IMPORT = """
+import sys, warnings
+warnings.simplefilter("ignore")
+sys.path.insert(0, {root!r})
+assert "array" not in sys.modules
+from smolagents_native import LocalPythonExecutor, InterpreterError
+ex = LocalPythonExecutor(["array", "collections", "collections.abc"], isolation="none")
+print(ex("import array\\narray.array('i', [1, 2]).tolist()").output)
+try:
+    ex("import collections.abc\\nclass C: pass\\ncollections.abc.Sequence.register(C)")
+except InterpreterError as e:
+    print("refused", "ABC the whole process" in str(e))
+"""
+
+
+def test_a_module_first_imported_by_a_step_initializes_itself():
+    """A module's own initialisation is not the code's doing: `array`, imported first by a
+    step, registers itself with collections.abc.MutableSequence, which the code itself may not
+    do (the gadget refusals are paused while an import runs module bodies, as the tripwire is)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[1])
+    proc = subprocess.run([sys.executable, "-c", FIRST_IMPORT.format(root=root)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split("\n")[:2] == ["[1, 2]", "refused True"]
