@@ -178,6 +178,20 @@ def test_a_reviewed_caller_of_a_gadget_runs_it():
                 "_lookup_special(C, '__globals__')", match="getattr_static")
 
 
+def test_inspect_signature_reads_the_class_through_its_reviewed_callers():
+    """3.13+: inspect.signature() of a class looks '__call__', '__new__', '__init__' up with
+    inspect.getattr_static (GADGET_CALLER: _signature_get_user_defined_method,
+    _signature_from_callable); dataclasses makes every dataclass's docstring from it."""
+    ex = new_executor(imports=["dataclasses", "inspect"])
+    src = "import dataclasses\n@dataclasses.dataclass\nclass D:\n    x: int = 1\n    y: str = 'a'\n"
+    native: dict = {}
+    exec(compile(src, "<d>", "exec", dont_inherit=True), native)  # (not this module's __future__)
+    assert ex(src + "D.__doc__").output == native["D"].__doc__
+    refused(ex, "import inspect\ndef _signature_from_callable(c):\n"
+                "    return inspect.getattr_static(c, '__dict__')\n"
+                "_signature_from_callable(D)", match="getattr_static")
+
+
 # ------------------------------------------------------------------ the scan
 
 DEF = Path(__file__).resolve().parents[2] / "csrc" / "gadgets.def"
