@@ -1817,6 +1817,45 @@ gen_close_impl(GenObject *gen)
     return NULL;
 }
 
+/* An exception thrown into a body suspended inside an exception handler
+ * has that handled exception as its __context__, as CPython chains it
+ * (_PyErr_ChainStackItem: the generator's exception state is the top of
+ * the stack when the throw resumes it); a cycle through `v` is cut as
+ * _PyErr_SetObject cuts it. */
+static void
+chain_handled(GenObject *gen, PyObject *v)
+{
+    PyObject *h = gen->exc_state;
+    if (h == NULL || h == Py_None || v == NULL || h == v ||
+        !PyExceptionInstance_Check(h) || !PyExceptionInstance_Check(v)) {
+        return;
+    }
+    PyObject *o = h, *slow = h;
+    int slow_step = 0;
+    for (;;) {
+        PyObject *ctx = PyException_GetContext(o); /* new reference */
+        if (ctx == NULL) {
+            break;
+        }
+        Py_DECREF(ctx); /* o's chain holds it */
+        if (ctx == v) {
+            PyException_SetContext(o, NULL);
+            break;
+        }
+        o = ctx;
+        if (o == slow) {
+            break; /* a cycle already: leave it */
+        }
+        if (slow_step) {
+            PyObject *s = PyException_GetContext(slow);
+            Py_XDECREF(s);
+            slow = s;
+        }
+        slow_step = !slow_step;
+    }
+    PyException_SetContext(v, Py_NewRef(h));
+}
+
 /* throw(typ[, val[, tb]]) (CPython's _gen_throw).  Arguments borrowed; `val`
  * and `tb` may be NULL.  A traceback is checked as CPython does but never
  * attached: interpreted code must not see traceback objects.  Returns a new
@@ -1915,6 +1954,7 @@ throw_here:
         return NULL;
     }
     Py_CLEAR(no_tb);
+    chain_handled(gen, v);
     PyErr_Restore(t, v, NULL);
     return gen_send_ex(gen, Py_None, MSG_THROW);
 }
