@@ -27,6 +27,19 @@ from code_threads_cases import (
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 
 
+@pytest.fixture(autouse=True)
+def threads_end_with_the_test():
+    """The threads a test's program started have ended when it returns (a later test in the
+    same process compares the host's thread count: tests/security/test_inprocess_modules.py)."""
+    import threading
+
+    before = threading.active_count()
+    yield
+    deadline = time.monotonic() + 30
+    while threading.active_count() > before and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 @pytest.fixture
 def ex():
     with warnings.catch_warnings():

@@ -22,6 +22,19 @@ from code_threads_cases import (
 )
 
 
+@pytest.fixture(autouse=True)
+def threads_end_with_the_test():
+    """The threads a test's program started have ended when it returns (a later test in the
+    same process compares the host's thread count: tests/security/test_inprocess_modules.py)."""
+    import threading
+
+    before = threading.active_count()
+    yield
+    deadline = time.monotonic() + 30
+    while threading.active_count() > before and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 @pytest.mark.parametrize("program", [THREAD_TARGET, POOL_MAP, CAUGHT, GENERATOR, DEL_NAMED],
                          ids=["thread-target", "pool-map", "caught", "generator", "del-named"])
 def test_a_call_from_a_code_thread_ends_the_step(make_process_executor, program):
