@@ -271,7 +271,9 @@ compat_recursion_enter(PyThreadState *ts)
 #else
     (void)ts;
 #endif
-    return Py_EnterRecursiveCall(" while calling a Python object") ? -1 : 0;
+    /* an interpreted call is a Python call: CPython's message for those
+       has no suffix ("maximum recursion depth exceeded") */
+    return Py_EnterRecursiveCall("") ? -1 : 0;
 }
 
 static inline void

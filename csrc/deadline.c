@@ -5,18 +5,17 @@
  * short.  Three kinds are not, and are handled here:
  *
  * - Iterators with no end of their own (itertools.count, cycle, repeat
- *   without `times`, iter(callable, sentinel), huge ranges, and any iterator
- *   produced by host code that the code hands to host code): a C loop that
- *   consumes them (math.fsum, set().union, `in`, dict.update, ...) never
- *   comes back to the interpreter.  Such iterators are wrapped in budget
- *   iterators (policy.c), whose every item charges the clock countdown and
- *   checks the deadline: when a host call returns one
- *   (deadline_wrap_result), when one whose whole interface is iteration is
- *   passed to a host call (deadline_wrap_args, hostcall.c: a StringIO or a
- *   file stays the object host code was given), and when the code iterates
- *   one in C (`in`, star-unpacking: deadline_wrap_iter).  A huge range, which is
- *   not an iterator, is bounded at the source: the range iterator types
- *   check the deadline themselves (deadline_install_sources).
+ *   without `times`, iter(callable, sentinel), huge ranges): a C loop that
+ *   consumes them, or a chain of lazy iterators ending in one (math.fsum,
+ *   set().union, `in`, dict.update, a key function of sorted()...), never
+ *   comes back to the interpreter.  Their types are deadline sources: every
+ *   item charges the clock countdown and checks the deadline
+ *   (deadline_install_sources, below), so the code's values stay CPython's
+ *   objects.  The code's own iteration in C (`in`, star-unpacking) of an
+ *   iterator that neither charges nor is bounded by a container gets a
+ *   budget iterator (deadline_wrap_iter, policy.c), and so does an
+ *   itertools module loaded again, whose types were never made sources
+ *   (deadline_wrap_result).
  * - Big-int arithmetic: one `x * y` of two ints inside max_int_bits can take
  *   a second.  Each int operation charges the clock countdown with a weight
  *   that grows with the operands' size (deadline_charge_binop), so the clock
@@ -173,16 +172,161 @@ deadline_check_modpow(Interp *in, PyObject *b, PyObject *e, PyObject *m)
                      "pow(base, exp, mod)");
 }
 
+/* ---------------------------------------------------- sources that charge
+ *
+ * The builtin iterator types with no end of their own are deadline sources
+ * themselves: their tp_iternext is replaced, once per process, by one that
+ * charges the clock countdown and checks the deadline while a step's code
+ * runs on the thread (tripwire_armed_tls: a step, or a hook of the code's
+ * that host code calls; not a tool, nor host code outside a step, which
+ * only pay the test), then calls CPython's own.  So any C loop over them,
+ * or over any chain of lazy iterators (map, zip, enumerate, chain, islice,
+ * accumulate...) that ends in one, ends at the deadline, however it was
+ * reached (a host function no list names, a builtin that C code calls as a
+ * key, host code called by host code), and the code's values stay the
+ * objects CPython gives: `iter(f, sentinel)` is a callable_iterator,
+ * `iter(e) is e`, pickle sees the iterator itself.
+ *
+ *   - range iterators: a range is not an iterator; a C loop over one
+ *     (`s.isdisjoint(r)`, `max(r)` as sorted()'s key) makes its own;
+ *   - callable_iterator (`iter(f, sentinel)`: `iter(int, 1)` never ends);
+ *   - itertools.count, cycle (after its first pass it calls no source) and
+ *     repeat (without `times`).
+ *
+ * The interpreter's own loops (a for statement, a comprehension's and a
+ * generator's loops) call CPython's tp_iternext (deadline_next_orig):
+ * every iteration of theirs runs charged nodes. */
+typedef struct {
+    PyTypeObject *tp;
+    iternextfunc orig;
+} Source;
+#define MAX_SOURCES 8
+static Source sources[MAX_SOURCES];
+static int nsources;
+
+/* Items seen on this thread while an abort was pending. */
+static HOT_TLS unsigned int items_aborting;
+
+/* Items between two raises of a pending abort by a source. */
+#define ABORT_EVERY 2048
+
+static inline int
+source_charge(void)
+{
+    Interp *in = tripwire_armed_tls;
+    if (in == NULL || !in->running) {
+        return 0;
+    }
+    if (in->abort != ABORT_NONE) {
+        /* host code reporting the abort (an unraisable hook formatting a
+           traceback) may iterate small ranges: the pending abort is raised
+           again only every ABORT_EVERY items, enough to end a C loop that
+           swallowed it */
+        return ++items_aborting % ABORT_EVERY == 0 && !tripwire_foreign(in) &&
+               limits_tick_slow(in) < 0;
+    }
+    limits_clock_spend(in, 1);
+    return in->tick <= 0 && !tripwire_foreign(in) && limits_tick_slow(in) < 0;
+}
+
+/* CPython's tp_iternext of source type `tp` or of the source it derives
+ * from (a subclass inherits the replaced slot), or NULL. */
+static iternextfunc
+source_orig(PyTypeObject *tp)
+{
+    for (; tp != NULL; tp = tp->tp_base) {
+        for (int i = 0; i < nsources; i++) {
+            if (sources[i].tp == tp) {
+                return sources[i].orig;
+            }
+        }
+    }
+    return NULL;
+}
+
+static PyObject *
+source_next(PyObject *it)
+{
+    iternextfunc orig = source_orig(Py_TYPE(it));
+    if (orig == NULL) { /* cannot happen: only sources have this slot */
+        PyErr_SetString(PyExc_SystemError, "deadline source not found");
+        return NULL;
+    }
+    return source_charge() ? NULL : orig(it);
+}
+
+static void
+install_source(PyTypeObject *tp)
+{
+    if (tp == NULL || tp->tp_iternext == NULL ||
+        tp->tp_iternext == source_next || nsources == MAX_SOURCES) {
+        return;
+    }
+    iternextfunc orig = tp->tp_iternext;
+    sources[nsources].tp = tp;
+    sources[nsources].orig = orig;
+    nsources++;
+    tp->tp_iternext = source_next;
+    /* the type's __next__ slot wrapper holds CPython's function too: a
+       subclass takes its tp_iternext from it (typeobject.c's
+       update_one_slot), and `it.__next__()` calls it */
+    PyObject *d = PyObject_GetAttrString((PyObject *)tp, "__next__");
+    if (d != NULL && Py_IS_TYPE(d, &PyWrapperDescr_Type) &&
+        ((PyWrapperDescrObject *)d)->d_wrapped == (void *)orig) {
+        ((PyWrapperDescrObject *)d)->d_wrapped = (void *)source_next;
+    }
+    Py_XDECREF(d);
+    PyErr_Clear();
+}
+
+int
+deadline_install_sources(void)
+{
+    /* once per process (the types are the process's; the GIL is held) */
+    install_source(&PyRangeIter_Type);
+    install_source(&PyLongRangeIter_Type);
+    install_source(&PyCallIter_Type);
+    PyObject *itertools = PyImport_ImportModule("itertools");
+    if (itertools == NULL) {
+        return -1;
+    }
+    static const char *const names[] = {"count", "cycle", "repeat", NULL};
+    for (int i = 0; names[i]; i++) {
+        PyObject *t = PyObject_GetAttrString(itertools, names[i]);
+        if (t == NULL) {
+            Py_DECREF(itertools);
+            return -1;
+        }
+        if (PyType_Check(t)) {
+            /* the module keeps its types alive (3.12+: heap types of its
+               state; the module stays in sys.modules) */
+            install_source((PyTypeObject *)t);
+        }
+        Py_DECREF(t);
+    }
+    Py_DECREF(itertools);
+    return 0;
+}
+
+iternextfunc
+deadline_next_orig(PyTypeObject *tp)
+{
+    if (tp->tp_iternext != source_next) {
+        return tp->tp_iternext;
+    }
+    return source_orig(tp);
+}
+
 /* 1 when iterating `it` in C may not end (or take long) without passing
- * through interpreted code; 0 for iterators over a container that exists
- * (bounded by its size), interpreted generators (they charge) and budget
- * iterators. */
+ * through interpreted code or a source that charges: 0 for iterators over
+ * a container that exists (bounded by its size), interpreted generators
+ * (they charge), sources and budget iterators. */
 static int
 unbounded_iterator(Interp *in, PyObject *it)
 {
     PyTypeObject *tp = Py_TYPE(it);
     if (tp->tp_iternext == NULL || tp == &PyTupleIter_Type ||
-        tp == &PyListIter_Type) {
+        tp == &PyListIter_Type || tp->tp_iternext == source_next) {
         return 0; /* the common cases first */
     }
     if (!PyIter_Check(it) || tp == in->st->GeneratorType ||
@@ -203,36 +347,24 @@ unbounded_iterator(Interp *in, PyObject *it)
         strcmp(tp->tp_name, "str_ascii_iterator") == 0) {
         return 0; /* 3.12+: not exported */
     }
-    if (tp == &PyRangeIter_Type || tp == &PyLongRangeIter_Type) {
-        Py_ssize_t n = PyObject_LengthHint(it, PY_SSIZE_T_MAX);
-        if (n < 0) {
-            PyErr_Clear();
-            return 1;
-        }
-        return n > 100000;
-    }
     return 1;
 }
 
-/* 1 for an iterator a host function returns that has no end of its own:
- * itertools.count / cycle, repeat without `times`, iter(f, sentinel), an
- * iterator over a huge range. */
+/* 1 for an iterator a host function returns that has no end of its own
+ * and does not charge: the types of an itertools module loaded again
+ * (importlib's fresh imports make new types on 3.12+), whose count / cycle
+ * / repeat were never made sources. */
 static int
 unbounded_source(Interp *in, PyObject *v)
 {
     PyTypeObject *tp = Py_TYPE(v);
-    if (tp->tp_iternext == NULL || (tp->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
-        return 0; /* not an iterator (the common case), or a class's */
+    if (tp->tp_iternext == NULL || tp->tp_iternext == source_next ||
+        (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0 ||
+        strncmp(tp->tp_name, "itertools.", 10) != 0) {
+        return 0; /* not an iterator (the common case), a source, or a
+                     static type (made a source at install) */
     }
-    if (tp == &PyCallIter_Type || tp == &PyRangeIter_Type ||
-        tp == &PyLongRangeIter_Type) {
-        return unbounded_iterator(in, v);
-    }
-    const char *n = tp->tp_name;
-    if (strncmp(n, "itertools.", 10) != 0) {
-        return 0;
-    }
-    n += 10;
+    const char *n = tp->tp_name + 10;
     if (strcmp(n, "count") == 0 || strcmp(n, "cycle") == 0) {
         return 1;
     }
@@ -243,88 +375,8 @@ unbounded_source(Interp *in, PyObject *v)
             PyErr_Clear();
             return 1;
         }
-        return 0;
     }
     return 0;
-}
-
-/* ---------------------------------------------- range iterators as sources
- *
- * A range is not an iterator: a host C loop over one (`s.isdisjoint(r)`,
- * `max(r)` called by sorted() as a key, any consumer no list names) makes
- * its own range iterator and never comes back.  So the range iterator
- * types are deadline sources themselves: their tp_iternext is replaced,
- * once per process, by one that charges the clock countdown and checks
- * the deadline while a step's code runs on the thread (tripwire_armed_tls:
- * a step, or a hook of the code's that host code calls; not a tool, nor
- * host code outside a step, which only pay the test), then calls
- * CPython's own.  The interpreter's `for` loop calls CPython's directly
- * (deadline_range_next_orig): its body's operations are charged already. */
-static iternextfunc range_next_orig, longrange_next_orig;
-
-/* Range items seen on this thread while an abort was pending. */
-static HOT_TLS unsigned int range_items_aborting;
-
-/* Items between two raises of a pending abort by a range iterator. */
-#define RANGE_ABORT_EVERY 2048
-
-static inline int
-range_next_charge(void)
-{
-    Interp *in = tripwire_armed_tls;
-    if (in == NULL || !in->running) {
-        return 0;
-    }
-    if (in->abort != ABORT_NONE) {
-        /* host code reporting the abort (an unraisable hook formatting a
-           traceback) may iterate small ranges: the pending abort is raised
-           again only every RANGE_ABORT_EVERY items, enough to end a C loop
-           that swallowed it */
-        return ++range_items_aborting % RANGE_ABORT_EVERY == 0 &&
-               limits_tick_slow(in) < 0;
-    }
-    limits_clock_spend(in, 1);
-    return in->tick <= 0 && limits_tick_slow(in) < 0;
-}
-
-static PyObject *
-range_next_bounded(PyObject *it)
-{
-    return range_next_charge() ? NULL : range_next_orig(it);
-}
-
-static PyObject *
-longrange_next_bounded(PyObject *it)
-{
-    return range_next_charge() ? NULL : longrange_next_orig(it);
-}
-
-void
-deadline_install_sources(void)
-{
-    /* once per process (the types are the process's; the GIL is held) */
-    if (range_next_orig == NULL &&
-        PyRangeIter_Type.tp_iternext != range_next_bounded) {
-        range_next_orig = PyRangeIter_Type.tp_iternext;
-        PyRangeIter_Type.tp_iternext = range_next_bounded;
-    }
-    if (longrange_next_orig == NULL &&
-        PyLongRangeIter_Type.tp_iternext != longrange_next_bounded) {
-        longrange_next_orig = PyLongRangeIter_Type.tp_iternext;
-        PyLongRangeIter_Type.tp_iternext = longrange_next_bounded;
-    }
-}
-
-iternextfunc
-deadline_range_next_orig(iternextfunc next)
-{
-    if (next == range_next_bounded) {
-        return range_next_orig;
-    }
-    if (next == longrange_next_bounded) {
-        return longrange_next_orig;
-    }
-    return next;
 }
 
 PyObject *
@@ -349,101 +401,5 @@ deadline_wrap_iter(Interp *in, PyObject **pit)
         return -1;
     }
     Py_SETREF(*pit, w);
-    return 0;
-}
-
-/* Builtins that look at an argument without iterating it, or whose answer
- * depends on its identity or type: an iterator passed to them stays as it
- * is (a compatibility list: a missing entry only costs a wrapper). */
-static const char *const observers[] = {
-    "isinstance", "issubclass", "id",   "next",    "iter",    "repr",
-    "ascii",      "hash",       "callable", "len", "getattr", "hasattr",
-    "setattr",    "delattr",    "print", "type",   "vars",    "dir",
-    "format",     "str",        NULL};
-
-static int
-observes_identity(PyObject *func)
-{
-    if (func == (PyObject *)&PyType_Type ||
-        func == (PyObject *)&PyUnicode_Type) {
-        return 1;
-    }
-    if (!PyCFunction_Check(func)) {
-        return 0;
-    }
-    PyObject *self = PyCFunction_GET_SELF(func);
-    if (self == NULL || !PyModule_Check(self)) {
-        return 0;
-    }
-    const char *mod = PyModule_GetName(self);
-    if (mod == NULL) {
-        PyErr_Clear();
-        return 0;
-    }
-    const char *name = ((PyCFunctionObject *)func)->m_ml->ml_name;
-    if (strcmp(mod, "itertools") == 0) {
-        /* tee() copies a tee object it is given (3.14: tee of a tee is
-           independent of it) and iterates nothing itself: whatever
-           consumes its results in C gets them wrapped */
-        return strcmp(name, "tee") == 0;
-    }
-    if (strcmp(mod, "builtins") != 0) {
-        return 0;
-    }
-    for (int i = 0; observers[i]; i++) {
-        if (strcmp(name, observers[i]) == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* 1 for an iterator whose whole interface is iteration (a generator, a
- * call iterator, the builtin lazy iterators, itertools' iterators): a
- * budget iterator standing in for it loses nothing host code could ask of
- * it.  An iterator that is more than that (a StringIO, a file, a csv
- * reader, any object with methods of its own) is passed as it is: host code
- * receives the object the code gave it, and iterating it is bounded by what
- * it holds or by the sources it reads from, which are wrapped themselves
- * when they reach host code.  An allowlist: a type not named here is never
- * replaced. */
-static int
-pure_iterator(Interp *in, PyTypeObject *tp)
-{
-    if (tp == &PyGen_Type || tp == &PyCallIter_Type || tp == &PySeqIter_Type ||
-        tp == &PyRangeIter_Type || tp == &PyLongRangeIter_Type || tp == &PyMap_Type ||
-        tp == &PyFilter_Type || tp == &PyZip_Type || tp == &PyEnum_Type ||
-        tp == &PyReversed_Type) {
-        return 1;
-    }
-    return strncmp(tp->tp_name, "itertools.", 10) == 0;
-}
-
-int
-deadline_wrap_args(Interp *in, PyObject *func, PyObject **args,
-                   Py_ssize_t n)
-{
-    if (PyType_Check(func) && ((PyTypeObject *)func)->tp_iternext != NULL) {
-        /* a lazy iterator type (map, zip, chain, islice...): it iterates
-           its arguments only when it is consumed, and whatever consumes it
-           in C gets it wrapped (the consumers that iterate at construction,
-           product / permutations / cycle..., are policy.c's) */
-        return 0;
-    }
-    int checked = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (!unbounded_iterator(in, args[i]) || !pure_iterator(in, Py_TYPE(args[i]))) {
-            continue;
-        }
-        if (!checked) {
-            if (observes_identity(func)) {
-                return 0;
-            }
-            checked = 1;
-        }
-        if (deadline_wrap_iter(in, &args[i]) < 0) {
-            return -1;
-        }
-    }
     return 0;
 }

@@ -113,7 +113,7 @@ loop_source_iter(Interp *in, PyObject *src, LoopSource *ls)
         return -1;
     }
     /* a range's own next: the loop's body or element is charged */
-    ls->next = deadline_range_next_orig(Py_TYPE(ls->it)->tp_iternext);
+    ls->next = deadline_next_orig(Py_TYPE(ls->it));
     ls->gated = generator_yields_gated(in, ls->it);
     return 0;
 }

@@ -807,7 +807,7 @@ genexp_step(GenObject *gen)
             /* PEP 798: `(*x for ...)` yields the items of each element */
             PyObject *it = gen->gx_iters[gen->gx_depth - 1];
             PyObject *item = loop_iter_next(
-                deadline_range_next_orig(Py_TYPE(it)->tp_iternext), it);
+                deadline_next_orig(Py_TYPE(it)), it);
             if (item == NULL) {
                 if (PyErr_Occurred()) {
                     goto fail;
@@ -825,7 +825,7 @@ genexp_step(GenObject *gen)
            loop's iterable) are charged; nor for a range's items */
         PyObject *it = gen->gx_iters[gen->gx_depth - 1];
         PyObject *item = loop_iter_next(
-            deadline_range_next_orig(Py_TYPE(it)->tp_iternext), it);
+            deadline_next_orig(Py_TYPE(it)), it);
         if (item == NULL) {
             if (PyErr_Occurred()) {
                 goto fail;
@@ -2202,8 +2202,7 @@ static PyMethodDef gen_methods[] = {
 
 /* gi_running, gi_suspended (3.11+) and gi_yieldfrom as CPython's (the code
  * reads the two booleans; gi_yieldfrom is for host code: policy.c's
- * internal names); no gi_code or gi_frame (interpreted code has no code
- * object or frame). */
+ * internal names); no gi_frame (interpreted code has no frame). */
 static PyObject *
 gen_get_running(GenObject *gen, void *c)
 {
@@ -2251,7 +2250,77 @@ gen_get_yieldfrom(GenObject *gen, void *c)
     return Py_NewRef(gen->yieldfrom);
 }
 
+/* __class__: CPython's own type (types.GeneratorType, CoroutineType,
+ * AsyncGeneratorType: the closure), so that isinstance() (which falls
+ * back on __class__ when the type differs), inspect.isgenerator,
+ * asyncio.iscoroutine, functools.singledispatch and `x.__class__ in
+ * {...}` see what CPython's would; type(x) stays the core's type, named
+ * as CPython's. */
+static PyObject *
+gen_get_class(PyObject *self, void *cpython_type)
+{
+    return Py_NewRef((PyObject *)cpython_type);
+}
+
+/* gi_code / cr_code / ag_code, for host code only (policy.c's internal
+ * names; the value gate keeps code objects out of the code's values): the
+ * body has no code object, so one made once per kind, whose co_flags say
+ * what CPython's would (CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR; not
+ * CO_ITERABLE_COROUTINE): types.coroutine reads `gi_code.co_flags` of a
+ * generator whose __class__ is GeneratorType.  Its name and file say it is
+ * none of the code's (`<smolagents_native generator>`). */
+int
+generator_init_state(ModState *st)
+{
+    static const char src[] = "def generator():\n    yield\n"
+                              "async def coroutine():\n    pass\n"
+                              "async def async_generator():\n    yield\n";
+    static const char *const names[3] = {"generator", "coroutine",
+                                         "async_generator"};
+    PyObject *code = Py_CompileString(src, "<smolagents_native generator>",
+                                      Py_file_input);
+    if (code == NULL) {
+        return -1;
+    }
+    int rc = -1;
+    PyObject *consts = PyObject_GetAttrString(code, "co_consts");
+    if (consts != NULL && PyTuple_Check(consts)) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(consts); i++) {
+            PyObject *c = PyTuple_GET_ITEM(consts, i);
+            if (!PyCode_Check(c)) {
+                continue;
+            }
+            for (int k = 0; k < 3; k++) {
+                if (PyUnicode_CompareWithASCIIString(
+                        ((PyCodeObject *)c)->co_name, names[k]) == 0) {
+                    Py_XSETREF(st->gen_code[k], Py_NewRef(c));
+                }
+            }
+        }
+        rc = st->gen_code[0] && st->gen_code[1] && st->gen_code[2] ? 0 : -1;
+        if (rc < 0) {
+            PyErr_SetString(PyExc_SystemError, "generator: no code templates");
+        }
+    }
+    Py_XDECREF(consts);
+    Py_DECREF(code);
+    return rc;
+}
+
+static PyObject *
+gen_get_code(GenObject *gen, void *kind)
+{
+    PyObject *c = gen->st->gen_code[(int)(intptr_t)kind];
+    if (c == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "no code object");
+        return NULL;
+    }
+    return Py_NewRef(c);
+}
+
 static PyGetSetDef gen_getset[] = {
+    {"gi_code", (getter)gen_get_code, NULL, NULL, (void *)0},
+    {"__class__", gen_get_class, NULL, NULL, (void *)&PyGen_Type},
     {"gi_running", (getter)gen_get_running, NULL, NULL, NULL},
 #if PY_VERSION_HEX >= 0x030B0000
     {"gi_suspended", (getter)gen_get_suspended, NULL, NULL, NULL},
@@ -2365,6 +2434,8 @@ static PyMethodDef coro_methods[] = {
 };
 
 static PyGetSetDef coro_getset[] = {
+    {"cr_code", (getter)gen_get_code, NULL, NULL, (void *)1},
+    {"__class__", gen_get_class, NULL, NULL, (void *)&PyCoro_Type},
     {"cr_running", (getter)gen_get_running, NULL, NULL, NULL},
 #if PY_VERSION_HEX >= 0x030B0000
     {"cr_suspended", (getter)gen_get_suspended, NULL, NULL, NULL},
@@ -2658,6 +2729,8 @@ static PyMethodDef agen_methods[] = {
 };
 
 static PyGetSetDef agen_getset[] = {
+    {"ag_code", (getter)gen_get_code, NULL, NULL, (void *)2},
+    {"__class__", gen_get_class, NULL, NULL, (void *)&PyAsyncGen_Type},
     {"ag_running", (getter)agen_get_running, NULL, NULL, NULL},
 #if PY_VERSION_HEX >= 0x030C0000
     {"ag_suspended", (getter)gen_get_suspended, NULL, NULL, NULL},

@@ -22,9 +22,9 @@
  *    substitutes for blocking calls, size pre-checks, consumers' budgets);
  *    Then funcbridge_adapt_call: interpreted functions passed where
  *    CPython's C code demands real Python functions are bridged.
- * 3. wraps every argument that is an iterator with no bound of its own in a
- *    budget iterator, so a C loop consuming it checks the deadline
- *    (deadline_wrap_args);
+ * 3. [nothing for the deadline: the iterators with no end of their own
+ *    charge for every item themselves (deadline.c), so the arguments are
+ *    the objects the code gave];
  * 4. [the tripwire / tool-call state belongs here: a tool proxy suspends
  *    the audit-hook tripwire itself around the real tool call];
  * 5. calls (on the step's big stack when made on a generator's stack:
@@ -32,8 +32,9 @@
  *    them as plain and they run no code, are made without the call
  *    machinery, before step 2 (hostcall_fast_builtin);
  * 6. charges the deadline weight of a host call (limits_host_call_done);
- * 7. wraps an unbounded iterator it returns (deadline_wrap_result) and
- *    gates the result (gate_value, nesting_check).
+ * 7. wraps an unbounded iterator it returns that does not charge
+ *    (deadline_wrap_result: a fresh itertools module's) and gates the
+ *    result (gate_value, nesting_check).
  *
  * tests/security/test_hostcall.py fails when a raw call appears in the
  * evaluator outside this file and a reviewed allowlist.
@@ -335,11 +336,6 @@ hostcall_vectorcall_full(Interp *in, PyObject **pfunc, PyObject **args,
         funcbridge_adapt_call(in, *pfunc, args, nargs) < 0) {
         return NULL;
     }
-    if (deadline_any_iterator(args + first, nargs + nkw - first) &&
-        deadline_wrap_args(in, *pfunc, args + first, nargs + nkw - first) <
-            0) {
-        return NULL;
-    }
     /* a call made on a generator's stack runs on the step's big stack;
        a reviewed pure function with inert arguments runs without the
        gadget profile (gadgets.c, pure.def) */
@@ -367,10 +363,6 @@ hostcall_method_plain(Interp *in, PyObject *descr, PyObject **args,
     if (list_append_fast(in, descr, args, n, &res)) {
         return res; /* the one method hostcall_fast_builtin answers */
     }
-    if (deadline_any_iterator(args + 1, n - 1) &&
-        deadline_wrap_args(in, descr, args + 1, n - 1) < 0) {
-        return NULL;
-    }
     res = bigstack_vectorcall(
         in, descr, args, (size_t)n | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
     return finish(in, res);
@@ -388,25 +380,8 @@ hostcall_call(Interp *in, PyObject **pfunc, PyObject *args, PyObject *kw,
     PyObject **items = &PyTuple_GET_ITEM(args, 0);
     Py_ssize_t n = PyTuple_GET_SIZE(args);
     if (policy_prepare_call(in, pfunc, items, n, NULL) < 0 ||
-        funcbridge_adapt_call(in, *pfunc, items, n) < 0 ||
-        deadline_wrap_args(in, *pfunc, items, n) < 0) {
+        funcbridge_adapt_call(in, *pfunc, items, n) < 0) {
         return NULL;
-    }
-    if (kw != NULL && PyDict_GET_SIZE(kw) > 0) {
-        PyObject *key, *val;
-        Py_ssize_t pos = 0;
-        while (PyDict_Next(kw, &pos, &key, &val)) {
-            PyObject *v = Py_NewRef(val);
-            if (deadline_wrap_args(in, *pfunc, &v, 1) < 0) {
-                Py_DECREF(v);
-                return NULL;
-            }
-            int r = v != val ? PyDict_SetItem(kw, key, v) : 0;
-            Py_DECREF(v);
-            if (r < 0) {
-                return NULL;
-            }
-        }
     }
     PyObject *res = bigstack_call(in, *pfunc, args, kw);
     return finish(in, res);

@@ -369,6 +369,7 @@ typedef struct {
     PyCFunction eg_split, eg_subgroup; /* funcbridge.c: the C functions of
                                           BaseExceptionGroup's methods */
     PyObject *matcher_code; /* funcbridge.c: code of `lambda e: p(e)` */
+    PyObject *gen_code[3];  /* generator.c: gi_code / cr_code / ag_code */
     PyObject *entry_template; /* tripwire.c: the step's entry code, its
                                   runner constant a placeholder (None) */
     PyObject *install_dirs; /* tripwire.c: real paths of the installation,
@@ -475,6 +476,9 @@ typedef struct Interp {
     PyObject *grant_read, *grant_write, *install_dirs;
     int grant_network, grant_processes, grants_set;
     PyObject *entry_code, *entry_runner, *entry_globals;
+    /* the CPython interpreter the executor was made in (module.c), for
+       tripwire_foreign() */
+    PyInterpreterState *py_interp;
     /* ownstate.c: the executor's own random generator and decimal context
        (NULL until used), and the host's decimal context while the code
        runs (NULL otherwise) */
@@ -1182,7 +1186,8 @@ interp_closing(Interp *in)
 /* Entering interpreted code while a step (or hook) of this interpreter
  * runs: only from the thread that runs it (its budgets and stack bounds
  * are that thread's).  0, or -1 with InterpreterError; from another thread
- * during a step the refusal also aborts the step (limits.c).  Inline:
+ * during a step, or during a hook still running after a short wait, the
+ * refusal also aborts that window (limits.c).  Inline:
  * called on every call of an interpreted function by host code. */
 int interp_wrong_thread(Interp *in, int finalizer);
 /* While another thread runs a hook of this interpreter (an interpreted
@@ -1218,6 +1223,12 @@ PyObject *interp_leave(Interp *in, InterpSave *save, PyObject *res);
  * whenever the step's own code runs, so it tells host code that suspended
  * the checks apart. */
 extern HOT_TLS struct Interp *tripwire_armed_tls; /* tripwire.c */
+/* 1 when this thread runs another CPython interpreter than `in`'s (a
+ * subinterpreter started on the step's thread sees the thread's arming):
+ * the process-wide hooks (audit events, type.__new__, range iterators) then
+ * leave it alone, since no object of the executor's may cross into it, and
+ * the step is ended with an error at its next check (tripwire.c). */
+int tripwire_foreign(struct Interp *in);
 static inline int
 interp_needs_rearm(Interp *in)
 {
@@ -1247,6 +1258,9 @@ int generator_yields_gated(Interp *in, PyObject *it);
 int generator_is_own(Interp *in, PyObject *it);
 /* generator.c: unmap the pooled generator stacks (module free). */
 void generator_free_stacks(ModState *st);
+/* The code objects host code finds as gi_code / cr_code / ag_code (made
+ * once per module).  0 / -1. */
+int generator_init_state(ModState *st);
 
 /* memlimit.c: the allocator wrappers (installed once per process, at
  * module exec) and the per-thread accounting window of a step or hook. */
@@ -1287,13 +1301,14 @@ deadline_may_be_heavy(int op, PyObject *l, PyObject *r)
 int deadline_check_modpow(Interp *in, PyObject *b, PyObject *e, PyObject *m);
 /* Steals res: res itself, or a budget iterator over it.  New ref / NULL. */
 PyObject *deadline_wrap_result(Interp *in, PyObject *res);
-/* The range iterator types as deadline sources (deadline.c): installed
- * once per process at module init; deadline_range_next_orig(next) gives
- * CPython's own tp_iternext for theirs (`next` itself otherwise). */
-void deadline_install_sources(void);
-iternextfunc deadline_range_next_orig(iternextfunc next);
+/* The iterator types with no end of their own as deadline sources
+ * (deadline.c): installed once per process at module init (0 / -1);
+ * deadline_next_orig(tp) gives CPython's own tp_iternext for theirs (tp's
+ * tp_iternext otherwise). */
+int deadline_install_sources(void);
+iternextfunc deadline_next_orig(PyTypeObject *tp);
 /* The next item of a loop's iterator `it`, `next` being
- * deadline_range_next_orig(Py_TYPE(it)->tp_iternext): for the loops every
+ * deadline_next_orig(Py_TYPE(it)): for the loops every
  * iteration of which runs charged nodes (a for statement's body, a
  * comprehension's element or conditions, a generator's body), so that a
  * range's items need no charge of their own.  What PyIter_Next gives: a
@@ -1370,8 +1385,6 @@ loop_source_clear(LoopSource *ls)
 PyObject *run_comprehension(Frame *f, Node *e, LoopSource *src);
 /* Replace *pit (owned) by a budget iterator when it has no bound.  0 / -1. */
 int deadline_wrap_iter(Interp *in, PyObject **pit);
-int deadline_wrap_args(Interp *in, PyObject *func, PyObject **args,
-                       Py_ssize_t n);
 /* policy.c: budget iterators. */
 PyObject *policy_budget_iterator(Interp *in, PyObject *it);
 int policy_is_budget_iterator(Interp *in, PyObject *v);
@@ -1399,18 +1412,6 @@ hostcall_is_interpreted(Interp *in, PyObject *func)
     return Py_TYPE(func) == ft ||
            (Py_TYPE(func) == &PyMethod_Type &&
             Py_TYPE(PyMethod_GET_FUNCTION(func)) == ft);
-}
-/* 0 when none of args[0:n] is an iterator (the common case: nothing for
- * deadline_wrap_args to do). */
-static inline int
-deadline_any_iterator(PyObject *const *args, Py_ssize_t n)
-{
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (Py_TYPE(args[i])->tp_iternext != NULL) {
-            return 1;
-        }
-    }
-    return 0;
 }
 PyObject *hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
                               size_t nargsf, PyObject *kwnames, int flags);

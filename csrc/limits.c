@@ -565,6 +565,11 @@ interp_wait_for_hook(Interp *in, double max_seconds)
     return 0;
 }
 
+/* How long a call from another thread waits for a hook window to end.
+ * Short: the window may be the one that started the calling thread and
+ * now waits for it (a test method that joins the threads it started). */
+#define HOOK_WAIT_SECONDS 1.0
+
 int
 interp_wrong_thread(Interp *in, int finalizer)
 {
@@ -572,16 +577,35 @@ interp_wrong_thread(Interp *in, int finalizer)
     /* another thread runs a hook of this interpreter (host code calling an
        interpreted function after the step): wait for it to end, without the
        GIL, then run on this thread with a window of its own */
-    int waited = interp_wait_for_hook(in, in->timeout_seconds);
+    double wait = in->timeout_seconds > 0 && in->timeout_seconds < HOOK_WAIT_SECONDS
+                      ? in->timeout_seconds
+                      : HOOK_WAIT_SECONDS;
+    int waited = interp_wait_for_hook(in, wait);
     if (waited < 0) {
         return -1;
     }
     if (waited > 0) {
+        /* the window goes on: it may be the code's own (a hook that
+           started this thread and joins it), so it ends too, with the
+           same error at its next check, never a silent wrong result (C
+           state: the hook's thread raises it) */
+        static const char msg[] =
+            "interpreted code runs only on the thread of the call that "
+            "runs it: a function of the code was called on another thread "
+            "(threading, concurrent.futures) while a call of the code's "
+            "ran there; call it in that call itself (a loop instead of "
+            "threads)";
+        if (!finalizer && in->abort == ABORT_NONE) {
+            snprintf(in->abort_msg, sizeof(in->abort_msg), "%s", msg);
+            in->abort = ABORT_POLICY;
+            limits_force_slow(in);
+        }
         PyErr_SetString(in->interpreter_error ? in->interpreter_error
                                               : PyExc_RuntimeError,
-                        "an interpreted function was called while another "
-                        "thread ran one of the same executor past its "
-                        "timeout: it did not run");
+                        finalizer ? "a finalizer of the code's objects ran "
+                                    "on another thread while a call of the "
+                                    "code's ran: it did not run"
+                                  : msg);
         return -1;
     }
     if (!in->running || in->run_thread == me) {
@@ -619,20 +643,31 @@ interp_wrong_thread(Interp *in, int finalizer)
         "itself (a loop instead of threads)");
 }
 
+/* Is the pending exception the executor's own error for an abort? */
+static int
+abort_error_pending(Interp *in)
+{
+    PyObject *t = PyErr_Occurred();
+    return t != NULL &&
+           ((in->interpreter_error != NULL &&
+             PyErr_GivenExceptionMatches(t, in->interpreter_error)) ||
+            (in->timeout_error != NULL &&
+             PyErr_GivenExceptionMatches(t, in->timeout_error)));
+}
+
 PyObject *
 interp_leave(Interp *in, InterpSave *save, PyObject *res)
 {
     if (save->started) {
         gadgets_disarm(&save->gadgets);
         provenance_disarm(save->prev_prov);
-        if (res != NULL && in->abort != ABORT_NONE) {
-            /* host code inside the hook swallowed the abort */
+        if (in->abort != ABORT_NONE && !citizen_abort_passes_through(in->abort) &&
+            (res != NULL || !abort_error_pending(in))) {
+            /* host code inside the hook swallowed the abort, or raised
+               another error for it (the MemoryError of an allocation the
+               memory budget refused, a library's rewrapping of a tripwire
+               refusal): the hook ends with the abort, as a step does */
             Py_CLEAR(res);
-            limits_reraise_abort(in);
-        }
-        if (res == NULL && in->abort == ABORT_BUDGET && in->mem_tripped &&
-            PyErr_ExceptionMatches(PyExc_MemoryError)) {
-            /* the MemoryError of an allocation the memory budget refused */
             PyErr_Clear();
             limits_reraise_abort(in);
         }

@@ -449,6 +449,7 @@ interpreter_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         return NULL;
     }
     self->in.owner = (PyObject *)self;
+    self->in.py_interp = PyInterpreterState_Get();
     self->in.tools_epoch = 1;
     Budgets defaults; /* budgets.def, until a run gives its own */
     PyObject *none = NULL;
@@ -1666,12 +1667,14 @@ core_exec(PyObject *m)
         return -1;
     }
     if (PyModule_AddType(m, st->InterpreterType) < 0 ||
-        funcbridge_init_state(st) < 0) {
+        funcbridge_init_state(st) < 0 || generator_init_state(st) < 0) {
         return -1;
     }
     memlimit_install(); /* security: the memory budget (once per process) */
     (void)policy_plain_types_init();
-    deadline_install_sources(); /* security: range iterators check the deadline */
+    if (deadline_install_sources() < 0) {
+        return -1; /* security: iterators with no end check the deadline */
+    }
     if (PyModule_AddIntConstant(m, "MEMORY_BUDGET", memlimit_available()) <
         0) {
         return -1;
@@ -1782,6 +1785,9 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->template_type);
     Py_VISIT(st->interpolation_type);
     Py_VISIT(st->matcher_code);
+    for (int i = 0; i < 3; i++) {
+        Py_VISIT(st->gen_code[i]);
+    }
     Py_VISIT(st->install_dirs);
     Py_VISIT(st->entry_template);
     Py_VISIT(st->kind_of_class);
@@ -1820,6 +1826,9 @@ core_clear(PyObject *m)
     Py_CLEAR(st->template_type);
     Py_CLEAR(st->interpolation_type);
     Py_CLEAR(st->matcher_code);
+    for (int i = 0; i < 3; i++) {
+        Py_CLEAR(st->gen_code[i]);
+    }
     Py_CLEAR(st->install_dirs);
     Py_CLEAR(st->entry_template);
     Py_CLEAR(st->kind_of_class);

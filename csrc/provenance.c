@@ -59,6 +59,57 @@ static HOT_TLS int prov_nbuilding;
  * outlives the step). */
 static HOT_TLS PyFrameObject *prov_boundary;
 
+/* Is frame `f` (of code `co`) importlib's `_call_with_frames_removed`
+ * running `_imp`'s loader of a C extension or built-in module (its create
+ * or exec step)?  The module's initialization is C, with no `<module>`
+ * frame of its own (the `_decimal` that registers Decimal with
+ * numbers.Number).  `_call_with_frames_removed` is private to importlib:
+ * the code cannot call it itself. */
+static int
+extension_init_frame(PyFrameObject *f, PyCodeObject *co)
+{
+    if (PyUnicode_CompareWithASCIIString(co->co_name,
+                                         "_call_with_frames_removed") != 0 ||
+        PyUnicode_CompareWithASCIIString(
+            co->co_filename, "<frozen importlib._bootstrap>") != 0) {
+        return 0;
+    }
+#if PY_VERSION_HEX >= 0x030B0000
+    PyObject *locals = PyFrame_GetLocals(f);
+#else
+    PyObject *locals = PyObject_GetAttrString((PyObject *)f, "f_locals");
+#endif
+    if (locals == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *fn = PyMapping_GetItemString(locals, "f");
+    Py_DECREF(locals);
+    if (fn == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int r = 0;
+    if (PyCFunction_Check(fn)) {
+        PyObject *self = PyCFunction_GET_SELF(fn);
+        const char *mod = self != NULL && PyModule_Check(self)
+                              ? PyModule_GetName(self)
+                              : NULL;
+        const char *name = ((PyCFunctionObject *)fn)->m_ml->ml_name;
+        if (mod == NULL) {
+            PyErr_Clear();
+        }
+        else if (strcmp(mod, "_imp") == 0) {
+            r = strcmp(name, "create_dynamic") == 0 ||
+                strcmp(name, "exec_dynamic") == 0 ||
+                strcmp(name, "create_builtin") == 0 ||
+                strcmp(name, "exec_builtin") == 0;
+        }
+    }
+    Py_DECREF(fn);
+    return r;
+}
+
 int
 provenance_in_import(void)
 {
@@ -75,7 +126,8 @@ provenance_in_import(void)
             Py_DECREF(co); /* the step's entry frame (tripwire.c) */
             break;
         }
-        r = PyUnicode_CompareWithASCIIString(co->co_name, "<module>") == 0;
+        r = PyUnicode_CompareWithASCIIString(co->co_name, "<module>") == 0 ||
+            extension_init_frame(f, co);
         Py_DECREF(co);
         if (r) {
             break;
@@ -473,7 +525,11 @@ static PyObject *
 prov_type_new(PyTypeObject *meta, PyObject *args, PyObject *kwds)
 {
     int pushed = 0;
-    if (prov_tls_interp != NULL && PyTuple_Check(args) &&
+    Interp *in = prov_tls_interp;
+    if (in != NULL && tripwire_foreign(in)) {
+        in = NULL; /* a subinterpreter's class: none of the step's */
+    }
+    if (in != NULL && PyTuple_Check(args) &&
         PyTuple_GET_SIZE(args) == 3 && prov_nbuilding < PROV_BUILDING_MAX &&
         PyUnicode_Check(PyTuple_GET_ITEM(args, 0)) &&
         PyTuple_Check(PyTuple_GET_ITEM(args, 1)) &&
@@ -488,7 +544,6 @@ prov_type_new(PyTypeObject *meta, PyObject *args, PyObject *kwds)
     if (pushed) {
         prov_nbuilding--;
     }
-    Interp *in = prov_tls_interp;
     if (t != NULL && in != NULL && PyType_Check(t) && PyTuple_Check(args) &&
         PyTuple_GET_SIZE(args) == 3 && !provenance_in_import() &&
         provenance_adopt(in, (PyTypeObject *)t) < 0) {

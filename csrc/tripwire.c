@@ -985,11 +985,48 @@ check_event(Interp *in, const char *event, PyObject *args)
     return 0;
 }
 
+/* A subinterpreter is being made or runs on the step's thread: it runs
+ * source with none of the step's policy.  Not refused where it is made:
+ * CPython's callers do not all survive a failed creation (3.12's
+ * _xxsubinterpreters.create dereferences the NULL thread state), and a
+ * refusal inside the new interpreter is a fatal error of its start.  The
+ * step's abort instead, in C state only (no object may be made for `in`
+ * from another interpreter), raised when the step's code next runs
+ * (limits_reraise_abort). */
+static void
+subinterpreter_abort(Interp *in)
+{
+    if (in->abort == ABORT_NONE) {
+        snprintf(in->abort_msg, sizeof(in->abort_msg),
+                 "Forbidden by the sandbox: a subinterpreter ran on the "
+                 "step's thread (its code runs outside the sandbox's "
+                 "policy)");
+        in->abort = ABORT_POLICY;
+        limits_force_slow(in);
+    }
+}
+
+int
+tripwire_foreign(Interp *in)
+{
+    if (PyInterpreterState_Get() == in->py_interp) {
+        return 0;
+    }
+    subinterpreter_abort(in);
+    return 1;
+}
+
 static int
 audit_hook(const char *event, PyObject *args, void *data)
 {
     Interp *in = tripwire_armed_tls;
-    if (in == NULL || tripwire_kernel_bounded) {
+    if (in == NULL || tripwire_kernel_bounded || tripwire_foreign(in)) {
+        return 0;
+    }
+    if (strcmp(event, "cpython.PyInterpreterState_New") == 0) {
+        /* raised in the creating interpreter on 3.10 and 3.12 (with no
+           thread state, so never seen, on 3.11 and 3.13+) */
+        subinterpreter_abort(in);
         return 0;
     }
     /* what the checks do (frames, realpath) raises events too */

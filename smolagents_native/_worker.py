@@ -1,7 +1,7 @@
 """The fork server and the worker loop of `isolation="process"` (docs/isolation.md).
 
-The fork server is a fresh Python process started by `WorkerPool` (`python -I`, no host
-environment, its working directory `/`). It preloads the core and the modules the pool names,
+The fork server is a fresh Python process started by `WorkerPool` (what `-I` does, without
+its flags: no host environment, no user site, its working directory `/` off `sys.path`). It preloads the core and the modules the pool names,
 makes itself undumpable and installs its own seccomp filter, then serves requests on the
 inherited AF_UNIX socket:
 
@@ -421,7 +421,7 @@ class _Worker:
 def confine(spec: dict[str, Any], jail: dict[str, Any],
             env: dict[str, str]) -> tuple[dict[str, int | None], str | None]:
     """The worker's last layers, after the jail (`_jail.build_jail`) and before any code:
-    stderr to /dev/null, the environment (only `env` besides HOME, TMPDIR and PATH), the
+    stderr to /dev/null, the environment (only `env` besides HOME, TMPDIR, PATH and LANG), the
     rlimits, the seccomp filter. Returns (the limits in force, the seccomp mode or None)."""
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 2)
@@ -429,7 +429,7 @@ def confine(spec: dict[str, Any], jail: dict[str, Any],
     scratch = jail["view"]["scratch"]
     os.environ.clear()
     os.environ.update({"HOME": scratch or "/", "TMPDIR": scratch or "/tmp",
-                       "PATH": "/usr/bin:/bin"})
+                       "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
     os.environ.update(env)
     limits = _set_limits(spec["limits"])
     from . import _core

@@ -99,11 +99,18 @@ class _ForkServer:
         self.control = host_end
         options = {"preload": list(preload)}
         # The worker imports this very package (the host's copy, wherever it is: an editable
-        # checkout, an unpacked sdist, site-packages), isolated from the environment (-I),
-        # loaded from its own directory: the directory around it is never put on sys.path
-        # (a worker granted it could plant modules there that the fork server would import).
+        # checkout, an unpacked sdist, site-packages), loaded from its own directory: the
+        # directory around it is never put on sys.path (a worker granted it could plant
+        # modules there that the fork server would import). What `-I` would do is done here
+        # instead, so that the code's `sys.flags` are a plain interpreter's as CPython shows
+        # them (isolated, ignore_environment, no_user_site, safe_path all off): the environment
+        # is this one, with no PYTHON* variable but the sanitizer's; the user's site
+        # directory is a path that does not exist (PYTHONUSERBASE); the bootstrap removes the
+        # working directory `-c` puts first on sys.path before it imports anything. A UTF-8
+        # locale (LANG=C.UTF-8, the worker's too): under the C locale CPython would turn on
+        # its UTF-8 mode (PEP 540), a flag a host's interpreter does not usually show.
         cmd = [
-            _python(), "-I", "-c", _BOOTSTRAP,
+            _python(), "-c", _BOOTSTRAP,
             _PACKAGE_DIR, str(server_end.fileno()), P.dumps(options).hex(),
         ]
         try:
@@ -111,7 +118,8 @@ class _ForkServer:
                 cmd,
                 pass_fds=(server_end.fileno(),),
                 cwd="/",
-                env={"PATH": "/usr/bin:/bin",
+                env={"PATH": "/usr/bin:/bin", "PYTHONUSERBASE": _NO_USER_BASE,
+                     "LANG": "C.UTF-8",
                      **{k: os.environ[k] for k in _SANITIZER_ENV if k in os.environ}},
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
@@ -223,8 +231,14 @@ class _ForkServer:
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 # The fork server's first lines: this package from its directory (argv[1]), then _worker.main.
+# A user base that does not exist: no user site-packages directory (and no .pth file of it)
+# for the fork server, without -s (which the code would see in sys.flags).
+_NO_USER_BASE = "/nonexistent/smolagents-native-no-user-site"
 _BOOTSTRAP = (
-    "import sys, importlib.util as u\n"
+    "import sys\n"
+    "if sys.path and sys.path[0] in ('', '/'):\n"
+    "    del sys.path[0]\n"
+    "import importlib.util as u\n"
     "d = sys.argv.pop(1)\n"
     "s = u.spec_from_file_location('smolagents_native', d + '/__init__.py',"
     " submodule_search_locations=[d])\n"

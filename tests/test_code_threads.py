@@ -33,11 +33,17 @@ def threads_end_with_the_test():
     same process compares the host's thread count: tests/security/test_inprocess_modules.py)."""
     import threading
 
+    import gc
+
     before = threading.active_count()
     yield
+    # an aborted step leaves its ThreadPoolExecutor in the state, unshut: its idle workers
+    # end when it is collected (the test's executor is gone by now)
+    gc.collect()
     deadline = time.monotonic() + 30
     while threading.active_count() > before and time.monotonic() < deadline:
         time.sleep(0.01)
+        gc.collect()
 
 
 @pytest.fixture
@@ -46,7 +52,8 @@ def ex():
         warnings.simplefilter("ignore", RuntimeWarning)  # threading in process: the host's choice
         executor = LocalPythonExecutor(IMPORTS, isolation="none")
     executor.send_tools({})
-    return executor
+    yield executor
+    executor.state.clear()  # the code's pools and threads: collectable
 
 
 @pytest.mark.parametrize("program", [THREAD_TARGET, POOL_MAP, CAUGHT, GENERATOR, DEL_NAMED],
@@ -142,3 +149,30 @@ def test_a_step_waits_for_a_blocked_call_at_most_its_timeout():
         except RuntimeError:
             assert time.monotonic() < deadline
             time.sleep(0.05)
+
+
+def test_a_hook_that_joins_a_thread_calling_the_code_ends_with_the_error(ex):
+    """A function of the code that host code calls after the step (a test method run by
+    unittest) starts threads whose target is the code's and joins them: the threads' calls
+    wait for that call at most a second (it may be a concurrent host call that ends soon),
+    then fail, and the call that started them ends with the same error instead of a result
+    computed without them (it used to wait the whole timeout: a hang until then)."""
+    ex("""
+import threading
+def count_in_threads():
+    hits = []
+    def work():
+        hits.append(1)
+    ts = [threading.Thread(target=work) for _ in range(3)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return len(hits)
+""")
+    t0 = time.monotonic()
+    with pytest.raises(InterpreterError, match="runs only on the thread"):
+        ex.state["count_in_threads"]()
+    assert time.monotonic() - t0 < 15
+    assert ex("1 + 1").output == 2
+    assert ex("count_in_threads.__name__").output == "count_in_threads"

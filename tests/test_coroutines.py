@@ -219,3 +219,40 @@ def asyncio_run_first(agen):
     except StopIteration as e:
         return e.value
     raise AssertionError("no value")
+
+
+def test_cpythons_classes_and_code_flags_for_host_code():
+    """Host code sees CPython's classes: `__class__` is types.GeneratorType / CoroutineType /
+    AsyncGeneratorType (isinstance, inspect, asyncio.iscoroutine), and `types.coroutine`,
+    which then reads `gi_code.co_flags`, finds a code object whose flags say generator (not
+    an iterable coroutine): a `@types.coroutine` generator of the code is awaitable. The code
+    itself still cannot read gi_code (an internal attribute)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        ex = LocalPythonExecutor(["asyncio", "types", "inspect"], isolation="none")
+    out = ex(
+        "import asyncio, types, inspect\n"
+        "@types.coroutine\n"
+        "def bar():\n"
+        "    yield\n"
+        "    return 5\n"
+        "async def main():\n"
+        "    return await bar()\n"
+        "def g():\n"
+        "    yield 1\n"
+        "async def c():\n"
+        "    pass\n"
+        "async def ag():\n"
+        "    yield 1\n"
+        "x, y, z = g(), c(), ag()\n"
+        "r = (asyncio.run(main()), isinstance(x, types.GeneratorType),\n"
+        "     isinstance(y, types.CoroutineType), isinstance(z, types.AsyncGeneratorType),\n"
+        "     inspect.isgenerator(x), asyncio.iscoroutine(y), inspect.isasyncgen(z),\n"
+        "     x.__class__ is types.GeneratorType)\n"
+        "y.close()\n"
+        "r").output
+    assert out == (5, True, True, True, True, True, True, True)
+    g = ex.state["g"]()
+    assert g.gi_code.co_flags & 0x20 and not g.gi_code.co_flags & 0x100
+    with pytest.raises(InterpreterError, match="internal attribute: gi_code"):
+        ex("g().gi_code")

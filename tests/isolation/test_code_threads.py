@@ -1,5 +1,7 @@
 """Threads the code starts, in a process-mode worker (threading is outside the in-process
-table, so this is the default for these imports); cases in tests/code_threads_cases.py."""
+table, so this is the default for these imports); cases in tests/code_threads_cases.py. The
+code's threads live in the worker: the host's thread count is the pool's business (the
+in-process file waits for the code's threads to end; here they end with the worker)."""
 
 from __future__ import annotations
 
@@ -20,19 +22,6 @@ from code_threads_cases import (
     POOL_MAP,
     THREAD_TARGET,
 )
-
-
-@pytest.fixture(autouse=True)
-def threads_end_with_the_test():
-    """The threads a test's program started have ended when it returns (a later test in the
-    same process compares the host's thread count: tests/security/test_inprocess_modules.py)."""
-    import threading
-
-    before = threading.active_count()
-    yield
-    deadline = time.monotonic() + 30
-    while threading.active_count() > before and time.monotonic() < deadline:
-        time.sleep(0.01)
 
 
 @pytest.mark.parametrize("program", [THREAD_TARGET, POOL_MAP, CAUGHT, GENERATOR, DEL_NAMED],

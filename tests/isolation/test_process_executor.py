@@ -535,3 +535,27 @@ def test_print_to_sys_stdout_is_in_the_logs(make_process_executor):
     ex = make_process_executor(["sys"])
     out = ex('import sys\nprint("a", file=sys.stdout)\nprint("b", file=sys.stderr)\nprint("c")')
     assert out.logs == "a\nc\n"
+
+
+def test_the_workers_interpreter_is_started_as_a_plain_one(make_process_executor):
+    """The fork server gets what `python -I` gives (no PYTHON* variable of the host's, no
+    user site directory, its working directory off sys.path) without the flags: the code's
+    `sys.flags` are a plain interpreter's, as CPython shows them (monty's import__sys), and
+    its locale is UTF-8 without the UTF-8 mode."""
+    ex = make_process_executor(["sys", "site", "locale"])
+    out = ex(
+        "import sys, site, locale\n"
+        "f = sys.flags\n"
+        "(f.isolated, f.ignore_environment, f.no_user_site, bool(getattr(f, 'safe_path', 0)),\n"
+        " f.utf8_mode, locale.getpreferredencoding().lower().replace('-', ''),\n"
+        " [p for p in sys.path if p in ('', '/') or p.startswith('/nonexistent')],\n"
+        " any('/.local/' in p for p in sys.path))"
+    ).output
+    import subprocess
+    import sys
+
+    # UTF-8 mode is a plain interpreter's default from 3.15 (PEP 686): as this one shows it
+    plain = subprocess.run([sys.executable, "-c", "import sys; print(sys.flags.utf8_mode)"],
+                           env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+                           capture_output=True, text=True, check=True).stdout.strip()
+    assert out == (0, 0, 0, False, int(plain), "utf8", [], False)

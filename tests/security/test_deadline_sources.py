@@ -73,6 +73,15 @@ OWN_PAYLOADS = [
     "sorted([range(10**18)], key=max)",
     "list(map(max, [range(10**18)]))",
     "sorted([range(2**70)], key=min)",
+    # the sources charge themselves, whoever loops over them and through any chain: a
+    # subclass (it inherits the slot), a host Python function's loop over a lazy chain, a
+    # builtin called by C code as a key, iter() of a builtin callable
+    "import itertools\nclass C(itertools.count):\n    pass\nset().isdisjoint(C())",
+    "import itertools, heapq\nheapq.nlargest(1, map(abs, itertools.count()))",
+    "import itertools\nsorted([itertools.cycle([1])], key=list)",
+    "import itertools\nsorted([itertools.repeat(2)], key=frozenset)",
+    "set().isdisjoint(iter(int, 1))",
+    "import itertools\nset().isdisjoint(enumerate(zip(itertools.count(), itertools.repeat(1))))",
     # the code's own generators consumed in C with no budget iterator (prepare_iterable:
     # nothing kept per item) and loops over a range's own next (loop_iter_next): their
     # bodies are charged on every resume, every item
@@ -131,3 +140,25 @@ def test_legitimate_big_int_and_pow_programs():
         "(y.bit_length(), q > 0, p, rsa > 0)"
     )
     assert out.output == ((3**100_000 * 3**100_000).bit_length(), True, pow(2, 10**6, 10**9 + 7), True)
+
+
+def test_the_code_keeps_cpythons_iterators():
+    """The deadline is kept by the sources, not by wrapping the code's values: the iterator
+    a host call returns, or the code passes to host code, is the object CPython made
+    (identity, type, pickling)."""
+    ex = new_executor(imports=IMPORTS + ["pickle", "unittest"], timeout=5)
+    out = ex(
+        "import itertools, pickle, unittest\n"
+        "f = lambda: 1\n"
+        "it = iter(f, 2)\n"
+        "c = itertools.count(3)\n"
+        "e = enumerate('abc', 1)\n"
+        "t = unittest.TestCase()\n"
+        "t.assertIs(iter(e), e)\n"
+        "r = reversed((1, 2, 3))\n"
+        "next(r)\n"
+        "(type(it).__name__, type(c) is itertools.count, type(itertools.repeat(1)).__name__,\n"
+        " len(pickle.dumps(r)) > 0, len(pickle.dumps(map(abs, [1]))) > 0,\n"
+        " list(itertools.islice(c, 3)))"
+    ).output
+    assert out == ("callable_iterator", True, "repeat", True, True, [3, 4, 5])

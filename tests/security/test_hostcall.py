@@ -22,7 +22,7 @@ CSRC = Path(__file__).resolve().parents[2] / "csrc"
 EVALUATOR = ["eval_expr.c", "eval_stmt.c", "eval_match.c", "function.c", "generator.c"]
 RAW = re.compile(
     r"\b(PyObject_(?:Call\w*|Vectorcall\w*|GetIter)|PyIter_Next|PySequence_(?:Tuple|List|Contains)"
-    r"|PyDict_(?:Update|Merge\w*)|tp_iternext|loop_iter_next|deadline_range_next_orig)\s*\("
+    r"|PyDict_(?:Update|Merge\w*)|tp_iternext|loop_iter_next|deadline_next_orig)\s*\("
 )
 
 # (file, fragment of the line) -> why it is not a host call or is bounded without the entry point.
@@ -46,8 +46,8 @@ ALLOWED = {
     ("eval_stmt.c", "ls->it = PyObject_GetIter(src);"): (
         "loop source of a for statement or comprehension: each item charged"
     ),
-    ("eval_stmt.c", "ls->next = deadline_range_next_orig(Py_TYPE(ls->it)->tp_iternext);"): (
-        "loop source: a range's own next, each item charged"
+    ("eval_stmt.c", "ls->next = deadline_next_orig(Py_TYPE(ls->it));"): (
+        "loop source: a deadline source's own next, each item charged"
     ),
     ("eval_stmt.c", "PyObject_CallMethodOneArg(exc, name, type)"): "except*: ExceptionGroup.split",
     ("eval_expr.c", "iter = PyObject_GetIter(keys);"): "f(**m): the mapping's keys, materialized",
@@ -84,8 +84,8 @@ ALLOWED = {
     ("function.c", "ns = PyObject_VectorcallDict(prep, pargs, 2, kw);"): "class: __prepare__",
     ("function.c", "cls = PyObject_VectorcallDict(meta, margs, 3, kw);"): "class: the metaclass",
     ("generator.c", "PyObject_CallOneArg(PyExc_StopIteration, value)"): "builtin type",
-    ("generator.c", "deadline_range_next_orig(Py_TYPE(it)->tp_iternext), it);"): (
-        "genexp loop: a range's own next, each item charged"
+    ("generator.c", "deadline_next_orig(Py_TYPE(it)), it);"): (
+        "genexp loop: a deadline source's own next, each item charged"
     ),
     ("generator.c", "PyObject *it = PyObject_GetIter(src);"): "genexp inner loop: charged",
     ("generator.c", "iter = PyObject_GetIter(iterable);"): "yield from: each item charged",

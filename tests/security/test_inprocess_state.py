@@ -364,6 +364,64 @@ def test_a_tool_may_do_what_host_code_does(which, expect):
     assert lines["AGAIN"] == repr(expect)
 
 
+SUBINTERP_SCRIPT = """
+import sys, warnings
+warnings.simplefilter("ignore")
+sys.path.insert(0, {root!r})
+from smolagents_native import LocalPythonExecutor
+ex = LocalPythonExecutor(["*"], isolation="none")
+ex.state = state = {{}}
+def step(src):
+    try:
+        ex(src)
+        return "ok"
+    except Exception as e:
+        return type(e).__name__ + ": " + str(e)
+print("STEP", step({src!r}))
+print("HOOK", step("def f():\\n    " + {src!r}.replace("\\n", "\\n    ")))
+try:
+    state["f"]()
+    print("CALL ok")
+except Exception as e:
+    print("CALL", type(e).__name__ + ": " + str(e))
+print("AGAIN", ex("1 + 1").output)
+"""
+
+
+@pytest.mark.parametrize("how", ["testcapi", "interpreters"])
+def test_a_subinterpreter_started_on_the_steps_thread_ends_the_step(how, tmp_path):
+    """The thread's arming is per OS thread: the process-wide hooks see a new interpreter
+    on the step's thread. They leave it alone (none of the executor's objects may enter it:
+    a refusal there was a fatal error of the whole process, and refusing the creation's
+    audit event crashes 3.12's _xxsubinterpreters.create) and the step ends with an error,
+    in a step and in a hook the host calls; `run_string` on the new one is never reached."""
+    mark = tmp_path / "escaped"
+    payload = f"open({str(mark)!r}, 'w').write('x')"
+    if how == "testcapi":
+        pytest.importorskip("_testcapi")
+        src = f"import _testcapi\n_testcapi.run_in_subinterp({payload!r})"
+    else:
+        mod = next((m for m in ("_interpreters", "_xxsubinterpreters")
+                    if __import__("importlib").util.find_spec(m)), None)
+        if mod is None:
+            pytest.skip("no low-level subinterpreter module")
+        src = f"import {mod} as xi\nxi.run_string(xi.create(), {payload!r})"
+    script = SUBINTERP_SCRIPT.format(root=ROOT, src=src)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "Fatal Python error" not in proc.stderr
+    lines = dict(ln.split(" ", 1) for ln in proc.stdout.splitlines()
+                 if ln.startswith(("STEP", "HOOK", "CALL", "AGAIN")))
+    why = "a subinterpreter ran on the step's thread"
+    assert why in lines["STEP"] and lines["STEP"].startswith("InterpreterError")
+    assert lines["HOOK"] == "ok"
+    assert why in lines["CALL"] and lines["CALL"].startswith("InterpreterError")
+    assert lines["AGAIN"] == "2"
+    if how == "interpreters":
+        assert not mark.exists()  # the subinterpreter was made, never given the source
+
+
 def test_a_generator_resumed_by_the_host_with_an_exception_keeps_it():
     # the window the host's resumption opens installs the executor's decimal context with an
     # exception pending (the one thrown in, GeneratorExit at close or collection): it must be
