@@ -661,12 +661,14 @@ interp_leave(Interp *in, InterpSave *save, PyObject *res)
     if (save->started) {
         gadgets_disarm(&save->gadgets);
         provenance_disarm(save->prev_prov);
-        if (in->abort != ABORT_NONE && !citizen_abort_passes_through(in->abort) &&
-            (res != NULL || !abort_error_pending(in))) {
+        if (in->abort != ABORT_NONE &&
+            (res != NULL || (!citizen_abort_passes_through(in->abort) &&
+                             !abort_error_pending(in)))) {
             /* host code inside the hook swallowed the abort, or raised
                another error for it (the MemoryError of an allocation the
                memory budget refused, a library's rewrapping of a tripwire
-               refusal): the hook ends with the abort, as a step does */
+               refusal): the hook ends with the abort, as a step does (an
+               abort that passes through, a signal's, is its own error) */
             Py_CLEAR(res);
             PyErr_Clear();
             limits_reraise_abort(in);
