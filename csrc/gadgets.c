@@ -550,8 +550,7 @@ frame_arg_true(PyFrameObject *frame, const char *arg)
     return t;
 }
 
-/* A local of the starting frame (new reference), or NULL (no error). */
-static PyObject *
+PyObject *
 frame_local(PyFrameObject *frame, const char *arg)
 {
 #if PY_VERSION_HEX >= 0x030B0000

@@ -1513,6 +1513,9 @@ int provenance_in_import(void);
  * provenance_reenter_done, so a module body below it (an import that was
  * running when a finalizer struck) does not make the code's calls count as
  * the import's.  Returns the previous boundary. */
+/* gadgets.c: local `name` of a Python frame (new reference), or NULL with
+ * no error set. */
+PyObject *frame_local(PyFrameObject *frame, const char *name);
 PyFrameObject *provenance_reenter(void);
 void provenance_reenter_done(PyFrameObject *prev);
 void provenance_disarm(Interp *prev);

@@ -74,19 +74,8 @@ extension_init_frame(PyFrameObject *f, PyCodeObject *co)
             co->co_filename, "<frozen importlib._bootstrap>") != 0) {
         return 0;
     }
-#if PY_VERSION_HEX >= 0x030B0000
-    PyObject *locals = PyFrame_GetLocals(f);
-#else
-    PyObject *locals = PyObject_GetAttrString((PyObject *)f, "f_locals");
-#endif
-    if (locals == NULL) {
-        PyErr_Clear();
-        return 0;
-    }
-    PyObject *fn = PyMapping_GetItemString(locals, "f");
-    Py_DECREF(locals);
+    PyObject *fn = frame_local(f, "f");
     if (fn == NULL) {
-        PyErr_Clear();
         return 0;
     }
     int r = 0;
