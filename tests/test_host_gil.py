@@ -16,10 +16,15 @@ import time
 from smolagents_native import ExecutionTimeoutError, LocalPythonExecutor
 
 BUSY = "n = 0\nwhile True:\n    n += 1\n"
-# Bounds for a loaded machine (2 cores shared by many processes), wider under the sanitizers.
-# A step that held the GIL throughout stalled the heartbeat for the whole step (2.5 s).
+# Bounds for a loaded machine (2 cores shared by many processes, CI's suites running two
+# workers), wider under the sanitizers. A step that held the GIL throughout stalled the heartbeat
+# for the whole step; on an idle machine the worst gap is about twice the switch interval (10 ms),
+# under CI's load it was seen at 1.3 s. So a gap is a failure only when it is most of a step:
+# STALL_SHARE of the step's length.
 SLACK = 3 if os.environ.get("SMOLAGENTS_NATIVE_SANITIZE") == "1" else 1
-MAX_STALL = 0.8 * SLACK
+STEP = 2.5 * SLACK
+STALL_SHARE = 0.6
+MAX_STALL = STALL_SHARE * STEP
 
 
 class Heartbeat:
@@ -69,10 +74,10 @@ def run_busy(ex: LocalPythonExecutor) -> float:
 
 
 def test_heartbeat_keeps_beating_during_a_busy_step():
-    ex = busy_executor(2.5 * SLACK)
+    ex = busy_executor(STEP)
     with Heartbeat() as hb:
         took = run_busy(ex)
-    assert took >= 2.4 * SLACK
+    assert took >= STEP - 0.1
     # Before: one stall of the whole step and no beat. Now: about twice the switch interval
     # (5 ms by default) on an idle machine.
     assert hb.worst < MAX_STALL, hb.worst
@@ -80,7 +85,7 @@ def test_heartbeat_keeps_beating_during_a_busy_step():
 
 
 def test_busy_step_in_a_thread_lets_the_main_thread_run():
-    ex = busy_executor(2.5 * SLACK)
+    ex = busy_executor(STEP)
     worker = threading.Thread(target=run_busy, args=(ex,), daemon=True)
     worker.start()
     time.sleep(0.1)
@@ -95,14 +100,15 @@ def test_busy_step_in_a_thread_lets_the_main_thread_run():
 
 def test_waiting_for_a_shared_executor_does_not_hold_the_gil():
     # A second thread blocked on the executor's step lock must not stall the heartbeat.
-    ex = busy_executor(1.5 * SLACK)
+    step = 1.5 * SLACK
+    ex = busy_executor(step)
     threads = [threading.Thread(target=run_busy, args=(ex,), daemon=True) for _ in range(2)]
     with Heartbeat() as hb:
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-    assert hb.worst < MAX_STALL, hb.worst
+    assert hb.worst < STALL_SHARE * step, hb.worst
 
 
 def test_switch_interval_changes_are_honoured():
@@ -110,10 +116,10 @@ def test_switch_interval_changes_are_honoured():
     old = sys.getswitchinterval()
     sys.setswitchinterval(0.05)
     try:
-        ex = busy_executor(2.5 * SLACK)
+        ex = busy_executor(STEP)
         with Heartbeat() as hb:
             run_busy(ex)
     finally:
         sys.setswitchinterval(old)
     assert hb.beats > 5, hb.beats
-    assert hb.worst < MAX_STALL + 0.1, hb.worst
+    assert hb.worst < MAX_STALL, hb.worst
