@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import contextvars
+import inspect
 import logging
 import math
 import re
@@ -916,5 +917,12 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+# `inspect.signature(LocalPythonExecutor)` (so `help()`, IDEs, notebooks) reads `__new__` before
+# `__init__`; `__new__` only chooses the mode and passes everything on, so it shows `__init__`'s.
+LocalPythonExecutor.__new__.__signature__ = inspect.signature(  # type: ignore[attr-defined]
+    LocalPythonExecutor.__init__
+).replace(return_annotation=inspect.Signature.empty)
 
 _smolbridge.on_load(_smolagents_loaded)

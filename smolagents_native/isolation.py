@@ -1214,3 +1214,18 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             if self._pool_acquired:
                 self._pool_acquired = False
                 self._pool.release()
+
+
+def _process_executor_signature() -> inspect.Signature:
+    """ProcessExecutor's whole signature for `help()` and IDEs: LocalPythonExecutor's arguments
+    (which `__init__` takes as `*args, **kwargs` and binds itself) and its own keywords."""
+    own = inspect.signature(ProcessExecutor.__init__)
+    base = [p.name for p in _init_parameters()]
+    cut = base.index("isolation")  # *args binds positionally up to it: the rest by keyword
+    params = [own.parameters["self"], *_init_parameters()[:cut]]
+    params += [p.replace(kind=p.KEYWORD_ONLY) for p in _init_parameters()[cut + 1:]]
+    params += [p for p in own.parameters.values() if p.kind is p.KEYWORD_ONLY]
+    return own.replace(parameters=params)
+
+
+ProcessExecutor.__init__.__signature__ = _process_executor_signature()  # type: ignore[attr-defined]

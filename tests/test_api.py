@@ -104,6 +104,35 @@ def test_constructor_positional_signature():
     )
 
 
+def test_help_shows_the_constructors_arguments():
+    # help(), IDEs and notebooks read inspect.signature: the real arguments, not (*args, **kwargs)
+    import inspect
+
+    from smolagents_native.isolation import ProcessExecutor
+
+    init = inspect.signature(LocalPythonExecutor.__init__).parameters
+    sig = inspect.signature(LocalPythonExecutor).parameters
+    assert list(sig) == [n for n in init if n != "self"]
+    assert all(sig[n].default == init[n].default for n in sig)
+    assert "max_memory_bytes" in pydoc_text(LocalPythonExecutor)
+    process = inspect.signature(ProcessExecutor).parameters
+    assert not any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in process.values())
+    assert set(process) == set(sig) | {"pool", "worker_env", "cross_classes", "network",
+                                       "granted_paths", "worker_limits", "grace_seconds",
+                                       "isolation_fallback"}
+    assert process["isolation"].default == "process"
+    # What the signature shows binds as the constructor binds it.
+    bound = inspect.signature(ProcessExecutor).bind(["json"], 10, max_memory_bytes=5)
+    assert bound.arguments == {"additional_authorized_imports": ["json"],
+                               "max_print_outputs_length": 10, "max_memory_bytes": 5}
+
+
+def pydoc_text(obj: object) -> str:
+    import pydoc
+
+    return pydoc.render_doc(obj, renderer=pydoc.plaintext)
+
+
 def test_non_installed_authorized_module_is_refused():
     with pytest.raises(InterpreterError) as info:
         LocalPythonExecutor(["surely_not_an_installed_module_xyz"])
