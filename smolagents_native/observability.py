@@ -623,7 +623,10 @@ def observed(
                     **({f"{LOGGER_NAME}.step": step} if step is not None else {}),
                 },
             )
-            with _trace_module().use_span(real, end_on_exit=False):
+            # The except clause below records the exception (once) and the end sets the status.
+            with _trace_module().use_span(
+                real, end_on_exit=False, record_exception=False, set_status_on_exception=False
+            ):
                 output, is_final = call()
         else:
             output, is_final = call()

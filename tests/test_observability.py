@@ -262,6 +262,12 @@ def test_agent_spans(spans):
     assert "NameError" in failed.attributes["smolagents_native.error"]
     assert list(failed.attributes["smolagents_native.imports"]) == ["math"]
     assert steps[0].status.status_code == StatusCode.ERROR
+    # One exception event per failed span (it was recorded twice on the execute span).
+    events = [e for e in failed.events if e.name == "exception"]
+    assert len(events) == 1, failed.events
+    assert events[0].attributes["exception.type"].endswith("InterpreterError")
+    assert len(steps[0].events) <= 1  # the step (the agent recovers) carries its status
+    assert not executions[1].events
     assert executions[1].status.status_code != StatusCode.ERROR
     assert "smolagents_native.error" not in executions[1].attributes
     assert executions[2].attributes["smolagents_native.is_final_answer"] is True
