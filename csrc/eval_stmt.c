@@ -68,6 +68,25 @@ restore_exception(PyObject *exc)
 
 static NOINLINE Status eval_stmt_tick(Frame *f, Node *s);
 
+/* An exception leaves statement `s`: if it is not the one noted already
+ * (an inner statement's), `s` is where it arose.  The error path only. */
+static NOINLINE void
+note_error_site(Interp *in, Node *s)
+{
+    if (!PyErr_Occurred()) {
+        return;
+    }
+    PyObject *exc = fetch_exception();
+    if (exc == NULL) {
+        return;
+    }
+    if (exc != in->err_site_exc) {
+        Py_XSETREF(in->err_site_exc, Py_NewRef(exc));
+        in->err_site_line = s->lineno;
+    }
+    restore_exception(exc);
+}
+
 /* The statements of a body, each charged then dispatched through
  * stmt_table here (eval_stmt's work, without a call to it per statement);
  * inline in the loops, whose bodies run once per iteration. */
@@ -79,6 +98,9 @@ body_run(Frame *f, Node **body, Py_ssize_t n)
         Status st = charge_due(f->in) ? eval_stmt_tick(f, s)
                                       : stmt_table[s->kind](f, s);
         if (st != ST_OK) {
+            if (st == ST_ERROR) {
+                note_error_site(f->in, s);
+            }
             return st;
         }
     }

@@ -412,6 +412,12 @@ typedef struct Interp {
     PyObject *print_chunks; /* list of str */
     Py_ssize_t print_len;
     PyObject *interpreter_error, *final_answer_exc, *timeout_error;
+    /* where the step's error arose (eval_stmt.c note_error_site): the
+       innermost statement an exception left, as `lineno` of the step's
+       InterpreterError; held (strong) so that its identity stays its own
+       until the next error or the step's end */
+    PyObject *err_site_exc;
+    int err_site_line;
     /* budgets */
     /* the operation budget and the clock check's countdown, folded into
        one counter for charge() (see limits_counters_set) */

@@ -522,6 +522,7 @@ interpreter_traverse(InterpreterObject *self, visitproc visit, void *arg)
     Py_VISIT(self->in.interpreter_error);
     Py_VISIT(self->in.final_answer_exc);
     Py_VISIT(self->in.timeout_error);
+    Py_VISIT(self->in.err_site_exc);
     Py_VISIT(self->in.own_random);
     Py_VISIT(self->in.own_decimal);
     Py_VISIT(self->in.host_decimal);
@@ -551,6 +552,7 @@ interpreter_clear(InterpreterObject *self)
     Py_CLEAR(self->in.interpreter_error);
     Py_CLEAR(self->in.final_answer_exc);
     Py_CLEAR(self->in.timeout_error);
+    Py_CLEAR(self->in.err_site_exc);
     ownstate_clear(&self->in);
     Py_CLEAR(self->cache);
     Py_CLEAR(self->extra_builtins);
@@ -674,6 +676,10 @@ raise_parse_error(Interp *in, PyObject *source)
     }
     if (msg != NULL) {
         PyObject *e = PyObject_CallOneArg(in->interpreter_error, msg);
+        if (e != NULL && lineno && PyLong_Check(lineno) &&
+            PyObject_SetAttrString(e, "lineno", lineno) < 0) {
+            Py_CLEAR(e);
+        }
         if (e != NULL) {
             PyException_SetCause(e, exc);
             exc = NULL;
@@ -689,6 +695,17 @@ raise_parse_error(Interp *in, PyObject *source)
     Py_XDECREF(str);
     Py_XDECREF(exc);
     Py_XDECREF(t);
+}
+
+/* The step's InterpreterError carries the line it failed on (1-based, in
+ * the step's source) as `lineno`, for callers that show where (the CLI). */
+static int
+set_error_lineno(PyObject *e, long line)
+{
+    PyObject *n = PyLong_FromLong(line);
+    int r = n ? PyObject_SetAttrString(e, "lineno", n) : -1;
+    Py_XDECREF(n);
+    return r;
 }
 
 /* Wrap the pending error of a failed top-level statement. */
@@ -765,6 +782,13 @@ raise_step_error(Interp *in, ProgramObject *p, Node *stmt)
     Py_DECREF(s);
     PyObject *e = msg ? PyObject_CallOneArg(in->interpreter_error, msg) : NULL;
     Py_XDECREF(msg);
+    /* `lineno`: the line of the innermost statement the error left (the
+       statement's own when it arose in an expression of it) */
+    if (e != NULL &&
+        set_error_lineno(e, in->err_site_exc == v ? in->err_site_line
+                                                  : stmt->lineno) < 0) {
+        Py_CLEAR(e);
+    }
     if (e == NULL) {
         Py_DECREF(t);
         Py_DECREF(v);
@@ -815,9 +839,8 @@ step_output(Frame *fr, Node *last)
 }
 
 static void
-run_module_body(void *arg)
+run_module_statements(RunCtx *rc)
 {
-    RunCtx *rc = (RunCtx *)arg;
     Interp *in = rc->in;
     ProgramObject *p = rc->p;
     Frame *frp = rc->fr;
@@ -880,6 +903,16 @@ run_module_body(void *arg)
         return;
     }
     rc->ok = 1;
+}
+
+static void
+run_module_body(void *arg)
+{
+    RunCtx *rc = (RunCtx *)arg;
+    run_module_statements(rc);
+    /* released inside the step's window: a finalizer this runs is the
+       code's, under the step's policy */
+    Py_CLEAR(rc->in->err_site_exc);
 }
 
 static PyObject *interpreter_run_budgets(InterpreterObject *self,

@@ -13,6 +13,7 @@ import inspect
 import json
 import logging
 import math
+import os
 import runpy
 import sys
 import textwrap
@@ -20,7 +21,15 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-PROG = "python -m smolagents_native"
+
+
+def _prog() -> str:
+    """The name the command was called by: the console script's, else `python -m ...`."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return name if name.startswith("smolagents-native") else "python -m smolagents_native"
+
+
+PROG = _prog()
 
 
 def _positive_float(text: str) -> float:
@@ -173,7 +182,18 @@ def build_parser() -> argparse.ArgumentParser:
         "-q", "--quiet", action="store_true", help="print only the final answer, not each step"
     )
     _add_logging_options(agent)
+    parser.set_defaults(commands={"run": run, "agent": agent})
     return parser
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    """Parse the arguments; an unknown option is reported with its command's usage."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        parser_of = args.commands.get(args.command, parser)
+        parser_of.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
 
 
 def _setup_logging(args: argparse.Namespace) -> None:
@@ -248,6 +268,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
                     "operations": operations_count(executor),
                     "duration": duration,
                     "error": None if error is None else f"{type(error).__name__}: {error}",
+                    "error_line": None if error is None else getattr(error, "lineno", None),
                 }
             )
         )
@@ -261,9 +282,28 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 print(repr(out.output))
     sys.stdout.flush()
     if error is not None:
-        print(f"{type(error).__name__}: {error}", file=sys.stderr)
+        print(_error_report(error, args.file, code), file=sys.stderr)
         return 1
     return 0
+
+
+def _error_report(error: BaseException, file: str, code: str) -> str:
+    """The step's error as Python reports one: where (the file and line: the innermost
+    statement the error left, `InterpreterError.lineno`), that line, then the error."""
+    message = f"{type(error).__name__}: {error}"
+    lineno = getattr(error, "lineno", None)
+    if not isinstance(lineno, int) or lineno < 1:
+        return message
+    name = "<stdin>" if file == "-" else file
+    cause = error.__cause__
+    if isinstance(cause, SyntaxError) and cause.filename == "<unknown>":
+        # The parser names the source "<unknown>" (as smolagents' ast.parse does); here it is
+        # this file. The message shows the line and a caret already.
+        message = message.replace("(<unknown>, line", f"({name}, line", 1)
+        return f'  File "{name}", line {lineno}\n{message}'
+    lines = code.splitlines()
+    text = lines[lineno - 1].strip() if lineno <= len(lines) else ""
+    return f'  File "{name}", line {lineno}\n' + (f"    {text}\n" if text else "") + message
 
 
 # ---------------------------------------------------------------------------------------------
@@ -441,7 +481,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "bench":  # everything after `bench` belongs to the benchmark
         return _cmd_bench(argv[1:])
-    args = build_parser().parse_args(argv)
+    args = _parse(argv)
     try:
         if args.command == "run":
             return _cmd_run(args)

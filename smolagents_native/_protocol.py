@@ -70,7 +70,7 @@ _INT_MIN, _INT_MAX = -(1 << 63), (1 << 63) - 1
 # set), updates (name, value: a tagged value, or empty: this value cannot cross), removed
 # names, the modules the step imported (under the authorized names: the pool's fork server
 # may preload them for later workers).
-_DONE = struct.Struct("<BBqIIIII")
+_DONE = struct.Struct("<BBqIIIIIi")
 _NAME = struct.Struct("<H")
 _LEN = struct.Struct("<I")
 STANDIN = 0x80  # flag in the status byte: the output is a repr text (the value stays)
@@ -167,13 +167,15 @@ def decode_value(
 
 def encode_done(
     status: int, output: bytes, is_final: bool, logs: str, ops: int,
-    updates: dict[str, bytes | None], removed: list[str], imported: Any = (),
+    updates: dict[str, bytes | None], removed: list[str], imported: Any = (), lineno: int = 0,
 ) -> list[bytes]:
-    """The DONE payload as a list of parts (large values are not copied into one buffer)."""
+    """The DONE payload as a list of parts (large values are not copied into one buffer).
+    `lineno`: the failed step's error line (InterpreterError.lineno), 0 if none."""
     logs_b = logs.encode("utf-8", "surrogatepass")
     imported = list(imported)
+    lineno = lineno if isinstance(lineno, int) and 0 < lineno < 2**31 else 0
     parts = [_DONE.pack(status, bool(is_final), ops, len(logs_b), len(output), len(updates),
-                        len(removed), len(imported)), logs_b, output]
+                        len(removed), len(imported), lineno), logs_b, output]
     for name, value in updates.items():
         name_b = name.encode("utf-8", "surrogatepass")
         value = value or b""
@@ -194,13 +196,14 @@ def _take(view: memoryview, pos: int, n: int) -> memoryview:
 
 def decode_done(
     data: Any,
-) -> tuple[int, Any, bool, str, int, dict[str, Any], list[str], list[str]]:
+) -> tuple[int, Any, bool, str, int, dict[str, Any], list[str], list[str], int]:
     """(status, output, is_final, logs, ops, {name: tagged value (memoryview) or None},
-    removed names, imported modules) of a DONE payload. `output` is a memoryview of the
-    tagged value, or the text (status != 0, or status & STANDIN)."""
+    removed names, imported modules, error line or 0) of a DONE payload. `output` is a
+    memoryview of the tagged value, or the text (status != 0, or status & STANDIN)."""
     view = memoryview(data)
     try:
-        status, is_final, ops, n_logs, n_out, n_upd, n_rem, n_imp = _DONE.unpack_from(view, 0)
+        (status, is_final, ops, n_logs, n_out, n_upd, n_rem, n_imp,
+         lineno) = _DONE.unpack_from(view, 0)
         pos = _DONE.size
         logs = str(_take(view, pos, n_logs), "utf-8", "surrogatepass")
         pos += n_logs
@@ -226,7 +229,8 @@ def decode_done(
         raise ProtocolError(f"malformed DONE frame: {exc}") from None
     if pos != len(view):
         raise ProtocolError("malformed DONE frame: trailing bytes")
-    return status, output, bool(is_final), logs, ops, updates, names[:n_rem], names[n_rem:]
+    return (status, output, bool(is_final), logs, ops, updates, names[:n_rem], names[n_rem:],
+            max(lineno, 0))
 
 
 def encode_call(

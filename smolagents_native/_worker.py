@@ -312,7 +312,7 @@ class _Worker:
 
     def run(self, code: str) -> list[bytes]:
         """Run one step; return the DONE payload's parts."""
-        status, output, is_final = 0, b"", False
+        status, output, is_final, lineno = 0, b"", False, 0
         executor = self.executor
         started = time.monotonic()
         try:
@@ -340,6 +340,7 @@ class _Worker:
             status, output = 2, str(exc).encode("utf-8", "surrogatepass")
         except InterpreterError as exc:
             status, output = 1, self._error_text(str(exc))
+            lineno = getattr(exc, "lineno", 0)
         except MemoryError as exc:
             status, output = 1, self._error_text(f"MemoryError: {exc}")
         except BaseException as exc:  # anything else: reported, the worker stays usable
@@ -351,7 +352,7 @@ class _Worker:
         try:
             updates, removed = self.sync_state()
             return P.encode_done(status, output, is_final, logs, ops, updates, removed,
-                                 self.imported())
+                                 self.imported(), lineno)
         except MemoryError:
             # The step left more than the worker can copy: report the step, keep the worker.
             # Nothing is sent for its variables (they stay in the worker); every name the
@@ -359,7 +360,7 @@ class _Worker:
             # still reports the ones deleted meanwhile).
             self.last = dict.fromkeys(self.last, b"!stale")
             self.last_obj.clear()
-            return P.encode_done(status, output, is_final, logs, ops, {}, [])
+            return P.encode_done(status, output, is_final, logs, ops, {}, [], (), lineno)
 
     def imported(self) -> list[str]:
         """The modules under the authorized packages imported since the last report."""

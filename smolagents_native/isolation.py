@@ -1039,7 +1039,8 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
 
     def _finish(self, data: Any, deadline: float | None) -> tuple[Any, bool]:
         try:
-            status, output, is_final, logs, ops, updates, removed, imported = P.decode_done(data)
+            (status, output, is_final, logs, ops, updates, removed, imported,
+             lineno) = P.decode_done(data)
         except P.ProtocolError as exc:
             self._end_worker()
             self._set_logs("", 0)
@@ -1072,7 +1073,10 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         if status == 2:
             raise ExecutionTimeoutError(output)
         if status:
-            raise InterpreterError(output)
+            error = InterpreterError(output)
+            if lineno:
+                error.lineno = lineno  # as in process (the worker's InterpreterError.lineno)
+            raise error
         try:
             value = P.decode_value(output, allowed, deadline)
         except TimeoutError:

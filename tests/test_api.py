@@ -23,6 +23,7 @@ from smolagents_native import (
     evaluate_python_code,
 )
 from smolagents_native import executor as executor_module
+from conftest import new_executor
 
 
 def make_executor(tools=None, imports=(), **kwargs):
@@ -131,6 +132,34 @@ def pydoc_text(obj: object) -> str:
     import pydoc
 
     return pydoc.render_doc(obj, renderer=pydoc.plaintext)
+
+
+@pytest.mark.parametrize(
+    "code, line",
+    [
+        ("x = 1\nx / 0\n", 2),
+        # the innermost statement the error left: inside the function, not the call
+        ("def f(a):\n    b = a\n    return b[5]\n\nf([])\n", 3),
+        ("for i in range(3):\n    if i == 2:\n        {}[i]\n", 3),
+        # a statement spanning lines: its first line
+        ("x = (1,\n     undefined_name)\n", 1),
+        # an error caught earlier does not stand for a later one
+        ("try:\n    1 / 0\nexcept ZeroDivisionError:\n    pass\ny = [][0]\n", 5),
+        ("def g():\n    try:\n        1 / 0\n    except ZeroDivisionError:\n        "
+         "raise ValueError('x')\ng()\n", 5),
+        # a lambda's error: the lambda's line (CPython's traceback ends there too)
+        ("f = lambda: 1 / 0\n\nsorted([1, 2], key=lambda x: f())\n", 1),
+        # host code between: the interpreted function's line
+        ("def key(x):\n    return x['k']\n\nsorted([{}], key=key)\n", 2),
+        # a parse error: the parser's line
+        ("x = 1\ny = x +\n", 2),
+    ],
+)
+def test_the_error_says_its_line(code, line):
+    ex = new_executor()
+    with pytest.raises(InterpreterError) as info:
+        ex(code)
+    assert info.value.lineno == line, str(info.value)
 
 
 def test_non_installed_authorized_module_is_refused():

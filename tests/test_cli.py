@@ -80,13 +80,67 @@ def test_run_final_answer(script):
 
 
 def test_run_error_exit_status_and_stderr(script):
-    proc = cli("run", script("print('before')\n{}['missing']\nprint('after')\n"))
+    path = script("print('before')\n{}['missing']\nprint('after')\n")
+    proc = cli("run", path)
     assert proc.returncode == 1
     assert proc.stdout == "before\n"  # prints made before the failure are kept
     assert proc.stderr == (
+        f'  File "{path}", line 2\n'
+        "    {}['missing']\n"
         "InterpreterError: Code execution failed at line "
         "'{}['missing']' due to: KeyError: 'missing'\n"
     )
+
+
+def test_run_error_names_the_innermost_line(script):
+    # The line the error arose on (inside the function), not the top-level call's.
+    code = "def f(x):\n    y = x + 1\n    return y / 0\n\nfor i in range(3):\n    f(i)\n"
+    path = script(code)
+    proc = cli("run", path)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(f'  File "{path}", line 3\n    return y / 0\n')
+    assert "ZeroDivisionError" in proc.stderr
+    # An error caught and another raised later: the later one's line.
+    code = "try:\n    1 / 0\nexcept ZeroDivisionError:\n    pass\n[][1]\n"
+    proc = cli("run", script(code, "second.py"), "--json")
+    assert json.loads(proc.stdout)["error_line"] == 5
+    # From stdin
+    proc = cli("run", "-", stdin="x = 1\nundefined_name\n")
+    assert proc.stderr.startswith('  File "<stdin>", line 2\n    undefined_name\n')
+
+
+def test_run_syntax_error_names_the_file(script):
+    path = script("x = 1\ny = x +\n")
+    proc = cli("run", path)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(f'  File "{path}", line 2\n')
+    assert f"SyntaxError: invalid syntax ({path}, line 2)" in proc.stderr
+    assert "<unknown>" not in proc.stderr
+
+
+def test_bad_option_shows_its_commands_usage(script):
+    proc = cli("run", "--bogus", script("1"))
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("usage: python -m smolagents_native run ")
+    assert "run: error: unrecognized arguments: --bogus" in proc.stderr
+    proc = cli("agent", "--demo", "--no-such-flag")
+    assert proc.returncode == 2
+    assert "usage: python -m smolagents_native agent " in proc.stderr
+
+
+def test_the_console_script_calls_itself_by_its_name(script):
+    # Installed as `smolagents-native`, the messages say so (not `python -m ...`).
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-c",
+         "import sys; sys.argv[0] = '/usr/local/bin/smolagents-native'\n"
+         "from smolagents_native.__main__ import main; sys.exit(main())",
+         "run", "--bogus", str(script("1"))],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("usage: smolagents-native run ")
 
 
 def test_run_authorized_imports(script):

@@ -32,6 +32,7 @@ def test_same_results_errors_and_state(make_process_executor):
     with pytest.raises(InterpreterError) as info:
         ex("print('before')\n{}['missing']")
     assert "KeyError: 'missing'" in str(info.value)
+    assert info.value.lineno == 2  # the line it failed on, as in process
     assert str(ex.state["_print_outputs"]) == "before\n"
     assert ex.state["_operations_count"]["counter"] > 0
     with pytest.raises(InterpreterError, match="Import of os is not allowed"):

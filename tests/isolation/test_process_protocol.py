@@ -66,7 +66,7 @@ def test_done_record_round_trips_and_refuses_truncation():
         ["gone"],
     )
     data = b"".join(parts)
-    status, output, is_final, logs, ops, updates, removed, imported = P.decode_done(data)
+    status, output, is_final, logs, ops, updates, removed, imported, lineno = P.decode_done(data)
     assert imported == []
     assert (status, is_final, logs, ops, removed) == (0, True, "printed\n", 17, ["gone"])
     assert P.decode_value(output, {}) == [1, 2]
