@@ -70,8 +70,35 @@ def _short(value: Any, limit: int = _MAX_SHOWN) -> str:
     return text
 
 
+# Inline styles (notebook front ends drop <style> blocks from untrusted output, and their own
+# CSS does not reach a <pre> inside a <details> alike everywhere): code, logs and values in a
+# monospace font, errors marked in red, final answers in green.
+_MONO = ("font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', "
+         "'Liberation Mono', monospace; font-size: 0.9em; white-space: pre-wrap; "
+         "margin: 2px 0 8px; padding: 4px 8px; border-radius: 3px")
+_ERROR_COLOR = "#c62828"
+_ANSWER_COLOR = "#2e7d32"
+_BLOCK_STYLE = {
+    "sn-error": f"background: #fdecea; color: {_ERROR_COLOR}; border-left: 3px solid "
+                f"{_ERROR_COLOR}",
+    "sn-answer": f"background: #edf7ed; border-left: 3px solid {_ANSWER_COLOR}",
+}
+_PLAIN_BLOCK = "background: rgba(127, 127, 127, 0.1)"
+
+
 def _pre(text: str, css_class: str) -> str:
-    return f'<pre class="{css_class}">{html.escape(text)}</pre>'
+    style = f"{_MONO}; {_BLOCK_STYLE.get(css_class, _PLAIN_BLOCK)}"
+    return f'<pre class="{css_class}" style="{style}">{html.escape(text)}</pre>'
+
+
+def _status_html(status: str) -> str:
+    """A step's status, in red for an error and green for a final answer."""
+    color = {"error": _ERROR_COLOR, "final answer": _ANSWER_COLOR}.get(status)
+    mark = {"error": "\u2717 ", "final answer": "\u2713 "}.get(status, "")
+    text = html.escape(mark + status)
+    if color is None:
+        return f'<span class="sn-status">{text}</span>'
+    return f'<span class="sn-status" style="color: {color}; font-weight: 600">{text}</span>'
 
 
 def _fence(text: str, language: str = "") -> str:
@@ -110,9 +137,11 @@ def _step_facts(step: Any) -> str:
 def step_record_html(step: Any) -> str:
     """HTML for one agent StepRecord."""
     status = "error" if step.error else ("final answer" if step.is_final_answer else "ok")
+    edge = {"error": _ERROR_COLOR, "final answer": _ANSWER_COLOR}.get(status, "#9e9e9e")
     parts = [
-        '<details class="smolagents-native-step" open>',
-        f"<summary><b>Step {step.step_number}</b>: {html.escape(status)} "
+        f'<details class="smolagents-native-step sn-step-{status.replace(" ", "-")}" open '
+        f'style="border-left: 3px solid {edge}; padding-left: 8px; margin: 4px 0">',
+        f"<summary><b>Step {step.step_number}</b>: {_status_html(status)} "
         f"({html.escape(_step_facts(step))})</summary>",
     ]
     if step.model_output:
