@@ -565,15 +565,18 @@ class CodeAgent:
         return result
 
     def _call_model(self) -> str:
-        reply = self.model(list(self.messages))
-        if isinstance(reply, str):
-            return reply
-        content = getattr(reply, "content", None)
-        if isinstance(content, str):
-            return content
-        if content is None and reply is None:
-            return ""
-        return str(content if content is not None else reply)
+        # GenAI semantic conventions: a `chat {model}` span (a child of the step's) with the
+        # model asked for, the one that answered and the tokens used, when the model says.
+        model_name = _model_name(self.model)
+        with obs.span(
+            f"chat {model_name}",
+            otel_attributes={"gen_ai.operation.name": "chat",
+                             "gen_ai.request.model": model_name},
+        ) as chat_span:
+            reply = self.model(list(self.messages))
+            if chat_span.recording:
+                chat_span.set_otel(_usage_attributes(self.model, reply))
+        return _reply_text(reply)
 
     def _step(self, number: int) -> StepRecord:
         record = StepRecord(step_number=number)
@@ -679,3 +682,41 @@ def _safe_str(value: Any, limit: int = obs.TEXT_LIMIT) -> str:
         return text if complete else text + "..."
     except Exception as exc:  # a value whose __str__ fails must not end the run
         return f"<unprintable {type(value).__name__}: {type(exc).__name__}: {exc}>"
+
+
+def _model_name(model: Any) -> str:
+    for attr in ("model_id", "model_name", "model"):
+        name = getattr(model, attr, None)
+        if isinstance(name, str) and name:
+            return name
+    return type(model).__name__
+
+
+def _usage_attributes(model: Any, reply: Any) -> dict[str, Any]:
+    """gen_ai.usage.* and gen_ai.response.model from what the model reports: an OpenAI-style
+    ``usage`` dict (OpenAICompatibleModel.last_usage) or a smolagents ChatMessage's
+    ``token_usage``."""
+    usage = getattr(reply, "token_usage", None)
+    last = getattr(model, "last_usage", None)
+    last = last if isinstance(last, dict) else {}
+    found = {
+        "gen_ai.usage.input_tokens": getattr(usage, "input_tokens", None),
+        "gen_ai.usage.output_tokens": getattr(usage, "output_tokens", None),
+        "gen_ai.response.model": getattr(model, "last_response_model", None),
+    }
+    if found["gen_ai.usage.input_tokens"] is None:
+        found["gen_ai.usage.input_tokens"] = last.get("prompt_tokens")
+    if found["gen_ai.usage.output_tokens"] is None:
+        found["gen_ai.usage.output_tokens"] = last.get("completion_tokens")
+    return {k: v for k, v in found.items() if isinstance(v, str) or type(v) is int}
+
+
+def _reply_text(reply: Any) -> str:
+    if isinstance(reply, str):
+        return reply
+    content = getattr(reply, "content", None)
+    if isinstance(content, str):
+        return content
+    if content is None and reply is None:
+        return ""
+    return str(content if content is not None else reply)

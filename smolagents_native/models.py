@@ -179,6 +179,7 @@ class OpenAICompatibleModel:
         self.extra_body = dict(extra_body or {})
         self.headers = dict(headers or {})
         self.last_usage: dict[str, Any] | None = None
+        self.last_response_model: str | None = None  # the "model" of the last response
         self._sleep: Callable[[float], None] = time.sleep  # replaceable in tests
 
     @property
@@ -270,6 +271,8 @@ class OpenAICompatibleModel:
                 + (f": {detail}" if detail else f": {str(data)[:200]}")
             ) from None
         self.last_usage = data.get("usage") if isinstance(data, dict) else None
+        model = data.get("model") if isinstance(data, dict) else None
+        self.last_response_model = model if isinstance(model, str) else None
         content = message.get("content") if isinstance(message, dict) else None
         if isinstance(content, list):  # content parts
             content = "".join(part.get("text", "") for part in content if isinstance(part, dict))

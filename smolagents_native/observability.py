@@ -446,6 +446,14 @@ class _Span:
             if value is not None:
                 self._span.set_attribute(f"{LOGGER_NAME}.{key}", _attribute_value(value))
 
+    def set_otel(self, attributes: dict[str, Any]) -> None:
+        """Set attributes under their own (semantic conventions') names; None values skipped."""
+        if self._span is None:
+            return
+        for key, value in attributes.items():
+            if value is not None:
+                self._span.set_attribute(key, _attribute_value(value))
+
     def set_error(self, error_type: str, message: str) -> None:
         """Mark the span as failed (status ERROR) with the error's type and message."""
         if self._span is None:

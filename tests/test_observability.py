@@ -267,10 +267,46 @@ def test_agent_spans(spans):
     assert len(events) == 1, failed.events
     assert events[0].attributes["exception.type"].endswith("InterpreterError")
     assert len(steps[0].events) <= 1  # the step (the agent recovers) carries its status
+
+    # The model call: a `chat` span per step, a child of the step's (GenAI conventions).
+    chats = by_name["chat ScriptedModel"]
+    assert len(chats) == 3
+    assert {c.parent.span_id for c in chats} == {s.context.span_id for s in steps}
+    for chat in chats:
+        assert chat.attributes["gen_ai.operation.name"] == "chat"
+        assert chat.attributes["gen_ai.request.model"] == "ScriptedModel"
+        assert chat.status.status_code != StatusCode.ERROR
     assert not executions[1].events
     assert executions[1].status.status_code != StatusCode.ERROR
     assert "smolagents_native.error" not in executions[1].attributes
     assert executions[2].attributes["smolagents_native.is_final_answer"] is True
+
+
+def test_model_call_span_has_the_model_and_token_usage(spans):
+    from opentelemetry.trace import StatusCode
+    from test_models import StubServer, completion
+
+    from smolagents_native.models import OpenAICompatibleModel
+
+    with StubServer() as stub:
+        status, headers, body = completion("```python\nfinal_answer(1)\n```",
+                                           usage={"prompt_tokens": 120, "completion_tokens": 9})
+        reply = json.loads(body)
+        reply["model"] = "stub-model-2026-01"
+        stub.responses.append((status, headers, json.dumps(reply)))
+        stub.responses.append((401, {}, json.dumps({"error": {"message": "bad key"}})))
+        model = OpenAICompatibleModel("stub-model", api_base=stub.base, api_key="k",
+                                      max_retries=0)
+        assert CodeAgent([], model).run("t").finished
+        with pytest.raises(Exception, match="401"):
+            CodeAgent([], model).run("t")
+    ok, failed = [s for s in spans() if s.name == "chat stub-model"]
+    assert ok.attributes["gen_ai.request.model"] == "stub-model"
+    assert ok.attributes["gen_ai.response.model"] == "stub-model-2026-01"
+    assert ok.attributes["gen_ai.usage.input_tokens"] == 120
+    assert ok.attributes["gen_ai.usage.output_tokens"] == 9
+    assert failed.status.status_code == StatusCode.ERROR
+    assert len([e for e in failed.events if e.name == "exception"]) == 1
 
 
 def test_execute_span_and_exception_in_block(spans):
