@@ -203,6 +203,44 @@ def test_mismatch_is_marked():
     assert entry["ratios"]["monty_over_cpython"] is None  # did not run
 
 
+def test_a_capped_peer_counts_as_a_lower_bound_in_the_headline():
+    # The headline never leaves out a program a peer could not finish: smolagents stopped at
+    # its 5 s cap on a program native ran in 0.01 s is "> 500x" there, and the geomean over
+    # all programs is a lower bound ("> N"), next to the geomean of the finished ones.
+    from smolagents_native.bench._report import summary_lines, table_rows
+    from smolagents_native.bench._runner import summarise
+
+    def res(seconds):
+        return {"status": "ok", "output": "1\n", "min": seconds, "median": seconds,
+                "error": None, "runs": 1}
+
+    capped = {"status": "capped", "output": None, "min": None, "error": "a run exceeded 5s",
+              "capped_at": 5.0}
+    entries = []
+    for name, smol in (("fast", res(0.4)), ("slow1", capped), ("slow2", dict(capped))):
+        entry = {"name": name, "mode": "program", "engines": {
+            "cpython": res(0.01), "native": res(0.01), "smolagents": smol}}
+        compare(entry)
+        entries.append(entry)
+    assert entries[1]["ratios"]["smolagents_over_native"] is None
+    assert entries[1]["ratio_bounds"]["smolagents_over_native"] == pytest.approx(500)
+    opts = Options.make(quick=True, engines=("cpython", "native", "smolagents"), memory=None)
+    summary = summarise(entries, opts)
+    g = summary["geomeans"]["smolagents_over_native"]
+    assert (g["n"], g["n_all"], g["bounds"]) == (1, 3, 2)
+    assert g["geomean"] == pytest.approx(40)
+    assert g["at_least"] == pytest.approx((40 * 500 * 500) ** (1 / 3))
+    results = {"summary": summary, "options": {"smolagents_cap": 5.0, "repeat": 1,
+                                               "engines": ["cpython", "native", "smolagents"]},
+               "workloads": entries}
+    head, rows = table_rows(results)
+    column = head.index("smolagents/native")
+    assert [row[column] for row in rows] == ["40.0x", "> 500x", "> 500x"]
+    line = next(x for x in summary_lines(results) if x.startswith("Geomean smolagents/native"))
+    assert "> 215" in line and "over 3 programs" in line and "40.0x over the 1" in line
+    assert "cap of 5 s" in line
+
+
 # ---------------------------------------------------------------------------------------------
 # The command line.
 

@@ -32,6 +32,26 @@ def _num(v: float) -> str:
     return f"{v:.2f}"
 
 
+def _fmt_ratio_or_bound(entry: dict, key: str) -> str:
+    """The ratio, or "> N" when the first engine was stopped at its cap (a lower bound)."""
+    bound = entry.get("ratio_bounds", {}).get(key)
+    if entry["ratios"].get(key) is None and bound is not None:
+        return "> " + _fmt_ratio(bound)
+    return _fmt_ratio(entry["ratios"].get(key))
+
+
+def _headline(label: str, g: dict, capped: str) -> str:
+    """A geomean line that never leaves out a program a peer could not finish: with capped
+    programs, "> N over all" (their bound counted), then the finished ones' geomean."""
+    if not g.get("bounds"):
+        return f"{label:27s} {_fmt_ratio(g['geomean'])} over {g['n']} programs"
+    text = (f"{label:27s} > {_fmt_ratio(g['at_least'])} over {g['n_all']} programs "
+            f"({g['bounds']} {capped}, counted at their bound")
+    if g["n"]:
+        text += f"; {_fmt_ratio(g['geomean'])} over the {g['n']} both finished"
+    return text + ")"
+
+
 def _fmt_time(r: dict, per_call: bool, repeat: int) -> str:
     status = r["status"]
     if r.get("min") is None:
@@ -100,7 +120,7 @@ def table_rows(results: dict) -> tuple[list[str], list[list[str]]]:
         row = [name]
         row += [_fmt_time(entry["engines"][e], per_call, results["options"]["repeat"])
                 for e in engines]
-        row += [_fmt_ratio(entry["ratios"].get(ratio_key(a, b))) for a, b in pairs]
+        row += [_fmt_ratio_or_bound(entry, ratio_key(a, b)) for a, b in pairs]
         if mem:
             row += [" / ".join(_fmt_mem(entry["engines"].get(e)) for e in engines)]
         row.append(_check(entry))
@@ -147,15 +167,14 @@ def summary_lines(results: dict) -> list[str]:
             line += (f" (worst {w['workload']} {_fmt_ratio(w['ratio'])}, "
                      f"best {b['workload']} {_fmt_ratio(b['ratio'])})")
         out.append(line)
-    g = s["geomean_smolagents_over_native"]
-    if g is not None:
-        out.append(f"Geomean smolagents/native: {_fmt_ratio(g)} over "
-                   f"{s['geomean_smolagents_over_native_n']} programs")
-    for a, b in RATIO_PAIRS[2:]:
+    cap = results.get("options", {}).get("smolagents_cap")
+    for a, b in RATIO_PAIRS[1:]:
         g = s.get("geomeans", {}).get(ratio_key(a, b))
         if g is not None:
             label = f"Geomean {_short(a)}/{_short(b)}:"
-            out.append(f"{label:27s} {_fmt_ratio(g['geomean'])} over {g['n']} programs")
+            capped = (f"where {a} was stopped at its cap"
+                      + (f" of {cap:g} s" if a == "smolagents" and cap else ""))
+            out.append(_headline(label, g, capped))
     for name, per in s["steps_us_per_call"].items():
         cells = ", ".join(f"{e} {v:.1f}" if v is not None else f"{e} -"
                           for e, v in per.items())

@@ -110,10 +110,11 @@ def pickle_record(data):
     return b"x\x00" + varint(6) + b"pickle" + b"b" + varint(len(data)) + data
 def done_payload(output, updates=(), imported=()):
     """A DONE record (status 0) with `output` (an encoded value), `updates` ((name, value)
-    bytes pairs) and `imported` (module names, bytes)."""
+    bytes pairs) and `imported` (module names, bytes); _protocol._DONE's layout."""
     head = (bytes([0, 0]) + (0).to_bytes(8, "little") + (0).to_bytes(4, "little")
             + len(output).to_bytes(4, "little") + len(updates).to_bytes(4, "little")
-            + (0).to_bytes(4, "little") + len(imported).to_bytes(4, "little"))
+            + (0).to_bytes(4, "little") + len(imported).to_bytes(4, "little")
+            + (0).to_bytes(4, "little"))  # lineno: none
     body = b""
     for name, value in updates:
         body += (len(name).to_bytes(2, "little") + name + len(value).to_bytes(4, "little")
