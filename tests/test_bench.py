@@ -217,7 +217,10 @@ def test_a_capped_peer_counts_as_a_lower_bound_in_the_headline():
     capped = {"status": "capped", "output": None, "min": None, "error": "a run exceeded 5s",
               "capped_at": 5.0}
     entries = []
-    for name, smol in (("fast", res(0.4)), ("slow1", capped), ("slow2", dict(capped))):
+    refused = {"status": "error", "output": None, "min": None,
+               "error": "InterpreterError: Yield is not supported"}
+    for name, smol in (("fast", res(0.4)), ("slow1", capped), ("slow2", dict(capped)),
+                       ("gen", refused)):
         entry = {"name": name, "mode": "program", "engines": {
             "cpython": res(0.01), "native": res(0.01), "smolagents": smol}}
         compare(entry)
@@ -235,10 +238,10 @@ def test_a_capped_peer_counts_as_a_lower_bound_in_the_headline():
                "workloads": entries}
     head, rows = table_rows(results)
     column = head.index("smolagents/native")
-    assert [row[column] for row in rows] == ["40.0x", "> 500x", "> 500x"]
+    assert [row[column] for row in rows] == ["40.0x", "> 500x", "> 500x", "-"]
     line = next(x for x in summary_lines(results) if x.startswith("Geomean smolagents/native"))
     assert "> 215" in line and "over 3 programs" in line and "40.0x over the 1" in line
-    assert "cap of 5 s" in line
+    assert "cap of 5 s" in line and "not counted: gen (error)" in line
 
 
 # ---------------------------------------------------------------------------------------------

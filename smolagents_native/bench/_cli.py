@@ -28,10 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--warmup", type=int, metavar="N",
                    help="unmeasured runs first (default 1; quick: 0)")
     p.add_argument("--quick", action="store_true",
-                   help="smoke mode: 1 run, no warm-up, smolagents cap 5s, 200-call steps")
+                   help="smoke mode (under a minute): 1 run, no warm-up, smolagents cap 2s, 200-call steps")
     p.add_argument("--smolagents-cap", type=float, metavar="SECONDS",
                    help="kill smolagents when one run exceeds this and mark it capped "
-                        "(default 30; quick: 5)")
+                        "(default 30; quick: 2)")
     p.add_argument("--run-timeout", type=float, metavar="SECONDS",
                    help="the same for cpython and native, to survive a hang (default 300)")
     p.add_argument("--budget", type=float, metavar="SECONDS",

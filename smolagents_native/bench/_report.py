@@ -43,13 +43,17 @@ def _fmt_ratio_or_bound(entry: dict, key: str) -> str:
 def _headline(label: str, g: dict, capped: str) -> str:
     """A geomean line that never leaves out a program a peer could not finish: with capped
     programs, "> N over all" (their bound counted), then the finished ones' geomean."""
+    missed = g.get("missed") or {}
+    tail = ("; not counted: " + ", ".join(f"{n} ({s})" for n, s in sorted(missed.items()))
+            if missed else "")
     if not g.get("bounds"):
-        return f"{label:27s} {_fmt_ratio(g['geomean'])} over {g['n']} programs"
+        text = f"{label:27s} {_fmt_ratio(g['geomean'])} over {g['n']} programs"
+        return text + (f" ({tail[2:]})" if tail else "")
     text = (f"{label:27s} > {_fmt_ratio(g['at_least'])} over {g['n_all']} programs "
             f"({g['bounds']} {capped}, counted at their bound")
     if g["n"]:
         text += f"; {_fmt_ratio(g['geomean'])} over the {g['n']} both finished"
-    return text + ")"
+    return text + tail + ")"
 
 
 def _fmt_time(r: dict, per_call: bool, repeat: int) -> str:

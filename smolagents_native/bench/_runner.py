@@ -77,7 +77,9 @@ class Options:
         opts = cls(quick=quick)
         if quick:
             opts.repeat, opts.warmup = 1, 0
-            opts.smolagents_cap, opts.budget, opts.step_calls = 5.0, 10.0, 200
+            # a 2 s cap: the capped programs count at their bound in the headline ("> N"),
+            # and the smoke run stays under a minute
+            opts.smolagents_cap, opts.budget, opts.step_calls = 2.0, 10.0, 200
         for key, value in overrides.items():
             if value is not None:
                 setattr(opts, key, value)
@@ -460,12 +462,18 @@ def summarise(entries: list[dict], opts: Options) -> dict:
         rs = [e["ratios"][key] for e in programs if _both_ok(e, a, b)]
         bounds = [e["ratio_bounds"][key] for e in programs
                   if key in e.get("ratio_bounds", {})]
+        # programs the first engine did not finish for another reason (refused, crashed,
+        # printed something else) while the second ran: named next to the headline
+        missed = {e["name"]: e["engines"][a]["status"] for e in programs
+                  if e["engines"].get(b, {}).get("status") == "ok"
+                  and e["engines"].get(a, {}).get("status") not in (None, "ok", "unavailable")
+                  and key not in e.get("ratio_bounds", {})}
         if rs or bounds:
             # "geomean"/"n": the programs both finished; "at_least"/"n_all": with the capped
             # ones counted at their bound, a lower bound of the geomean over all of them
             geomeans[key] = {"geomean": geomean(rs), "n": len(rs),
                              "at_least": geomean(rs + bounds), "n_all": len(rs) + len(bounds),
-                             "bounds": len(bounds)}
+                             "bounds": len(bounds), "missed": missed}
     summary: dict[str, Any] = {
         "geomeans": geomeans,
         "geomean_native_over_cpython": geomean([r for _, r in nc]),
