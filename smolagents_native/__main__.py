@@ -182,7 +182,37 @@ def build_parser() -> argparse.ArgumentParser:
         "-q", "--quiet", action="store_true", help="print only the final answer, not each step"
     )
     _add_logging_options(agent)
-    parser.set_defaults(commands={"run": run, "agent": agent})
+
+    serve = sub.add_parser(
+        "serve",
+        help="run the sandbox service (HTTP; the [service] extra)",
+        description="Serve sandbox sessions over HTTP (docs/service.md): each session a "
+        "process-mode executor; tools stay with the client. Tokens come from --token-file "
+        "(one per line) or $SMOLAGENTS_NATIVE_SERVICE_TOKENS (comma-separated).",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on "
+                       "(default 127.0.0.1; 0.0.0.0 in a container)")
+    serve.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    serve.add_argument("--token-file", metavar="PATH", help="the bearer tokens, one per line")
+    serve.add_argument("--max-sessions", type=_positive_int, default=32, metavar="N")
+    serve.add_argument("--sessions-per-token", type=_positive_int, default=8, metavar="N")
+    serve.add_argument("--idle-timeout", type=_positive_float, default=600.0, metavar="S",
+                       help="close a session no request touched for S seconds (default 600)")
+    serve.add_argument("--max-request-bytes", type=_positive_int, default=4 << 20,
+                       metavar="N", help="largest request body (default 4 MiB; its values "
+                       "take at most 64 times that once decoded)")
+    serve.add_argument("--allowed-imports", nargs="*", metavar="MODULE", default=None,
+                       help="modules a session may authorize (default: any)")
+    serve.add_argument("--max-timeout", type=_positive_float, default=60.0, metavar="S",
+                       help="the longest step timeout a session may ask for (default 60)")
+    serve.add_argument("--tool-timeout", type=_positive_float, default=120.0, metavar="S",
+                       help="how long a step waits for the client's tool result (default 120)")
+    serve.add_argument("--pool-size", type=_positive_int, default=None, metavar="N",
+                       help="a worker pool of N slots for the sessions (default: the shared "
+                       "pool)")
+    serve.add_argument("--log-level", default="info",
+                       choices=["debug", "info", "warning", "error"])
+    parser.set_defaults(commands={"run": run, "agent": agent, "serve": serve})
     return parser
 
 
@@ -474,6 +504,36 @@ def _cmd_agent(args: argparse.Namespace) -> int:
     return 1
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from .service import ServiceConfig, read_tokens, serve
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ModuleNotFoundError as exc:
+        print(f"{PROG} serve: {exc.name} is missing: pip install 'smolagents-native[service]'",
+              file=sys.stderr)
+        return 2
+    try:
+        tokens = read_tokens(args.token_file)
+    except (OSError, ValueError) as exc:
+        print(f"{PROG} serve: {exc}", file=sys.stderr)
+        return 2
+    if not tokens:
+        print(f"{PROG} serve: no token: give --token-file or set "
+              "SMOLAGENTS_NATIVE_SERVICE_TOKENS", file=sys.stderr)
+        return 2
+    config = ServiceConfig(
+        tokens=tokens, max_sessions=args.max_sessions,
+        sessions_per_token=args.sessions_per_token, idle_timeout=args.idle_timeout,
+        max_request_bytes=args.max_request_bytes,
+        allowed_imports=None if args.allowed_imports is None else frozenset(args.allowed_imports),
+        max_timeout_seconds=args.max_timeout,
+        default_timeout_seconds=min(30.0, args.max_timeout),
+        tool_timeout=args.tool_timeout, pool_size=args.pool_size)
+    serve(config, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
 # ---------------------------------------------------------------------------------------------
 
 
@@ -487,6 +547,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_run(args)
         if args.command == "agent":
             return _cmd_agent(args)
+        if args.command == "serve":
+            return _cmd_serve(args)
     except KeyboardInterrupt:  # Ctrl-C: the step and the agent loop stop (docs/core-api.md)
         sys.stdout.flush()
         print(f"{PROG}: interrupted", file=sys.stderr)

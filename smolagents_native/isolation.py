@@ -691,6 +691,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         self._channel: P.Channel | None = None
         self._pidfd: int | None = None
         self._pool_acquired = False
+        self.last_changes: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         self._owner = os.getpid()  # a forked child of the host never ends this worker
         super().__init__(*args, **kwargs, isolation="process")
         if isolation_fallback not in FALLBACKS:
@@ -1067,6 +1068,9 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             # Lives in the worker only (a module, a function, an unlisted class).
             state.pop(name, None)
             saved.pop(name, None)
+        # The names the step changed or removed, for a caller that forwards `state`
+        # (service.py): what the worker reported, nothing re-encoded here.
+        self.last_changes = (tuple(updates), tuple(removed))
         self._set_logs(logs, ops)
         if status == P.STANDIN:  # the worker could not encode it: its repr, made there
             return P.WorkerValue(output), False
