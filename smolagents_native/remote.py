@@ -13,6 +13,7 @@ import http.client
 import json
 import socket
 import threading
+import time
 import urllib.parse
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +23,7 @@ from .executor import CodeOutput, PrintContainer, PythonExecutor
 from .service import API, decode, encode
 
 _SKIPPED = ("_print_outputs", "_operations_count")
+IDLE_RECONNECT = 2.0  # seconds
 
 
 class RemoteError(InterpreterError):
@@ -80,11 +82,18 @@ class RemoteExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         self._tools: dict[str, Callable] = {}
         self._session: str | None = None
         self._conn: http.client.HTTPConnection | None = None
+        self._used = 0.0
         self._lock = threading.Lock()
 
     # -- HTTP
 
     def _connection(self) -> http.client.HTTPConnection:
+        # A connection idle for a while may have been closed by the server (uvicorn keeps one
+        # 5 s by default) or a proxy: a step's request is not repeated when that shows (it
+        # could run twice), so one idle past IDLE_RECONNECT is replaced before it is used.
+        if self._conn is not None and time.monotonic() - self._used > IDLE_RECONNECT:
+            self._drop_connection()
+        self._used = time.monotonic()
         if self._conn is None:
             cls = (http.client.HTTPSConnection if self._parsed.scheme == "https"
                    else http.client.HTTPConnection)
@@ -261,8 +270,10 @@ class RemoteExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         self.close()
 
     def __del__(self) -> None:
+        # No request from a finalizer (it could wait on the network at any allocation, or at
+        # shutdown): the connection goes, the service ends the session after its idle timeout.
         try:
-            self.close()
+            self._drop_connection()
         except Exception:  # noqa: BLE001 - interpreter shutdown
             pass
 

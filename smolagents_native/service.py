@@ -780,6 +780,7 @@ def serve(config: ServiceConfig, host: str = "127.0.0.1", port: int = 8765,
     obs.configure_logging(log_level.upper(), json=True)
     sock = listen(host, port)
     server = uvicorn.Server(uvicorn.Config(create_app(config), log_level=log_level,
-                                           access_log=False, timeout_graceful_shutdown=10))
+                                           access_log=False, timeout_graceful_shutdown=10,
+                                           timeout_keep_alive=30))
     log.info("serving on %s:%d", host, sock.getsockname()[1])
     server.run(sockets=[sock])

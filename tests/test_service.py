@@ -29,13 +29,14 @@ OTHER = "token-b-" + "y" * 20
 class Server:
     """The service on 127.0.0.1 in a thread of this process."""
 
-    def __init__(self, config: ServiceConfig):
+    def __init__(self, config: ServiceConfig, keep_alive: float = 5.0):
         self.app = create_app(config)
         self.sock = listen("127.0.0.1", 0)
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning",
-                                                    lifespan="on", access_log=False))
+                                                    lifespan="on", access_log=False,
+                                                    timeout_keep_alive=keep_alive))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        daemon=True)
 
@@ -189,6 +190,28 @@ def test_this_packages_agent_through_remote_executor(service):
         result = CodeAgent([lookup], model, executor=executor).run("population in thousands")
     assert result.finished and result.final_answer == 2100
     assert result.steps[0].logs == "2100000\n"
+
+
+def test_steps_far_apart_outlive_the_servers_keep_alive(monkeypatch):
+    # An agent waits for its model between steps, longer than the server keeps an idle
+    # connection: the next step must not fail on the closed connection (nor run twice).
+    from smolagents_native import remote as remote_module
+
+    config = ServiceConfig(tokens=frozenset({TOKEN}))
+    with Server(config, keep_alive=0.5) as server, remote(server) as ex:
+        ex("n = 0")
+        # Reusing the stale connection (what the replacement avoids): the step is not sent
+        # again, the caller is told.
+        monkeypatch.setattr(remote_module, "IDLE_RECONNECT", 10.0)
+        time.sleep(1.0)
+        with pytest.raises(RemoteError, match="closed the connection"):
+            ex("n += 1")
+        assert ex("n").output == 0  # it did not run
+        monkeypatch.setattr(remote_module, "IDLE_RECONNECT", 0.1)
+        for _ in range(2):
+            time.sleep(1.0)
+            ex("n += 1")
+        assert ex("n").output == 2  # each ran once
 
 
 def test_a_timeout_and_a_parse_error_end_the_step_and_the_session_goes_on(service):
