@@ -210,6 +210,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--pool-size", type=_positive_int, default=None, metavar="N",
                        help="a worker pool of N slots for the sessions (default: the shared "
                        "pool)")
+    serve.add_argument("--grantable-dirs", nargs="*", metavar="DIR", default=(),
+                       help="directories a session may be granted (read or write) at or "
+                       "under (default: none)")
+    serve.add_argument("--allow-network", action="store_true",
+                       help="let a session ask for the network (default: never)")
     serve.add_argument("--log-level", default="info",
                        choices=["debug", "info", "warning", "error"])
     parser.set_defaults(commands={"run": run, "agent": agent, "serve": serve})
@@ -529,7 +534,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         allowed_imports=None if args.allowed_imports is None else frozenset(args.allowed_imports),
         max_timeout_seconds=args.max_timeout,
         default_timeout_seconds=min(30.0, args.max_timeout),
-        tool_timeout=args.tool_timeout, pool_size=args.pool_size)
+        tool_timeout=args.tool_timeout, pool_size=args.pool_size,
+        grantable_dirs=frozenset(args.grantable_dirs), allow_network=args.allow_network)
     serve(config, host=args.host, port=args.port, log_level=args.log_level)
     return 0
 

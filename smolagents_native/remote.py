@@ -45,6 +45,8 @@ class RemoteExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         timeout_seconds, max_operations, max_while_iterations, max_memory_bytes,
         max_print_outputs_length: the session's budgets (capped by the operator's).
         request_timeout: seconds to wait for one HTTP answer beyond the step's own timeout.
+        readable_dirs, writable_dirs, allow_network: what the session is granted (within the
+            directories the operator makes grantable; the network only if it allows it).
 
     The session is created at the first `send_tools`, `send_variables` or step, and ended by
     `close()` (or the service's idle timeout).
@@ -62,6 +64,9 @@ class RemoteExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         max_memory_bytes: int | None = None,
         max_print_outputs_length: int | None = None,
         request_timeout: float = 30.0,
+        readable_dirs: list[str] | None = None,
+        writable_dirs: list[str] | None = None,
+        allow_network: bool = False,
     ):
         parsed = urllib.parse.urlsplit(url)
         if parsed.scheme not in ("http", "https") or not parsed.hostname:
@@ -77,6 +82,10 @@ class RemoteExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             "max_while_iterations": max_while_iterations, "max_memory_bytes": max_memory_bytes,
             "max_print_outputs_length": max_print_outputs_length}.items() if v is not None}
         self.request_timeout = request_timeout
+        # directories and network the session asks for (within the operator's grantable ones)
+        self.grants: dict[str, Any] = {"readable_dirs": list(readable_dirs or []),
+                                       "writable_dirs": list(writable_dirs or []),
+                                       "network": bool(allow_network)}
         self.state: dict[str, Any] = {}
         self.custom_tools: dict[str, Callable] = {}
         self._tools: dict[str, Callable] = {}
@@ -158,6 +167,7 @@ class RemoteExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
                 "authorized_imports": self.additional_authorized_imports,
                 "budgets": self.budgets,
                 "tools": {name: _description(tool) for name, tool in self._tools.items()},
+                "grants": self.grants,
             })
             self._session = body["session"]
             self.authorized_imports = body["budgets"]["authorized_imports"]

@@ -105,6 +105,40 @@ class ServiceConfig:
     # how long a step waits for the client's answer to one tool call
     tool_timeout: float = 120.0
     pool_size: int | None = None  # the workers' pool: None, the package's shared one
+    # directories a session may be granted (read or write) at or under; none by default
+    grantable_dirs: frozenset[str] = frozenset()
+    allow_network: bool = False  # whether a session may be granted the network
+
+    def grants(self, spec: Any) -> dict[str, Any]:
+        """The executor arguments of a session's `grants` ({"readable_dirs", "writable_dirs",
+        "network"}), each within what the operator allows."""
+        if spec is None:
+            spec = {}
+        if not isinstance(spec, dict) or set(spec) - {"readable_dirs", "writable_dirs",
+                                                       "network"}:
+            raise _ClientError(400, "bad_request",
+                               "grants takes readable_dirs, writable_dirs and network")
+        roots = [os.path.realpath(d) for d in self.grantable_dirs]
+        out: dict[str, Any] = {}
+        for key in ("readable_dirs", "writable_dirs"):
+            dirs = spec.get(key) or []
+            if not isinstance(dirs, list) or not all(isinstance(d, str) and d for d in dirs):
+                raise _ClientError(400, "bad_request", f"{key} is a list of paths")
+            for d in dirs:
+                real = os.path.realpath(d)
+                if not any(real == r or real.startswith(r.rstrip("/") + "/") for r in roots):
+                    raise _ClientError(403, "grant_refused",
+                                       f"the operator does not allow granting {d!r}")
+            out[key] = [os.path.realpath(d) for d in dirs]
+        network = spec.get("network", False)
+        if not isinstance(network, bool):
+            raise _ClientError(400, "bad_request", "network is true or false")
+        if network and not self.allow_network:
+            raise _ClientError(403, "grant_refused", "the operator does not grant the network")
+        # an executor given neither list grants no directory (not "everywhere")
+        out.setdefault("readable_dirs", [])
+        out["allow_network"] = network
+        return out
 
     def check_imports(self, imports: list[str]) -> None:
         if self.allowed_imports is None:
@@ -267,7 +301,7 @@ class SessionManager:
         if not isinstance(imports, list) or not all(isinstance(i, str) for i in imports):
             raise _ClientError(400, "bad_request", "authorized_imports is a list of strings")
         self.config.check_imports(imports)
-        kwargs = self._budgets(spec)
+        kwargs = {**self._budgets(spec), **self.config.grants(spec.get("grants"))}
         tools = spec.get("tools", {})
         if not isinstance(tools, dict) or not all(
                 isinstance(k, str) and k.isidentifier() and (d is None or isinstance(d, str))

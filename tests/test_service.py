@@ -325,6 +325,31 @@ def test_the_operators_limits_bound_what_a_client_asks(service):
         assert ex.timeout_seconds == 20  # the operator's maximum
 
 
+def test_grants_within_what_the_operator_allows(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "data.txt").write_text("forty-two")
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "key.txt").write_text("hidden")
+    config = ServiceConfig(tokens=frozenset({TOKEN}), grantable_dirs=frozenset({str(shared)}))
+    with Server(config) as server:
+        with RemoteExecutor(server.url, TOKEN, ["pathlib"], readable_dirs=[str(shared)]) as ex:
+            ex.send_tools({})
+            out = ex(f"import pathlib\npathlib.Path({str(shared / 'data.txt')!r}).read_text()")
+            assert out.output == "forty-two"
+            with pytest.raises(InterpreterError):
+                ex(f"pathlib.Path({str(secret / 'key.txt')!r}).read_text()")
+        for grants, what in (({"readable_dirs": [str(secret)]}, "granting"),
+                             ({"writable_dirs": [str(shared / ".." / "secret")]}, "granting"),
+                             ({"network": True}, "network")):
+            ex = RemoteExecutor(server.url, TOKEN, ["pathlib"])
+            ex.grants.update(grants)
+            with pytest.raises(RemoteError, match=what) as info:
+                ex.send_tools({})
+            assert info.value.status == 403
+
+
 def test_sessions_per_token_are_bounded():
     config = ServiceConfig(tokens=frozenset({TOKEN}), max_sessions=3, sessions_per_token=2)
     with Server(config) as server:
