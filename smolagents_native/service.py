@@ -104,6 +104,7 @@ class ServiceConfig:
     max_memory_bytes: int | None = 1 << 30
     # how long a step waits for the client's answer to one tool call
     tool_timeout: float = 120.0
+    body_seconds: float = 30.0  # how long a request's body may take to arrive
     pool_size: int | None = None  # the workers' pool: None, the package's shared one
     # directories a session may be granted (read or write) at or under; none by default
     grantable_dirs: frozenset[str] = frozenset()
@@ -528,12 +529,19 @@ def create_app(config: ServiceConfig) -> Any:
                                    or int(length) > config.max_request_bytes):
             raise _ClientError(413, "too_large",
                                f"requests are at most {config.max_request_bytes} bytes")
+        import anyio
+
         data = bytearray()
-        async for chunk in request.stream():
-            data += chunk
-            if len(data) > config.max_request_bytes:
-                raise _ClientError(413, "too_large",
-                                   f"requests are at most {config.max_request_bytes} bytes")
+        # a body trickled in slowly holds a connection, not a thread: bounded in time too
+        with anyio.move_on_after(config.body_seconds) as scope:
+            async for chunk in request.stream():
+                data += chunk
+                if len(data) > config.max_request_bytes:
+                    raise _ClientError(413, "too_large",
+                                       f"requests are at most {config.max_request_bytes} bytes")
+        if scope.cancelled_caught:
+            raise _ClientError(408, "too_slow",
+                               f"the request body did not arrive within {config.body_seconds:g} s")
         try:
             body = json.loads(data or b"{}")
         except ValueError:

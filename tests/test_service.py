@@ -315,6 +315,22 @@ def test_oversized_and_malformed_requests_are_refused(service):
     service.request("DELETE", f"/v1/sessions/{sid}")
 
 
+def test_a_body_that_trickles_in_is_cut_off():
+    import socket
+
+    config = ServiceConfig(tokens=frozenset({TOKEN}), body_seconds=0.5)
+    with Server(config) as server:
+        conn = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        conn.sendall(f"POST /v1/sessions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}"
+                     "\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
+                     .encode())
+        start = time.monotonic()
+        reply = conn.recv(4096).decode()
+        assert reply.startswith("HTTP/1.1 408") and time.monotonic() - start < 5
+        conn.close()
+        assert server.request("GET", "/healthz", token=None)[0] == 200
+
+
 def test_the_operators_limits_bound_what_a_client_asks(service):
     with pytest.raises(RemoteError, match="does not allow authorizing 'subprocess'") as info:
         RemoteExecutor(service.url, TOKEN, ["subprocess"]).send_tools({})
