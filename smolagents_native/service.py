@@ -199,6 +199,7 @@ class StepRun:
         self.events: queue.Queue = queue.Queue()
         self.calls: dict[str, _ToolCall] = {}
         self.pending: _ToolCall | None = None
+        self._answer_lock = threading.Lock()  # one answer per call, even from two requests
         self.started = time.monotonic()
         self._ids = itertools.count(1)
         self.thread = threading.Thread(target=self._run, name=f"step-{session.id}",
@@ -230,18 +231,23 @@ class StepRun:
         self.pending = call
         self.events.put(("call", call, None))
         if not call.done.wait(self.session.config.tool_timeout):
-            self.pending = None
-            raise TimeoutError(f"the client did not answer the call of tool {name!r} within "
-                               f"{self.session.config.tool_timeout:g} s")
-        self.pending = None
+            with self._answer_lock:
+                answered = self.pending is None  # an answer raced the timeout: take it
+                self.pending = None
+            if not answered:
+                raise TimeoutError(f"the client did not answer the call of tool {name!r} "
+                                   f"within {self.session.config.tool_timeout:g} s")
+            call.done.wait()
         if call.error is not None:
             raise call.error
         return call.value
 
     def answer(self, call_id: str, value: Any, error: BaseException | None) -> None:
-        call = self.pending
-        if call is None or call.id != call_id:
-            raise _ClientError(409, "no_such_call", f"no tool call {call_id!r} is waiting")
+        with self._answer_lock:
+            call = self.pending
+            if call is None or call.id != call_id:
+                raise _ClientError(409, "no_such_call", f"no tool call {call_id!r} is waiting")
+            self.pending = None
         call.value, call.error = value, error
         call.done.set()
 
@@ -544,8 +550,9 @@ def create_app(config: ServiceConfig) -> Any:
                                f"the request body did not arrive within {config.body_seconds:g} s")
         try:
             body = json.loads(data or b"{}")
-        except ValueError:
-            raise _ClientError(400, "bad_request", "the body is not JSON") from None
+        except (ValueError, RecursionError):
+            raise _ClientError(400, "bad_request", "the body is not JSON (or nests too deep)") \
+                from None
         if not isinstance(body, dict):
             raise _ClientError(400, "bad_request", "the body is a JSON object")
         return body

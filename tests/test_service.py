@@ -331,6 +331,33 @@ def test_a_body_that_trickles_in_is_cut_off():
         assert server.request("GET", "/healthz", token=None)[0] == 200
 
 
+def test_the_raw_protocol_one_answer_per_call(service):
+    def post(path, body):
+        return service.request("POST", path, json.dumps(body).encode())
+
+    status, body = post("/v1/sessions", {"tools": {"t": "doubles"}})
+    sid = body["session"]
+    status, first = post(f"/v1/sessions/{sid}/steps", {"code": "t(1) + t(2)"})
+    assert first["status"] == "tool_call" and first["call"]["name"] == "t"
+    from smolagents_native.service import decode
+
+    assert decode(first["call"]["args"]) == (1,) and decode(first["call"]["kwargs"]) == {}
+    status, body = post(f"/v1/sessions/{sid}/steps", {"code": "1"})
+    assert status == 409  # a step is running
+    status, second = post(f"/v1/sessions/{sid}/calls",
+                          {"call": first["call"]["id"], "value": encode(2)})
+    assert second["status"] == "tool_call" and decode(second["call"]["args"]) == (2,)
+    status, body = post(f"/v1/sessions/{sid}/calls",  # the same answer again
+                        {"call": first["call"]["id"], "value": encode(2)})
+    assert status == 409 and body["error"]["code"] == "no_such_call"
+    status, done = post(f"/v1/sessions/{sid}/calls",
+                        {"call": second["call"]["id"], "value": encode(4)})
+    assert done["status"] == "done" and decode(done["output"]) == 6
+    status, body = post(f"/v1/sessions/{sid}/calls", {"call": "x", "value": encode(1)})
+    assert status == 409 and body["error"]["code"] == "no_step"
+    service.request("DELETE", f"/v1/sessions/{sid}")
+
+
 def test_the_operators_limits_bound_what_a_client_asks(service):
     with pytest.raises(RemoteError, match="does not allow authorizing 'subprocess'") as info:
         RemoteExecutor(service.url, TOKEN, ["subprocess"]).send_tools({})
