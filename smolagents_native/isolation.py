@@ -493,10 +493,13 @@ class _ToolRunner:
     """A thread that runs host tool calls for one executor, so that the thread waiting for
     the worker can stop waiting at the step's deadline. One call at a time; a call that
     outlives its deadline keeps this runner busy (it is then left to finish and its result
-    discarded, and the executor makes a new runner)."""
+    discarded, and the executor makes a new runner). `stop()` ends the thread: at once when
+    idle, else when its call returns (the executor stops its runner when it closes, and a
+    runner it leaves to a late tool)."""
 
     def __init__(self) -> None:
         self.idle = True
+        self._stopping = False
         self._job: Callable[[], Any] | None = None
         self._context: Any = None
         self._result: tuple[Any, bool] | None = None
@@ -512,6 +515,8 @@ class _ToolRunner:
             self._ready.clear()
             job, context = self._job, self._context
             self._job = self._context = None
+            if job is None:  # stop()
+                return
             try:
                 result: tuple[Any, bool] = (context.run(job), True)
             except BaseException as exc:  # the tool's error, for the code
@@ -520,6 +525,12 @@ class _ToolRunner:
             self.idle = True
             self._done.set()
             del job, context, result
+            if self._stopping:
+                return
+
+    def stop(self) -> None:
+        self._stopping = True
+        self._ready.set()
 
     def run(self, job: Callable[[], Any], deadline: float) -> tuple[Any, bool] | None:
         """The job's (value, returned?), or None when the deadline passed first."""
@@ -1028,6 +1039,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             self._tool_thread = None
         if outcome is None:
             self._tool_runner = None  # busy with the late tool: the next call gets another
+            runner.stop()  # and this one ends when the late tool returns
             raise P.ChannelTimeout()
         value, ok = outcome
         if not ok and isinstance(value, KeyboardInterrupt):
@@ -1199,6 +1211,9 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
     def close(self) -> None:
         """End the worker now (a step running in another thread ends with an error) and
         give the pool slot back."""
+        runner, self._tool_runner = getattr(self, "_tool_runner", None), None
+        if runner is not None:
+            runner.stop()  # its thread ends now, or when a late tool returns
         if getattr(self, "_closed", True) and not getattr(self, "_pool_acquired", False):
             return
         if self._forked_copy():

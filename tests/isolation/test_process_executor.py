@@ -560,3 +560,23 @@ def test_the_workers_interpreter_is_started_as_a_plain_one(make_process_executor
                            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
                            capture_output=True, text=True, check=True).stdout.strip()
     assert out == (0, 0, 0, False, int(plain), "utf8", [], False)
+
+
+def test_closing_ends_the_tool_thread(make_process_executor):
+    # Tool calls with a deadline run on the executor's tool thread; closing the executor ends
+    # it (a service closes thousands of executors: a thread each was left behind).
+    import threading
+
+    def tool_threads():
+        return [t for t in threading.enumerate() if t.name == "smolagents_native-tool"]
+
+    before = len(tool_threads())
+    ex = make_process_executor(timeout_seconds=10)
+    ex.send_tools({"echo": lambda v: v})
+    assert ex("echo(41) + 1").output == 42
+    assert len(tool_threads()) == before + 1
+    ex.close()
+    deadline = time.monotonic() + 10
+    while len(tool_threads()) > before and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert len(tool_threads()) == before
