@@ -110,6 +110,7 @@ copy_host_files() {
 
 make_root() {
     [ "$(id -u)" = 0 ] || unavailable "making the sid root needs root (mmdebstrap, mounts)"
+    mkdir -p "$(dirname "$LOCK")"   # a fresh machine has no cache directory yet
     exec 9>"$LOCK"
     flock 9
     if complete; then exec 9>&-; return 0; fi   # made by a concurrent run meanwhile
@@ -234,6 +235,7 @@ case "${1:-}" in
     shell) run bash -l ;;
     versions) run sh -c 'python3.14 -VV; python3.15 -VV; gcc --version | head -n 1' ;;
     clean)
+        mkdir -p "$(dirname "$LOCK")"
         exec 9>"$LOCK"
         flock 9   # waits for running commands (they hold the lock shared)
         rm -rf "$SID_ROOT" "$SID_ROOT.tmp"
