@@ -69,7 +69,17 @@ restore_exception(PyObject *exc)
 static NOINLINE Status eval_stmt_tick(Frame *f, Node *s);
 
 /* An exception leaves statement `s`: if it is not the one noted already
- * (an inner statement's), `s` is where it arose.  The error path only. */
+ * (an inner statement's), `s` is where it arose.  The error path only.
+ * The note holds the exception; a statement that completes lets it go
+ * (error_site_done), so an exception the code caught (or host code
+ * swallowed) lives no longer than under CPython, but for the statement
+ * that was running. */
+NOINLINE void
+error_site_release(Interp *in)
+{
+    Py_CLEAR(in->err_site_exc);
+}
+
 static NOINLINE void
 note_error_site(Interp *in, Node *s)
 {
@@ -103,6 +113,7 @@ body_run(Frame *f, Node **body, Py_ssize_t n)
             }
             return st;
         }
+        error_site_done(f->in);
     }
     return ST_OK;
 }

@@ -524,6 +524,17 @@ typedef struct Interp {
     int g_strkeys; /* g_dict's keys are all exact str: 1 / 0, -1 unknown */
 } Interp;
 
+/* A statement completed: the exception noted as the step's error site
+ * (eval_stmt.c note_error_site) was caught or swallowed, and is let go. */
+void error_site_release(Interp *in);
+static inline void
+error_site_done(Interp *in)
+{
+    if (in->err_site_exc != NULL) {
+        error_site_release(in);
+    }
+}
+
 /* memlimit.c: saved accounting state of an enclosing window. */
 typedef struct {
     struct Interp *prev;

@@ -887,6 +887,7 @@ run_module_statements(RunCtx *rc)
                             "bad control flow at module level");
             return;
         }
+        error_site_done(in);
         if (i == mod->Module.nbody - 1) {
             Py_SETREF(rc->output, step_output(frp, mod->Module.body[i]));
             if (rc->output == NULL) {

@@ -162,6 +162,41 @@ def test_the_error_says_its_line(code, line):
     assert info.value.lineno == line, str(info.value)
 
 
+def test_an_exception_caught_is_released_as_under_cpython():
+    # The error line's note holds the exception only while it propagates: once caught (or
+    # swallowed by host code), the objects it holds die when CPython's would.
+    code = (
+        "import weakref\n"
+        "class E(Exception):\n"
+        "    def __init__(self, obj):\n"
+        "        self.obj = obj\n"
+        "class O:\n"
+        "    pass\n"
+        "o = O()\n"
+        "try:\n"
+        "    raise E(o)\n"
+        "except E:\n"
+        "    pass\n"
+        "wr = weakref.ref(o)\n"
+        "o = None\n"
+        "r1 = wr() is None\n"
+        "def g():\n"
+        "    x = O()\n"
+        "    w = weakref.ref(x)\n"
+        "    try:\n"
+        "        raise E(x)\n"
+        "    except E:\n"
+        "        pass\n"
+        "    del x\n"
+        "    return w() is None\n"
+        "r2 = g()\n"
+        "(r1, r2)\n"
+    )
+    scope: dict = {}
+    exec(code, scope)
+    assert new_executor(["weakref"])(code).output == (True, True) == (scope["r1"], scope["r2"])
+
+
 def test_non_installed_authorized_module_is_refused():
     with pytest.raises(InterpreterError) as info:
         LocalPythonExecutor(["surely_not_an_installed_module_xyz"])
