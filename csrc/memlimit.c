@@ -292,10 +292,15 @@ memlimit_begin(Interp *in, MemSave *save)
 {
     if (available) {
         /* a hook installed below ours and removed since (tracemalloc
-           started before import, then stopped) took ours away: again */
+           started before import, then stopped) took ours away and left the
+           system allocator: again.  Not when another hook is on top (a
+           tracemalloc started after ours chains to ours: installing ours
+           over it would save it as our "previous" one, a cycle through
+           both, an endless loop or a stack overflow at the next
+           allocation) */
         PyMemAllocatorEx cur;
         PyMem_GetAllocator(PYMEM_DOMAIN_RAW, &cur);
-        if (cur.malloc != mem_malloc) {
+        if (cur.malloc != mem_malloc && cur.ctx == NULL) {
             installed = 0;
             memlimit_install();
         }

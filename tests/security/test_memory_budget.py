@@ -173,3 +173,42 @@ def test_hook_called_by_host_after_the_step():
     with pytest.raises(InterpreterError, match=MEM):
         repr(r)
     assert ex("1 + 1").output == 2
+
+
+def test_tracemalloc_started_after_the_hooks_keeps_the_chain_acyclic():
+    """tracemalloc started after the budget's hooks chains to them; a step (or a generator
+    finalized by the collector, a hook window) must not install the hooks again on top of it:
+    that saved tracemalloc as the hooks' "previous" allocator, a cycle through both, and the
+    next allocation looped forever or overflowed the stack (a hung or crashed test worker).
+    Run in a subprocess: the failure is a hang or a crash of the whole process."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent.parent
+    code = (
+        "import gc, tracemalloc\n"
+        "from smolagents_native import LocalPythonExecutor, InterpreterError\n"
+        "ex = LocalPythonExecutor([], max_memory_bytes=64 << 20)\n"
+        "ex.send_tools({})\n"
+        "ex('x = 1')\n"
+        "tracemalloc.start()\n"
+        "ex('y = [str(i) for i in range(1000)]\\n'\n"
+        "   'def g():\\n    yield 1\\n    yield 2\\nit = g()\\nnext(it)')\n"
+        "it = ex.state.pop('it'); del it; gc.collect()  # closed by the collector: a hook\n"
+        "try:\n"
+        "    ex('big = [bytes(1 << 20) for _ in range(200)]')  # the budget holds under it\n"
+        "    print('not refused')\n"
+        "except InterpreterError as e:\n"
+        "    print('refused' if 'Memory budget' in str(e) else e)\n"
+        "tracemalloc.stop()\n"
+        "print(ex('z = 2\\nz + 1').output)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    env.pop("PYTHONMALLOC", None)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    expected = "refused" if _core.MEMORY_BUDGET else "not refused"
+    assert proc.stdout.split() == [expected, "3"], proc.stdout
