@@ -134,7 +134,7 @@ class RemoteExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             except (http.client.RemoteDisconnected, BrokenPipeError,
                     ConnectionResetError) as exc:
                 self._drop_connection()
-                if attempt or method != "GET" and path.endswith(("/steps", "/calls")):
+                if attempt or (method != "GET" and path.endswith(("/steps", "/calls"))):
                     raise RemoteError(f"the service closed the connection: {exc}") from None
             except OSError as exc:
                 self._drop_connection()

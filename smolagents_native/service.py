@@ -152,6 +152,16 @@ class ServiceConfig:
                                    f"the operator does not allow authorizing {name!r}")
 
 
+def _tool_specs(tools: Any) -> dict[str, str | None]:
+    """A client's tools: identifier names to descriptions (or null)."""
+    if not isinstance(tools, dict) or not all(
+            isinstance(k, str) and k.isidentifier() and (d is None or isinstance(d, str))
+            for k, d in tools.items()):
+        raise _ClientError(400, "bad_request",
+                           "tools maps identifier names to descriptions (or null)")
+    return tools
+
+
 class _ClientError(Exception):
     def __init__(self, status: int, code: str, message: str):
         super().__init__(message)
@@ -309,12 +319,7 @@ class SessionManager:
             raise _ClientError(400, "bad_request", "authorized_imports is a list of strings")
         self.config.check_imports(imports)
         kwargs = {**self._budgets(spec), **self.config.grants(spec.get("grants"))}
-        tools = spec.get("tools", {})
-        if not isinstance(tools, dict) or not all(
-                isinstance(k, str) and k.isidentifier() and (d is None or isinstance(d, str))
-                for k, d in tools.items()):
-            raise _ClientError(400, "bad_request",
-                               "tools maps identifier names to descriptions (or null)")
+        tools = _tool_specs(spec.get("tools", {}))
         with self.lock:
             if len(self.sessions) >= self.config.max_sessions:
                 raise _ClientError(429, "too_many_sessions",
@@ -581,6 +586,11 @@ def create_app(config: ServiceConfig) -> Any:
                                        "duration": time.perf_counter() - start}})
         return run
 
+    async def session_request(request: Request) -> tuple[Session, dict]:
+        """The session a request names (its token's) and the request's body."""
+        session = manager.get(token_of(request), request.path_params["sid"])
+        return session, await body_of(request)
+
     def trace_context(request: Request) -> Any:
         if not obs.tracing_available() or "traceparent" not in request.headers:
             return None
@@ -655,9 +665,7 @@ def create_app(config: ServiceConfig) -> Any:
         return Response(status_code=204)
 
     async def run_step(request: Request) -> Response:
-        token = token_of(request)
-        session = manager.get(token, request.path_params["sid"])
-        body = await body_of(request)
+        session, body = await session_request(request)
         code = body.get("code")
         if not isinstance(code, str):
             raise _ClientError(400, "bad_request", "code is a string")
@@ -673,9 +681,7 @@ def create_app(config: ServiceConfig) -> Any:
         return await wait_step(session, run)
 
     async def answer_call(request: Request) -> Response:
-        token = token_of(request)
-        session = manager.get(token, request.path_params["sid"])
-        body = await body_of(request)
+        session, body = await session_request(request)
         run = session.current
         if run is None:
             raise _ClientError(409, "no_step", "no step of this session is running")
@@ -698,15 +704,8 @@ def create_app(config: ServiceConfig) -> Any:
         return await wait_step(session, run)
 
     async def put_tools(request: Request) -> Response:
-        token = token_of(request)
-        session = manager.get(token, request.path_params["sid"])
-        body = await body_of(request)
-        tools = body.get("tools")
-        if not isinstance(tools, dict) or not all(
-                isinstance(k, str) and k.isidentifier() and (d is None or isinstance(d, str))
-                for k, d in tools.items()):
-            raise _ClientError(400, "bad_request",
-                               "tools maps identifier names to descriptions (or null)")
+        session, body = await session_request(request)
+        tools = _tool_specs(body.get("tools"))
         if session.current is not None:
             raise _ClientError(409, "busy", "a step of this session is running")
         await run_in_threadpool(session.executor.send_tools, {
@@ -715,9 +714,7 @@ def create_app(config: ServiceConfig) -> Any:
         return Response(status_code=204)
 
     async def put_variables(request: Request) -> Response:
-        token = token_of(request)
-        session = manager.get(token, request.path_params["sid"])
-        body = await body_of(request)
+        session, body = await session_request(request)
         variables = body.get("variables")
         if not isinstance(variables, dict):
             raise _ClientError(400, "bad_request", "variables maps names to values")
