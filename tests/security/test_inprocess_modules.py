@@ -486,7 +486,10 @@ def host_state(directory: Path) -> dict:
         "gc": (gc.isenabled(), gc.get_threshold()),
         "locale": locale.setlocale(locale.LC_ALL, None),
         "tz": (time.tzname, time.timezone),
-        "threads": (threading.active_count(), len(os.listdir("/proc/self/task"))),
+        # The host's threads by identity: a thread that an earlier test left ending (a closed
+        # executor's tool thread) may be gone after the payload ran; a new one is the payload's.
+        "threads": frozenset(["tid %s" % t for t in os.listdir("/proc/self/task")]
+                             + ["ident %d" % t.ident for t in threading.enumerate()]),
         "children": _children(),
         "copyreg": dict(copyreg.dispatch_table),
         "abc": (isinstance(1, collections.abc.Sequence), issubclass(list, collections.abc.Hashable),
@@ -505,6 +508,15 @@ def host_state(directory: Path) -> dict:
     for name in _inprocess.MODULES:
         state["module " + name] = _module_values(importlib.import_module(name))
     return state
+
+
+def changed_keys(before: dict, after: dict) -> list[str]:
+    """The parts of the host state a payload changed; threads count when new ones appear."""
+    def differs(k):
+        if k == "threads":
+            return bool(after[k] - before[k])
+        return before[k] != after.get(k)
+    return sorted(k for k in before if differs(k))
 
 
 def _children() -> list[str]:
@@ -568,7 +580,7 @@ def test_payload_leaves_the_host_untouched(hostdir, module, kind, code):
     text = _run(module, code)
     after = host_state(hostdir)
     assert SECRET not in text, text
-    changed = sorted(k for k in before if before[k] != after.get(k))
+    changed = changed_keys(before, after)
     assert not changed, (changed, text)
 
 
@@ -604,7 +616,7 @@ def test_the_state_check_sees_each_kind_of_change(hostdir, code):
         before = t.host_state(d)
         exec({code!r}.replace("{{DIR}}", str(d)), {{}})
         after = t.host_state(d)
-        changed = [k for k in before if before[k] != after.get(k)]
+        changed = t.changed_keys(before, after)
         print("CHANGED", changed)
     """)
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
