@@ -8,10 +8,14 @@ and the payload. Kinds and payloads:
                                        SETUP_FAIL why the sandbox could not be set up (text)
   RUN    code as UTF-8                 DONE   the step's result (`encode_done`)
   TOOLS  tool names                    CALL   a tool call (`encode_call`)
-  RESULT a tool's answer: one byte     OK     TOOLS / RESTORE done (empty)
+  RESULT a tool's answer: one byte     OK     TOOLS / RESTORE / RESET done (empty)
          (1 returned, 0 raised) and    FAIL   error message (UTF-8)
          a tagged value
   RESTORE {name: tagged value}
+  FRESH_RUN code as UTF-8: RUN on a fresh program (a new interpreter state, the scratch
+         directory emptied; `ProcessExecutor.reset`); FAIL, without running the code, when
+         the worker cannot make it fresh
+  RESET  (empty) the same without a run, when variables are sent before the next step
 
 Every request carries a sequence number, which its replies echo: a RUN's DONE and the CALLs
 of its tool calls carry the RUN's, a CALL's RESULT carries it back, OK / FAIL carry the
@@ -53,6 +57,8 @@ INIT = 2
 TOOLS = 3
 RESULT = 4
 RESTORE = 5
+FRESH_RUN = 6
+RESET = 7
 DONE = 10
 CALL = 11
 OK = 12

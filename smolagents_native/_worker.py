@@ -234,6 +234,8 @@ class _Worker:
         self.packages = frozenset(
             m.split(".")[0] for m in config.get("preload_packages", ()))
         self.modules_seen = set(sys.modules)
+        self.scratch: str | None = None  # the scratch directory (worker_main), None: none
+        self.home = os.getcwd()  # the directory a program starts in (the jail's chdir)
 
     def encode(self, value: Any) -> bytes:
         """The encoding the host will accept, or an exception saying why not."""
@@ -282,6 +284,19 @@ class _Worker:
             warnings.simplefilter("ignore")
             self.executor = LocalPythonExecutor(**kwargs, isolation="none")
         self.executor._sync()
+
+    def reset(self) -> None:
+        """A fresh program (FRESH_RUN, `ProcessExecutor.reset`): the executor's state anew
+        (no variables, functions, classes or imported names of the programs before; the same
+        tools, budgets and grants), the working directory the jail set, the scratch directory
+        emptied. What stays: the process, its imported modules and what libraries keep
+        process-wide (docs/isolation.md, *Batches*)."""
+        self.executor.reset()
+        self.last.clear()
+        self.last_obj.clear()
+        os.chdir(self.home)
+        if self.scratch:
+            _empty_directory(self.scratch)
 
     def sync_state(self) -> tuple[dict[str, bytes | None], list[str]]:
         """The variables that changed since the last report, each as a tagged value (None:
@@ -386,10 +401,17 @@ class _Worker:
                 kind, data, seq = channel.recv()
             except P.ProtocolError:
                 return
-            if kind == P.RUN:
+            if kind == P.RUN or kind == P.FRESH_RUN:
                 code = str(data, "utf-8", "surrogatepass")
                 del data
                 self.seq = seq
+                if kind == P.FRESH_RUN:
+                    try:
+                        self.reset()
+                    except Exception as exc:  # the host runs the code in a new worker
+                        P.send(sock, P.FAIL, f"{type(exc).__name__}: {exc}".encode(
+                            "utf-8", "surrogatepass"), seq)
+                        continue
                 P.send(sock, P.DONE, self.run(code), seq)
                 continue
             try:
@@ -406,6 +428,8 @@ class _Worker:
                             ) from None
                     self.executor.state.update(values)
                     self.last.update({name: _fingerprint(blob) for name, blob in saved.items()})
+                elif kind == P.RESET:
+                    self.reset()
                 elif kind == P.TOOLS:
                     names = P.loads_trusted(data)
                     self.executor.send_tools({name: self.stub(name) for name in names})
@@ -417,6 +441,31 @@ class _Worker:
                     "utf-8", "surrogatepass"), seq)
             else:
                 P.send(sock, P.OK, b"", seq)
+
+
+def _empty_directory(path: str) -> None:
+    """Remove everything under `path` (a program's files, before the next program of a
+    shared sandbox), without recursion (the code may have nested directories deeply); a
+    directory the code made unreadable or unwritable is given back its permissions first.
+    Raises OSError if something stays."""
+    os.chmod(path, 0o700)
+    stack = [(path, False)]
+    while stack:
+        directory, listed = stack.pop()
+        if listed:
+            if directory != path:
+                os.rmdir(directory)
+            continue
+        stack.append((directory, True))
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    os.chmod(entry.path, 0o700)
+                    stack.append((entry.path, False))
+                else:
+                    os.unlink(entry.path)
+    if os.listdir(path):
+        raise OSError(f"the scratch directory {path} could not be emptied")
 
 
 def confine(spec: dict[str, Any], jail: dict[str, Any],
@@ -469,6 +518,7 @@ def worker_main(channel_fd: int, spec: dict[str, Any], jail: dict[str, Any]) -> 
         _core.sandbox_enter_worker_mode()
     worker = _Worker(sock, config, limits)
     worker.channel = channel
+    worker.scratch = jail["view"]["scratch"]
     try:
         worker.build()
     except Exception as exc:  # a bad configuration: the host raises it as its own error

@@ -905,6 +905,13 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
     def send_variables(self, variables: dict[str, Any]) -> None:
         self.state.update(variables)
 
+    def reset(self) -> None:
+        """Start a fresh program: the variables, functions, classes and imported names the
+        code defined (`state`) are forgotten; tools, authorized imports, budgets and grants
+        stay. In process mode the worker also empties its scratch directory (the process
+        and its imported modules stay: docs/isolation.md, *Batches*)."""
+        self.state = {"__name__": "__main__"}
+
     def send_tools(self, tools: dict[str, Any]) -> None:
         # Agent tools, then base Python tools, then additional functions, as smolagents.
         self.static_tools = {**tools, **BASE_PYTHON_TOOLS.copy(), **self.additional_functions}

@@ -404,29 +404,62 @@ class WorkerPool(_Closing):
 
     def run_many(
         self, codes: Iterable[str], tools: dict[str, Callable] | None = None,
-        **executor_kwargs: Any,
+        *, share_sandbox: bool = False, **executor_kwargs: Any,
     ) -> list[Any]:
-        """Run each program in a fresh executor given `tools` (`send_tools`); return, in
-        order, a CodeOutput or the exception (InterpreterError, ExecutionTimeoutError) each
-        one ended with. On the Ray backend the tools are serialized by Ray (cloudpickle)
-        and run in the actor's process on its node, outside the sandbox, as tools run in the
-        host on the local backend."""
+        """Run each program on a fresh interpreter state given `tools` (`send_tools`);
+        return, in order, a CodeOutput or the exception (InterpreterError,
+        ExecutionTimeoutError) each one ended with.
+
+        share_sandbox=False (the default): each program in a sandbox of its own (a new
+        worker). True: each of the pool's lanes keeps one worker and runs its programs there
+        one after another, each on a fresh interpreter state with the scratch directory
+        emptied (`reset`), as Monty's pool runs programs; the programs of one batch then
+        share a process (its imported modules, what libraries keep process-wide), never
+        with the host or another executor (docs/isolation.md, *Batches*). A program that
+        ends its worker (a timeout, a crash) gets the next program a new one.
+
+        On the Ray backend the tools are serialized by Ray (cloudpickle) and run in the
+        actor's process on its node, outside the sandbox, as tools run in the host on the
+        local backend."""
         codes = list(codes)
         executor_kwargs.setdefault("additional_authorized_imports", [])
         if self._ray is not None:
-            return self._ray.run_many(codes, executor_kwargs, tools)
-        from concurrent.futures import ThreadPoolExecutor
+            return self._ray.run_many(codes, executor_kwargs, tools, share_sandbox)
+        results: list[Any] = [None] * len(codes)
+        work = iter(enumerate(codes))
+        lock = threading.Lock()
 
-        def one(code: str) -> Any:
-            with LocalPythonExecutor(**executor_kwargs, isolation="process", pool=self) as ex:
-                ex.send_tools(dict(tools or {}))
-                try:
-                    return ex(code)
-                except (InterpreterError, ExecutionTimeoutError) as exc:
-                    return exc
+        def lane() -> None:
+            executor = None
+            try:
+                while True:
+                    with lock:
+                        item = next(work, None)
+                    if item is None:
+                        return
+                    index, code = item
+                    if executor is None or not share_sandbox:
+                        if executor is not None:
+                            executor.close()
+                        executor = LocalPythonExecutor(
+                            **executor_kwargs, isolation="process", pool=self)
+                        executor.send_tools(dict(tools or {}))
+                    else:
+                        executor.reset()
+                    results[index] = run_program(executor, code)
+            finally:
+                if executor is not None:
+                    executor.close()
 
-        with ThreadPoolExecutor(self.size or os.cpu_count() or 2) as threads:
-            return list(threads.map(one, codes))
+        lanes = max(1, min(self.size or os.cpu_count() or 2, len(codes)))
+        threads = [threading.Thread(target=lane, name=f"run_many-{i}", daemon=True)
+                   for i in range(lanes - 1)]
+        for thread in threads:
+            thread.start()
+        lane()  # the calling thread is a lane too
+        for thread in threads:
+            thread.join()
+        return results
 
     def close(self) -> None:
         self._closed = True
@@ -461,10 +494,20 @@ def _close_pools() -> None:
 
 def run_many(
     codes: Iterable[str], pool: WorkerPool | None = None,
-    tools: dict[str, Callable] | None = None, **executor_kwargs: Any,
+    tools: dict[str, Callable] | None = None, *, share_sandbox: bool = False,
+    **executor_kwargs: Any,
 ) -> list[Any]:
     """`pool.run_many(codes, tools, ...)` on `pool` or the default pool."""
-    return (pool or default_pool()).run_many(codes, tools, **executor_kwargs)
+    return (pool or default_pool()).run_many(
+        codes, tools, share_sandbox=share_sandbox, **executor_kwargs)
+
+
+def run_program(executor: LocalPythonExecutor, code: str) -> Any:
+    """One program of a batch: its CodeOutput, or the error it ended with."""
+    try:
+        return executor(code)
+    except (InterpreterError, ExecutionTimeoutError) as exc:
+        return exc
 
 
 # ---------------------------------------------------------------------------------------------
@@ -743,6 +786,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             {k: self._limits[k] for k in _RLIMIT_KEYS}, isolation_fallback)
         self._grace = float(grace_seconds)
         self._saved: dict[str, bytes] = {}
+        self._fresh = False  # reset() asked for a fresh program: the next RUN is a FRESH_RUN
         self._tool_names: list[str] | None = None
         self._synced_static: list[Any] | None = None  # _tools_snapshot
         self._tools: dict[str, Callable] = dict(self._functions)
@@ -935,12 +979,13 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                 raise InterpreterError("this executor is closed")
             timeout = self.timeout_seconds
             deadline = None if timeout is None else time.monotonic() + timeout + self._grace
+            fresh, self._fresh = self._fresh and self._sock is not None, False
             self._ensure_worker()
             sock, channel = self._sock, self._channel
             assert sock is not None and channel is not None
             seq = self._next_seq()
             try:
-                P.send(sock, P.RUN, source, seq)
+                P.send(sock, P.FRESH_RUN if fresh else P.RUN, source, seq)
                 while True:
                     # SPIN_SECONDS: poll before sleeping (0 by default: measured slower here)
                     kind, data, rseq = channel.recv(deadline, P.SPIN_SECONDS)
@@ -948,6 +993,18 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                         raise P.ProtocolError(f"a frame of step {rseq} during step {seq}")
                     if kind == P.DONE:
                         break
+                    if kind == P.FAIL and fresh:
+                        # The worker could not make the program fresh (its scratch could
+                        # not be emptied...) and did not run it: a new worker, fresh by
+                        # birth, runs it; the used one is never used again.
+                        fresh = False
+                        self._end_worker()
+                        self._ensure_worker()
+                        sock, channel = self._sock, self._channel
+                        assert sock is not None and channel is not None
+                        seq = self._next_seq()
+                        P.send(sock, P.RUN, source, seq)
+                        continue
                     if kind != P.CALL:
                         raise P.ProtocolError(f"unexpected frame kind {kind}")
                     # The tool runs within the step's deadline, as in process (a tool
@@ -1156,9 +1213,28 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                         f"process boundary: {exc}"
                     ) from None
             self._ensure_worker()
+            if self._fresh:  # reset() before: the program is made fresh first, then given
+                self._fresh = False
+                try:
+                    self._request(P.RESET, b"")
+                except InterpreterError:
+                    # Not made fresh: a new worker, fresh by birth, takes the variables.
+                    self._end_worker()
+                    self._ensure_worker()
             self._request(P.RESTORE, P.dumps(blobs))
             self._saved.update(blobs)
             self.state.update(variables)
+
+    def reset(self) -> None:
+        # No round trip: the next step goes as FRESH_RUN, which makes the worker's program
+        # fresh before it runs the code (a new worker is fresh already).
+        with self._lock:
+            if self._closed:
+                raise InterpreterError("this executor is closed")
+            self.state = {"__name__": "__main__"}
+            self._saved.clear()
+            self.last_changes = ((), ())
+            self._fresh = self._sock is not None
 
     def send_tools(self, tools: dict[str, Any]) -> None:
         super().send_tools(tools)

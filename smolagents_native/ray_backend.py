@@ -36,7 +36,7 @@ def _import_ray() -> Any:
 
 
 class _Runner:
-    """The actor body: a local pool, one executor per program."""
+    """The actor body: a local pool of one lane (its `run_many`)."""
 
     def __init__(self) -> None:
         from .isolation import WorkerPool
@@ -46,21 +46,18 @@ class _Runner:
 
     def run(
         self, codes: list[tuple[int, str]], kwargs: dict[str, Any],
-        tools: dict[str, Any] | None = None,
+        tools: dict[str, Any] | None = None, share_sandbox: bool = False,
     ) -> list[tuple]:
-        from .executor import LocalPythonExecutor
-
         out = []
-        for index, code in codes:
-            try:
-                with LocalPythonExecutor(**kwargs, isolation="process", pool=self.pool) as ex:
-                    ex.send_tools(dict(tools or {}))
-                    result = ex(code)
+        results = self.pool.run_many([code for _index, code in codes], tools,
+                                     share_sandbox=share_sandbox, **kwargs)
+        for (index, _code), result in zip(codes, results):
+            if isinstance(result, ExecutionTimeoutError):
+                out.append((index, "timeout", str(result), "", False))
+            elif isinstance(result, InterpreterError):
+                out.append((index, "error", str(result), "", False))
+            else:
                 out.append((index, "ok", result.output, result.logs, result.is_final_answer))
-            except ExecutionTimeoutError as exc:
-                out.append((index, "timeout", str(exc), "", False))
-            except InterpreterError as exc:
-                out.append((index, "error", str(exc), "", False))
         return out
 
     def ready(self) -> bool:
@@ -91,7 +88,8 @@ class RayBackend:
         ray.get([a.ready.remote() for a in self.actors])  # constructed, fork servers up
 
     def run_many(
-        self, codes: list[str], kwargs: dict[str, Any], tools: dict[str, Any] | None = None
+        self, codes: list[str], kwargs: dict[str, Any], tools: dict[str, Any] | None = None,
+        share_sandbox: bool = False,
     ) -> list[Any]:
         from .executor import CodeOutput
 
@@ -113,7 +111,8 @@ class RayBackend:
         results: list[Any] = [None] * len(codes)
         # ref -> (actor slot, chunk, attempt)
         pending = {
-            self.actors[slot].run.remote(chunk, kwargs, tools_ref): (slot, chunk, 1)
+            self.actors[slot].run.remote(
+                chunk, kwargs, tools_ref, share_sandbox): (slot, chunk, 1)
             for slot, chunk in enumerate(chunks)
             if chunk
         }
@@ -129,7 +128,8 @@ class RayBackend:
                 # program may thus run twice (its tools too): at least once, not exactly.
                 self._replace(slot)
                 if attempt == 1:
-                    again = self.actors[slot].run.remote(chunk, kwargs, tools_ref)
+                    again = self.actors[slot].run.remote(
+                        chunk, kwargs, tools_ref, share_sandbox)
                     pending[again] = (slot, chunk, 2)
                     continue
                 part = [(index, "error", f"the Ray actor running this program died twice "

@@ -34,6 +34,7 @@ def test_ray_batch_of_100_programs():
         started = time.monotonic()
         results = pool.run_many(codes, tools={"lookup": make_lookup()})
         ran = time.monotonic() - started
+        shared = pool.run_many(codes, tools={"lookup": make_lookup()}, share_sandbox=True)
         with pytest.raises(TypeError, match="cannot be sent to the Ray actors"):
             import threading
 
@@ -45,6 +46,10 @@ def test_ray_batch_of_100_programs():
     assert [r.output for r in results[90:99]] == [f"row-{i * i}/0" for i in range(9)]
     assert isinstance(results[99], InterpreterError)
     assert "Import of os is not allowed" in str(results[99])
+    # the same batch, each actor's programs in one sandbox: the same results
+    assert [r.output for r in shared[:99]] == [r.output for r in results[:99]]
+    assert [r.logs for r in shared[:99]] == [r.logs for r in results[:99]]
+    assert str(shared[99]) == str(results[99])
     print(f"ray: 100 programs in {ran:.2f} s ({100 / ran:.0f}/s); with start-up "
           f"{time.monotonic() - start:.2f} s")
 

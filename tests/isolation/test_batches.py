@@ -1,0 +1,167 @@
+"""Batches (docs/isolation.md, *Batches*): `reset()` starts a fresh program on the same
+executor, and `run_many(share_sandbox=True)` runs a batch's programs one after another in a
+worker per lane, each on a fresh interpreter state with an empty scratch directory."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from smolagents_native import LocalPythonExecutor, WorkerPool
+from smolagents_native.errors import ExecutionTimeoutError, InterpreterError
+
+DEFINE = (
+    "import math\n"
+    "x = 41\n"
+    "def f():\n    return x + 1\n"
+    "class C:\n    pass\n"
+    "f()"
+)
+NAMES = ("x", "f", "C", "math")
+
+
+def _forgets(ex):
+    assert ex(DEFINE).output == 42
+    ex.reset()
+    for name in NAMES:
+        with pytest.raises(InterpreterError, match=f"name '{name}' is not defined"):
+            ex(name)
+        assert name not in ex.state
+    assert ex("y = 2\ny * 21").output == 42  # usable after the reset
+
+
+def test_reset_forgets_the_program_in_process():
+    with LocalPythonExecutor([], isolation="none") as ex:
+        ex.send_tools({"double": lambda v: v * 2})
+        _forgets(ex)
+        assert ex("double(21)").output == 42  # tools stay
+
+
+def test_reset_forgets_the_program_in_its_worker(make_process_executor):
+    ex = make_process_executor()
+    ex.send_tools({"double": lambda v: v * 2})
+    pid = ex.worker_pid
+    _forgets(ex)
+    assert ex("double(21)").output == 42  # tools stay, through the same worker
+    assert ex.worker_pid == pid
+    ex.send_variables({"given": [1, 2]})
+    ex.reset()
+    with pytest.raises(InterpreterError, match="name 'given' is not defined"):
+        ex("given")
+
+
+def test_reset_empties_the_scratch_directory_and_goes_back_to_it(make_process_executor):
+    ex = make_process_executor(["os"])
+    ex("import os\n"
+       "os.makedirs('a/b/c')\n"
+       "fd = os.open('a/b/c/f', os.O_CREAT | os.O_WRONLY)\nos.close(fd)\n"
+       "fd = os.open('top', os.O_CREAT | os.O_WRONLY)\nos.close(fd)\n"
+       "os.chmod('a/b', 0)\n"  # a directory the code locked: emptied all the same
+       "os.symlink('/etc', 'link')\n"  # removed, never followed
+       "os.chdir('a')")
+    binds = ex.sandbox["read_only"] + ex.sandbox["writable"]
+    points = {p.split("/")[2] for p in binds if p.startswith("/tmp/")}
+    ex.reset()
+    cwd, listing = ex("import os\n(os.getcwd(), os.listdir('/tmp'))").output
+    assert cwd == "/tmp"
+    assert sorted(name for name in listing if name not in points) == []
+    assert ex("import os\nlen(os.listdir('/etc')) > 0").output  # the link's target untouched
+
+
+def _impostor(ex):
+    """Put a stand-in worker on `ex`'s channel that answers every request with FAIL, as a
+    worker that cannot make its program fresh (a scratch it cannot empty) answers FRESH_RUN
+    and RESET; returns the thread serving it. The real worker stays attached by its pidfd,
+    so the host ending "the worker" ends it."""
+    import socket
+    import threading
+
+    from smolagents_native import _protocol as P
+
+    host_end, fake_end = socket.socketpair()
+    kinds = []
+
+    def serve():
+        channel = P.Channel(fake_end)
+        try:
+            kind, _data, seq = channel.recv(None)
+        except Exception:  # noqa: BLE001 - the host closed it
+            return
+        kinds.append(kind)
+        P.send(fake_end, P.FAIL, b"OSError: the scratch directory /tmp could not be emptied",
+               seq)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    ex._sock.close()
+    ex._sock, ex._channel = host_end, P.Channel(host_end)
+    return thread, kinds
+
+
+@pytest.mark.parametrize("then", ["step", "send_variables"])
+def test_a_reset_the_worker_cannot_make_gives_the_program_a_new_worker(
+        make_process_executor, then):
+    from smolagents_native import _protocol as P
+
+    ex = make_process_executor()
+    ex("x = 1")
+    pid = ex.worker_pid
+    ex.reset()
+    thread, kinds = _impostor(ex)
+    if then == "step":
+        assert ex("'x' in dir()").output is False  # run by a new worker, once
+        assert kinds == [P.FRESH_RUN]
+    else:
+        ex.send_variables({"given": 3})
+        assert kinds == [P.RESET]
+        assert ex("(given, 'x' in dir())").output == (3, False)
+    thread.join(5)
+    assert ex.worker_pid != pid
+
+
+def test_reset_of_a_closed_executor_is_refused(make_process_executor):
+    ex = make_process_executor()
+    ex.close()
+    with pytest.raises(InterpreterError, match="closed"):
+        ex.reset()
+
+
+PROGRAMS = [f"v = {i}\nseen = 'v0' in dir()\nv0 = v\n(v * 2, seen)" for i in range(24)]
+
+
+@pytest.mark.parametrize("share", [False, True], ids=["sandbox-per-program", "shared-sandbox"])
+def test_run_many_runs_each_program_on_a_fresh_state(share):
+    with WorkerPool(size=2) as pool:
+        results = pool.run_many(PROGRAMS + ["1/0", "sum(range(10**12))", "v0"],
+                                share_sandbox=share, timeout_seconds=1)
+        assert [r.output for r in results[:24]] == [(i * 2, False) for i in range(24)]
+        assert isinstance(results[24], InterpreterError)
+        assert isinstance(results[25], ExecutionTimeoutError)
+        # the program after a timeout (a C call: its worker killed) runs, on a fresh state
+        assert isinstance(results[26], InterpreterError) and "v0" in str(results[26])
+
+
+STARTED = ("import os\nfd = os.open('/proc/self/stat', os.O_RDONLY)\n"
+           "text = os.read(fd, 4096)\nos.close(fd)\ntext.rsplit(b')', 1)[1].split()[19]")
+
+
+def test_shared_sandbox_runs_a_lane_in_one_worker_and_tools_stay():
+    with WorkerPool(size=2) as pool:
+        codes = [STARTED] * 12 + ["lookup(3)"]
+        results = pool.run_many(codes, tools={"lookup": lambda k: k * 10}, share_sandbox=True,
+                                additional_authorized_imports=["os"])
+    assert results[12].output == 30
+    # The worker processes' start times (every worker is the same pid in its namespace):
+    # one worker per lane, so at most two.
+    assert len({r.output for r in results[:12]}) <= 2, results
+
+
+def test_shared_sandbox_programs_do_not_see_each_others_files():
+    code = ("import os\nbefore = sorted(n for n in os.listdir('.') if n.startswith('p-'))\n"
+            "fd = os.open('p-%d', os.O_CREAT | os.O_WRONLY)\nos.close(fd)\nbefore")
+    with WorkerPool(size=1) as pool:
+        results = pool.run_many([code % i for i in range(5)], share_sandbox=True,
+                                additional_authorized_imports=["os"])
+    assert [r.output for r in results] == [[]] * 5
+    assert not any(os.path.exists(f"p-{i}") for i in range(5))  # not the host's files
