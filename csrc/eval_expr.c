@@ -53,6 +53,7 @@ mapping_lookup(PyObject *map, PyObject *name)
 static NOINLINE PyObject *
 global_lookup_slow(Frame *f, PyObject *name)
 {
+    gcache_note(f->in, name); /* a global read off the slots */
     PyObject *v = PyDict_GetItemWithError(f->globals, name);
     if (v != NULL && Py_TYPE(v) == f->in->st->LazyImportType) {
         return lazyimport_resolve(f, name, v); /* PEP 810 */

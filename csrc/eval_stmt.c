@@ -1477,6 +1477,9 @@ eval_annassign(Frame *f, Node *s)
         return ST_OK;
     }
     PyObject *ns = f->locals ? f->locals : f->globals;
+    if (ns == f->globals) {
+        gcache_note(f->in, f->in->st->str_annotations); /* changed in place */
+    }
     PyObject *d = PyObject_GetItem(ns, f->in->st->str_annotations);
     if (d == NULL) {
         if (!PyErr_ExceptionMatches(PyExc_KeyError)) {
@@ -1871,8 +1874,11 @@ eval_import_from(Frame *f, Node *s)
                     PyErr_Clear();
                     continue;
                 }
-                int r =
-                    PyDict_SetItem(f->locals ? f->locals : f->globals, nm, v);
+                PyObject *ns = f->locals ? f->locals : f->globals;
+                if (ns == f->globals) {
+                    gcache_note(f->in, nm); /* a global stored off the slots */
+                }
+                int r = PyDict_SetItem(ns, nm, v);
                 Py_DECREF(v);
                 if (r < 0) {
                     st = ST_ERROR;

@@ -84,11 +84,20 @@ gcache_begin(Interp *in, PyObject *globals, PyObject *builtins)
     in->g_seen = compat_watched_version(COMPAT_WATCH_GLOBALS, globals);
     in->b_seen = compat_watched_version(COMPAT_WATCH_BUILTINS, builtins);
     in->g_strkeys = -1;
+    /* a new step: nothing touched yet */
+    in->g_step_epoch = in->g_epoch;
+    in->g_untracked = 0;
+    if (in->g_touched != NULL) {
+        PySet_Clear(in->g_touched);
+    }
 }
 
 void
 gcache_end(Interp *in)
 {
+    if (in->g_dict == NULL) {
+        in->g_untracked = 1; /* a step on unwatched dicts: no slot used */
+    }
     in->g_epoch++;
     Py_CLEAR(in->g_dict);
     Py_CLEAR(in->g_builtins);
@@ -97,6 +106,7 @@ gcache_end(Interp *in)
 void
 gcache_clear(Interp *in)
 {
+    Py_CLEAR(in->g_touched);
     Py_CLEAR(in->g_dict);
     Py_CLEAR(in->g_builtins);
     PyMem_Free(in->gslots);
@@ -110,6 +120,7 @@ gcache_traverse(Interp *in, visitproc visit, void *arg)
 {
     Py_VISIT(in->g_dict);
     Py_VISIT(in->g_builtins);
+    Py_VISIT(in->g_touched);
     return 0;
 }
 
@@ -211,6 +222,7 @@ gcache_load_slow(Frame *f, Node *e)
     }
     if (in_globals && Py_TYPE(v) == in->st->LazyImportType) {
         /* PEP 810: imported now, never remembered (lazyimport.c) */
+        gcache_note(in, e->obj);
         return lazyimport_resolve(f, e->obj, v);
     }
     /* remembered only if the lookups changed nothing (a key's __eq__ could
@@ -223,6 +235,9 @@ gcache_load_slow(Frame *f, Node *e)
         s->value = v;
         s->epoch = epoch;
         s->in_globals = in_globals;
+    }
+    else {
+        gcache_note(in, e->obj);
     }
     return Py_NewRef(v);
 }
@@ -246,6 +261,7 @@ gcache_store(Frame *f, Node *t, PyObject *value)
                    ? gcache_slot(in, t->Name.gslot)
                    : NULL;
     if (s == NULL) {
+        gcache_note(in, t->obj);
         return PyDict_CheckExact(f->globals)
                    ? PyDict_SetItem(f->globals, t->obj, value)
                    : PyObject_SetItem(f->globals, t->obj, value);
@@ -293,6 +309,7 @@ gcache_delete(Frame *f, Node *t)
                    ? gcache_slot(in, t->Name.gslot)
                    : NULL;
     if (s == NULL) {
+        gcache_note(in, t->obj); /* before: no exception is set yet */
         int r = PyObject_DelItem(f->globals, t->obj);
         if (r < 0 && PyErr_ExceptionMatches(PyExc_KeyError)) {
             PyErr_Clear();
@@ -320,6 +337,53 @@ gcache_delete(Frame *f, Node *t)
         gcache_adopt(in, before);
     }
     s->epoch = 0; /* refilled by the next load (builtins, or NameError) */
+    if (r == 0) {
+        gcache_note(in, t->obj); /* the slot no longer says so */
+    }
     Py_DECREF(old);
     return r;
+}
+
+void
+gcache_note(Interp *in, PyObject *name)
+{
+    if (in->g_untracked) {
+        return;
+    }
+    if (in->g_touched == NULL && (in->g_touched = PySet_New(NULL)) == NULL) {
+        PyErr_Clear();
+        in->g_untracked = 1;
+        return;
+    }
+    if (PySet_Add(in->g_touched, name) < 0) {
+        PyErr_Clear();
+        in->g_untracked = 1;
+    }
+}
+
+PyObject *
+gcache_touched(Interp *in)
+{
+    if (in->g_untracked) {
+        Py_RETURN_NONE;
+    }
+    PyObject *out = in->g_touched ? PySet_New(in->g_touched) : PySet_New(NULL);
+    if (out == NULL) {
+        return NULL;
+    }
+    PyObject *ids = in->st->gname_ids;
+    if (ids != NULL && in->gslots != NULL) {
+        PyObject *name, *id;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(ids, &pos, &name, &id)) {
+            size_t i = PyLong_AsSize_t(id) - 1;
+            if (i < in->ngslots && in->gslots[i].epoch != 0 &&
+                in->gslots[i].epoch >= in->g_step_epoch &&
+                PySet_Add(out, name) < 0) {
+                Py_DECREF(out);
+                return NULL;
+            }
+        }
+    }
+    return out;
 }

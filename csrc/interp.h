@@ -522,6 +522,11 @@ typedef struct Interp {
     struct GSlot *gslots;
     uint32_t ngslots;
     int g_strkeys; /* g_dict's keys are all exact str: 1 / 0, -1 unknown */
+    /* the names of the step's globals read or written (gcache_touched):
+       slots filled since g_step_epoch, and the names noted off the slots */
+    uint64_t g_step_epoch;
+    PyObject *g_touched; /* set, or NULL: none noted */
+    int g_untracked;     /* an access could not be noted: names unknown */
 } Interp;
 
 /* A statement completed: the exception noted as the step's error site
@@ -760,6 +765,20 @@ PyObject *gcache_load_slow(Frame *f, Node *e);
 int gcache_store(Frame *f, Node *t, PyObject *value);
 /* Empty every slot (a value no slot may hold was stored: lazyimport.c). */
 void gcache_forget(Interp *in);
+/* The step's names (process mode's state sync, docs/isolation.md): every
+ * access of the step's globals by name goes through a slot (filled at the
+ * step's epoch or later) or is noted here.  gcache_note: `name` of the
+ * globals read or written off the slots (no exception set; it sets none).  gcache_untracked: an access whose
+ * name is unknown.  gcache_touched: a new set of the names the step read
+ * or wrote in its globals (builtins' names too), or None when an access
+ * was not noted; NULL with an exception. */
+void gcache_note(Interp *in, PyObject *name);
+static inline void
+gcache_untracked(Interp *in)
+{
+    in->g_untracked = 1;
+}
+PyObject *gcache_touched(Interp *in);
 int gcache_delete(Frame *f, Node *t);
 static inline PyObject *
 gcache_load(Frame *f, Node *e)

@@ -1482,7 +1482,22 @@ static PyGetSetDef interpreter_getset[] = {
     {NULL},
 };
 
+static PyObject *
+interpreter_touched_names(InterpreterObject *self, PyObject *Py_UNUSED(arg))
+{
+    if (self->in.running) {
+        PyErr_SetString(PyExc_RuntimeError, "a step is running");
+        return NULL;
+    }
+    return gcache_touched(&self->in);
+}
+
 static PyMethodDef interpreter_methods[] = {
+    {"touched_names", (PyCFunction)interpreter_touched_names, METH_NOARGS,
+     "touched_names() -> set | None: the names the last step read, wrote or "
+     "deleted in its globals by name (its functions' reads included; "
+     "builtins' names too), or None when one access could not be noted "
+     "(globalcache.c)"},
     {"run", (PyCFunction)(void (*)(void))interpreter_run,
      METH_VARARGS | METH_KEYWORDS,
      "run(code, state[, budgets], *, max_operations, max_while_iterations, "

@@ -31,6 +31,7 @@ import signal
 import socket
 import sys
 import time
+import types
 from typing import Any
 
 from . import _protocol as P
@@ -206,6 +207,52 @@ def _describe(value: Any, seconds: float) -> str:
     return text if len(text) <= STANDIN_CHARS else text[:STANDIN_CHARS] + "..."
 
 
+_ATOMS = frozenset({int, float, complex, str, bytes, bool, type(None)})
+
+
+_FLAT = frozenset({list, tuple, set, frozenset})
+_HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE
+INERT_ITEMS = 100_000  # a larger container is not looked through (counted as not inert)
+
+
+def _inert(value: Any) -> bool:
+    """A value through which code cannot reach another of its values, and whose release runs
+    no code: an immutable atom; a module (the code cannot store into one: docs/security.md);
+    a builtin function not bound to an object; a static (non-heap) type such as `list`; a
+    list, tuple, set, frozenset or dict (exact types) of at most INERT_ITEMS atoms."""
+    kind = type(value)
+    if kind in _ATOMS or kind is types.ModuleType:
+        return True
+    if kind in _FLAT:
+        return (sys.getrefcount(value) <= _ONE_REFERENCE and len(value) <= INERT_ITEMS
+                and all(type(item) in _ATOMS for item in value))
+    if kind is dict:
+        return (sys.getrefcount(value) <= _ONE_REFERENCE and len(value) <= INERT_ITEMS
+                and all(type(k) in _ATOMS and type(v) in _ATOMS for k, v in value.items()))
+    if kind is types.BuiltinFunctionType:
+        owner = value.__self__
+        return owner is None or type(owner) is types.ModuleType
+    return kind is type and not value.__flags__ & _HEAPTYPE
+
+
+def _references_of_a_held_value() -> int:
+    """What `sys.getrefcount` says in `_inert` of a container that only a state dict holds
+    (as `sync_state` calls it: the dict, its loop's variable, the argument), measured by the
+    same calls, so that it holds on every CPython version."""
+    state = {"v": []}
+    for name in ("v",):
+        value = state[name]
+        return _count_in_inert(value)
+    return 0
+
+
+def _count_in_inert(value: Any) -> int:
+    return sys.getrefcount(value)
+
+
+_ONE_REFERENCE = _references_of_a_held_value()
+
+
 def _fingerprint(data: bytes | None) -> bytes | None:
     """What the worker keeps of a value it reported, to tell whether it changed: the tagged
     value itself when small, a digest of it when large (not a second copy of a big value)."""
@@ -224,6 +271,14 @@ class _Worker:
         self.memory_bytes = limits.get("memory_bytes")
         self.last: dict[str, bytes | None] = {}
         self.last_obj: dict[str, Any] = {}
+        # Whether each reported name's value was inert (`_inert`) when last reported, and
+        # whether the next report must look at every name (`sync_state`).
+        self.inert: dict[str, bool] = {}
+        self.scan_all = True
+        self.collected = 0  # objects the garbage collector freed during the step
+        import gc
+
+        gc.callbacks.append(self.on_gc)
         self.executor: Any = None
         self.seq = 0  # the RUN being served (tool calls carry it)
         # The classes the host takes as pickles (cross_classes): a value that needs another
@@ -293,10 +348,37 @@ class _Worker:
         process-wide (docs/isolation.md, *Batches*)."""
         self.executor.reset()
         self.last.clear()
+        self.inert.clear()
+        self.scan_all = True
         self.last_obj.clear()
         os.chdir(self.home)
         if self.scratch:
             _empty_directory(self.scratch)
+
+    def on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and (info.get("collected") or info.get("uncollectable")):
+            self.collected += 1
+
+    def names_to_report(self, state: dict[str, Any]) -> Any:
+        """The names whose values the step may have changed: every name, unless the step's
+        accesses show fewer (docs/isolation.md, *State*). The interpreter names the globals
+        the step read, wrote or deleted by name (its functions' included). If each of those
+        was bound, before the step, to an inert value (`_inert`) or to nothing, the step
+        reached none of the code's other values and released nothing that runs code: what
+        it built came from inert values and new objects, so the names it did not touch kept
+        their values. Otherwise (or if an access went unnoted, or the garbage collector
+        freed objects during the step, whose finalizers may have run): every name."""
+        if self.scan_all or self.collected:
+            return state
+        touched = self.executor._interp.touched_names()
+        if touched is None:
+            return state
+        inert, last = self.inert, self.last
+        if not all(inert.get(name, name not in last) for name in touched):
+            return state
+        names = [name for name in touched if name in state]
+        names += [name for name in state if name not in last and name not in touched]
+        return names
 
     def sync_state(self) -> tuple[dict[str, bytes | None], list[str]]:
         """The variables that changed since the last report, each as a tagged value (None:
@@ -304,10 +386,12 @@ class _Worker:
         state = self.executor.state
         updates: dict[str, bytes | None] = {}
         immutable = (int, float, str, bytes, bool, type(None))
-        last, last_obj = self.last, self.last_obj
-        for name, value in state.items():
+        last, last_obj, inert = self.last, self.last_obj, self.inert
+        for name in self.names_to_report(state):
             if name in ("_print_outputs", "_operations_count"):
                 continue
+            value = state[name]
+            inert[name] = _inert(value)
             if type(value) in immutable and last_obj.get(name, self) is value:
                 continue
             try:
@@ -318,11 +402,16 @@ class _Worker:
             if name not in last or last[name] != mark:
                 updates[name] = data
                 last[name] = mark
-            last_obj[name] = value
+            if type(value) in immutable:
+                last_obj[name] = value
+            else:  # never held here: a value the code drops is released when it drops it
+                last_obj.pop(name, None)
         removed = [name for name in last if name not in state]
         for name in removed:
             del last[name]
             last_obj.pop(name, None)
+            inert.pop(name, None)
+        self.scan_all = False
         return updates, removed
 
     def run(self, code: str) -> list[bytes]:
@@ -330,6 +419,7 @@ class _Worker:
         status, output, is_final, lineno = 0, b"", False, 0
         executor = self.executor
         started = time.monotonic()
+        self.collected = 0
         try:
             # The executor's step without its lock (one thread here) and without its
             # observability wrapper (the host observes the step); its core is brought up to
@@ -375,6 +465,7 @@ class _Worker:
             # still reports the ones deleted meanwhile).
             self.last = dict.fromkeys(self.last, b"!stale")
             self.last_obj.clear()
+            self.scan_all = True
             return P.encode_done(status, output, is_final, logs, ops, {}, [], (), lineno)
 
     def imported(self) -> list[str]:
@@ -428,12 +519,14 @@ class _Worker:
                             ) from None
                     self.executor.state.update(values)
                     self.last.update({name: _fingerprint(blob) for name, blob in saved.items()})
+                    self.scan_all = True  # values given, not reached by a step's names
                 elif kind == P.RESET:
                     self.reset()
                 elif kind == P.TOOLS:
                     names = P.loads_trusted(data)
                     self.executor.send_tools({name: self.stub(name) for name in names})
                     self.executor._sync()
+                    self.scan_all = True  # its interpreter may be new (touched_names)
                 else:
                     raise P.ProtocolError(f"unknown frame kind {kind}")
             except Exception as exc:
