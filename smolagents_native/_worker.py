@@ -537,28 +537,47 @@ class _Worker:
 
 
 def _empty_directory(path: str) -> None:
-    """Remove everything under `path` (a program's files, before the next program of a
-    shared sandbox), without recursion (the code may have nested directories deeply); a
-    directory the code made unreadable or unwritable is given back its permissions first.
-    Raises OSError if something stays."""
-    os.chmod(path, 0o700)
+    """Remove what the code left under `path` (the scratch, before the next program of a
+    shared sandbox), without recursion (the code may have nested directories deeply). What
+    lies on another file system is never entered or removed: the read-only binds of the
+    host's directories under /tmp (a checkout or a virtual environment there) and granted
+    directories, and the directories the jail made to hold them. A directory the code made
+    unreadable or unwritable is given back its permissions first. Raises OSError if
+    something of the code's stays."""
+    device = os.lstat(path).st_dev
+    holds_mounts: set[str] = set()  # directories with a mount point below: kept
+    _open_up(path)
     stack = [(path, False)]
     while stack:
         directory, listed = stack.pop()
         if listed:
-            if directory != path:
+            if directory != path and directory not in holds_mounts:
                 os.rmdir(directory)
             continue
         stack.append((directory, True))
         with os.scandir(directory) as entries:
             for entry in entries:
+                info = entry.stat(follow_symlinks=False)
+                if info.st_dev != device:  # a mount point: not the code's
+                    parent = directory
+                    while parent not in holds_mounts and parent != path:
+                        holds_mounts.add(parent)
+                        parent = os.path.dirname(parent)
+                    continue
                 if entry.is_dir(follow_symlinks=False):
-                    os.chmod(entry.path, 0o700)
+                    _open_up(entry.path)
                     stack.append((entry.path, False))
                 else:
                     os.unlink(entry.path)
-    if os.listdir(path):
-        raise OSError(f"the scratch directory {path} could not be emptied")
+
+
+def _open_up(directory: str) -> None:
+    """Give the worker back its rights on a directory the code made unreadable (a directory
+    the jail made, not the worker's, stays as it is: the worker may list it already)."""
+    try:
+        os.chmod(directory, 0o700)
+    except PermissionError:
+        pass
 
 
 def confine(spec: dict[str, Any], jail: dict[str, Any],

@@ -69,6 +69,24 @@ def test_reset_empties_the_scratch_directory_and_goes_back_to_it(make_process_ex
     assert ex("import os\nlen(os.listdir('/etc')) > 0").output  # the link's target untouched
 
 
+def test_reset_leaves_the_binds_under_the_scratch_alone(make_process_executor, tmp_path):
+    """A granted directory under /tmp is bound at its own path inside the scratch: a reset
+    empties the scratch around it, never the host's directory."""
+    granted = tmp_path / "out"
+    granted.mkdir()
+    granted.chmod(0o777)  # the worker writes as an unprivileged uid on a root host
+    ex = make_process_executor(["os"], writable_dirs=[str(granted)])
+    ex(f"import os\nfd = os.open({str(granted / 'kept.txt')!r}, os.O_CREAT | os.O_WRONLY)\n"
+       "os.write(fd, b'result')\nos.close(fd)\n"
+       "fd = os.open('/tmp/scratch-file', os.O_CREAT | os.O_WRONLY)\nos.close(fd)")
+    pid = ex.worker_pid
+    ex.reset()
+    assert ex(f"import os\n('scratch-file' in os.listdir('/tmp'), "
+              f"os.listdir({str(granted)!r}))").output == (False, ["kept.txt"])
+    assert ex.worker_pid == pid  # made fresh in place, not by a new worker
+    assert (granted / "kept.txt").read_bytes() == b"result"
+
+
 def _impostor(ex):
     """Put a stand-in worker on `ex`'s channel that answers every request with FAIL, as a
     worker that cannot make its program fresh (a scratch it cannot empty) answers FRESH_RUN
