@@ -8,7 +8,7 @@ and the payload. Kinds and payloads:
                                        SETUP_FAIL why the sandbox could not be set up (text)
   RUN    code as UTF-8                 DONE   the step's result (`encode_done`)
   TOOLS  tool names                    CALL   a tool call (`encode_call`)
-  RESULT a tool's answer: one byte     OK     TOOLS / RESTORE / RESET done (empty)
+  RESULT a tool's answer: one byte     OK     TOOLS / RESTORE / RESET / BUDGETS done
          (1 returned, 0 raised) and    FAIL   error message (UTF-8)
          a tagged value
   RESTORE {name: tagged value}
@@ -16,6 +16,8 @@ and the payload. Kinds and payloads:
          directory emptied; `ProcessExecutor.reset`); FAIL, without running the code, when
          the worker cannot make it fresh
   RESET  (empty) the same without a run, when variables are sent before the next step
+  BUDGETS (timeout, max_operations, max_while_iterations): the executor's attributes, sent
+         when the host changed them (the rest of its budgets cross once, in INIT)
 
 Every request carries a sequence number, which its replies echo: a RUN's DONE and the CALLs
 of its tool calls carry the RUN's, a CALL's RESULT carries it back, OK / FAIL carry the
@@ -59,6 +61,7 @@ RESULT = 4
 RESTORE = 5
 FRESH_RUN = 6
 RESET = 7
+BUDGETS = 8
 DONE = 10
 CALL = 11
 OK = 12

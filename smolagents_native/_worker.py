@@ -338,7 +338,15 @@ class _Worker:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             self.executor = LocalPythonExecutor(**kwargs, isolation="none")
+        # The host executor's budgets, not this process's module constants.
+        self.executor._budget_copy = dict(self.config["budgets"])
+        self.set_budgets(self.config["budget_attributes"])
         self.executor._sync()
+
+    def set_budgets(self, attributes: Any) -> None:
+        executor = self.executor
+        (executor.timeout_seconds, executor.max_operations,
+         executor.max_while_iterations) = attributes
 
     def reset(self) -> None:
         """A fresh program (FRESH_RUN, `ProcessExecutor.reset`): the executor's state anew
@@ -522,6 +530,8 @@ class _Worker:
                     self.scan_all = True  # values given, not reached by a step's names
                 elif kind == P.RESET:
                     self.reset()
+                elif kind == P.BUDGETS:
+                    self.set_budgets(P.loads_trusted(data))
                 elif kind == P.TOOLS:
                     names = P.loads_trusted(data)
                     self.executor.send_tools({name: self.stub(name) for name in names})

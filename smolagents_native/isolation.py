@@ -787,6 +787,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         self._grace = float(grace_seconds)
         self._saved: dict[str, bytes] = {}
         self._fresh = False  # reset() asked for a fresh program: the next RUN is a FRESH_RUN
+        self._sent_budgets: tuple[Any, Any, Any] | None = None
         self._tool_names: list[str] | None = None
         self._synced_static: list[Any] | None = None  # _tools_snapshot
         self._tools: dict[str, Callable] = dict(self._functions)
@@ -814,11 +815,29 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
     def _config(self) -> dict[str, Any]:
         return {
             "executor_kwargs": self._executor_kwargs,
+            # The budgets are this executor's (its copy of the module's constants, made when
+            # it was created), never the worker's own defaults: a budget means the same in
+            # both modes.
+            "budgets": dict(self._budget_copy),
+            "budget_attributes": self._budget_attributes(),
             "function_names": list(self._functions),
             "env": self._env,
             "cross_classes": sorted(self._allowed),
             "preload_packages": self._preload,
         }
+
+    def _budget_attributes(self) -> tuple[Any, Any, Any]:
+        """The executor's budget attributes, as the worker was last given them."""
+        key = (self.timeout_seconds, self.max_operations, self.max_while_iterations)
+        self._sent_budgets = key
+        return key
+
+    def _sync_budgets(self) -> None:
+        """Give the worker the budget attributes the host changed since (in process they
+        apply from the next step: so they do here)."""
+        if (self.timeout_seconds, self.max_operations,
+                self.max_while_iterations) != self._sent_budgets:
+            self._request(P.BUDGETS, P.dumps(self._budget_attributes()))
 
     def _next_seq(self) -> int:
         self._seq = (self._seq + 1) & 0xFFFFFFFF
@@ -981,6 +1000,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             deadline = None if timeout is None else time.monotonic() + timeout + self._grace
             fresh, self._fresh = self._fresh and self._sock is not None, False
             self._ensure_worker()
+            self._sync_budgets()
             sock, channel = self._sock, self._channel
             assert sock is not None and channel is not None
             seq = self._next_seq()
