@@ -34,7 +34,7 @@ TRACES = {
     "finalizer-in-a-cycle": [
         "L = []\nclass D:\n    def __del__(self):\n        L.append('collected')\n"
         "d = D()\nd.me = d\nd = None",
-        "import gc\nx = [[] for _ in range(5000)]",  # allocations: the collector runs
+        "import gc\nif gc.collect() >= 0:\n    pass",  # the cycle freed, in both modes
         "y = 1",
     ],
     "delete": ["a = [1]\nb = a", "del b", "a.append(2)"],
