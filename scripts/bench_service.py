@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import threading
@@ -23,21 +22,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import uvicorn  # noqa: E402
 
+from _timing import median_us  # noqa: E402  (this directory)
+
 from smolagents_native import LocalPythonExecutor  # noqa: E402
 from smolagents_native.remote import RemoteExecutor  # noqa: E402
 from smolagents_native.service import ServiceConfig, create_app, listen  # noqa: E402
 
 TOKEN = "bench-token-" + "b" * 20
 
-
-def median_us(ex, code: str, n: int) -> float:
-    ex(code)  # warm: the worker started, the program lowered
-    times = []
-    for _ in range(n):
-        t0 = time.perf_counter()
-        ex(code)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e6
 
 
 def main() -> int:

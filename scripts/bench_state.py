@@ -9,12 +9,12 @@ step that builds a small list and prints from it, and of one that reads the big 
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from _timing import median_us  # noqa: E402  (this directory)
 
 from smolagents_native import LocalPythonExecutor, WorkerPool  # noqa: E402
 
@@ -22,16 +22,6 @@ CASES = [
     ([], "data = [str(i) for i in range(2_000_000)]", "len(data)"),
     (["numpy"], "import numpy as np\ndata = np.zeros(25_000_000)", "data.shape"),
 ]
-
-
-def median_us(ex, code: str, n: int) -> float:
-    ex(code)
-    times = []
-    for _ in range(n):
-        t0 = time.perf_counter()
-        ex(code)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e6
 
 
 def main() -> int:

@@ -393,14 +393,13 @@ class _Worker:
         this value cannot cross), and the names that disappeared."""
         state = self.executor.state
         updates: dict[str, bytes | None] = {}
-        immutable = (int, float, str, bytes, bool, type(None))
         last, last_obj, inert = self.last, self.last_obj, self.inert
         for name in self.names_to_report(state):
             if name in ("_print_outputs", "_operations_count"):
                 continue
             value = state[name]
             inert[name] = _inert(value)
-            if type(value) in immutable and last_obj.get(name, self) is value:
+            if type(value) in _ATOMS and last_obj.get(name, self) is value:
                 continue
             try:
                 data: bytes | None = self.encode(value)
@@ -410,7 +409,7 @@ class _Worker:
             if name not in last or last[name] != mark:
                 updates[name] = data
                 last[name] = mark
-            if type(value) in immutable:
+            if type(value) in _ATOMS:
                 last_obj[name] = value
             else:  # never held here: a value the code drops is released when it drops it
                 last_obj.pop(name, None)

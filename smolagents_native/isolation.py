@@ -819,7 +819,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             # it was created), never the worker's own defaults: a budget means the same in
             # both modes.
             "budgets": dict(self._budget_copy),
-            "budget_attributes": self._budget_attributes(),
+            "budget_attributes": self._sent_budgets,
             "function_names": list(self._functions),
             "env": self._env,
             "cross_classes": sorted(self._allowed),
@@ -827,17 +827,15 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         }
 
     def _budget_attributes(self) -> tuple[Any, Any, Any]:
-        """The executor's budget attributes, as the worker was last given them."""
-        key = (self.timeout_seconds, self.max_operations, self.max_while_iterations)
-        self._sent_budgets = key
-        return key
+        return (self.timeout_seconds, self.max_operations, self.max_while_iterations)
 
     def _sync_budgets(self) -> None:
-        """Give the worker the budget attributes the host changed since (in process they
-        apply from the next step: so they do here)."""
-        if (self.timeout_seconds, self.max_operations,
-                self.max_while_iterations) != self._sent_budgets:
-            self._request(P.BUDGETS, P.dumps(self._budget_attributes()))
+        """Give the worker the budget attributes the host changed since it last had them (in
+        process they apply from the next step: so they do here)."""
+        now = self._budget_attributes()
+        if now != self._sent_budgets:
+            self._request(P.BUDGETS, P.dumps(now))
+            self._sent_budgets = now
 
     def _next_seq(self) -> int:
         self._seq = (self._seq + 1) & 0xFFFFFFFF
@@ -847,6 +845,9 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         """Start a worker: SPAWN from the fork server, then INIT on its own channel, READY
         back (or why its sandbox could not be set up), then the variables and tools."""
         self._server = self._pool.server(self._pool.warm(self._preload))
+        # A new worker: fresh by birth, given the budget attributes as they are now (INIT).
+        self._fresh = False
+        self._sent_budgets = self._budget_attributes()
         sock, pid = self._server.spawn(self._spec)
         self._sock, self._pid = sock, pid
         self._channel = P.Channel(sock, self._limits["frame_bytes"] or P.MAX_FRAME)
@@ -998,8 +999,8 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                 raise InterpreterError("this executor is closed")
             timeout = self.timeout_seconds
             deadline = None if timeout is None else time.monotonic() + timeout + self._grace
-            fresh, self._fresh = self._fresh and self._sock is not None, False
             self._ensure_worker()
+            fresh, self._fresh = self._fresh, False
             self._sync_budgets()
             sock, channel = self._sock, self._channel
             assert sock is not None and channel is not None
@@ -1247,14 +1248,14 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
 
     def reset(self) -> None:
         # No round trip: the next step goes as FRESH_RUN, which makes the worker's program
-        # fresh before it runs the code (a new worker is fresh already).
+        # fresh before it runs the code (a new worker is fresh already: `_start`).
         with self._lock:
             if self._closed:
                 raise InterpreterError("this executor is closed")
             self.state = {"__name__": "__main__"}
             self._saved.clear()
             self.last_changes = ((), ())
-            self._fresh = self._sock is not None
+            self._fresh = True
 
     def send_tools(self, tools: dict[str, Any]) -> None:
         super().send_tools(tools)
