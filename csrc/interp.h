@@ -556,27 +556,30 @@ typedef struct {
     int armed;           /* 1: profile mode, 2: monitoring mode */
 } GadgetSave;
 
+/* window.c: what a window's transitions replaced on this thread, one
+ * field per mechanism of window.def that keeps something. */
+typedef struct {
+    PyObject *decimal_prev;       /* ownstate_switch's (owned) */
+    struct Interp *prov_prev;     /* provenance.c: armed interpreter before */
+    GadgetSave gadgets;
+    MemSave mem;                  /* accounting of the enclosing window */
+    struct Interp *tripwire_prev; /* tripwire state to restore */
+} WindowSave;
+
 /* Saved state for a host -> interpreted call (see interp_enter). */
 typedef struct {
-    int started; /* this call started a budget window */
-    struct Interp *prev_prov; /* provenance.c: armed interpreter before */
-    GadgetSave gadgets;
-    struct Interp *tripwire_prev; /* tripwire state to restore */
-    MemSave mem; /* memory accounting of the enclosing window */
+    int started; /* this call started a window */
+    WindowSave w;
 } InterpSave;
 
 /* Saved state for interp_rearm. */
 typedef struct {
-    int tool_calls;               /* in->tool_calls before */
-    PyObject *decimal_prev;       /* ownstate_switch's (owned) */
-    int paused;                   /* gadgets_reenter's count */
-    int rearmed;                  /* the tool-call checks were armed */
-    struct Interp *prev_prov;     /* provenance.c */
-    struct Interp *tripwire_prev; /* tripwire.c */
-    GadgetSave gadgets;           /* the tool-call re-arming */
-    GadgetSave gadgets_pure;      /* gadgets_reenter's */
-    MemSave mem;
+    int tool_calls;          /* in->tool_calls before */
+    int paused;              /* gadgets_reenter's count */
+    int rearmed;             /* the window was rejoined */
+    GadgetSave gadgets_pure; /* gadgets_reenter's */
     PyFrameObject *boundary; /* provenance_reenter's */
+    WindowSave w;
 } InterpRearm;
 
 struct GenObject;
@@ -1661,6 +1664,35 @@ void gadgets_unpause(Interp *in, GadgetPause *p);
  * the profile on again for its duration. */
 void gadgets_reenter(Interp *in, GadgetSave *save, int *paused);
 void gadgets_reenter_done(Interp *in, GadgetSave *save, int paused);
+
+/* window.c: the per-thread mechanisms of window.def, armed, suspended and
+ * disarmed in one place and one order (docs/design.md, "The window"). */
+/* The run state of a window on this thread: running, its thread, a hook
+ * (interpreted code host code called after the step) or a step, the
+ * per-window counters.  The caller ran limits_start. */
+void window_begin(Interp *in, int hook);
+/* Not running any more (after window_close and the caller's clean-up). */
+void window_end(Interp *in);
+/* Arm every mechanism, in window.def's order.  0, or -1 with an exception
+ * and nothing armed. */
+int window_open(Interp *in, WindowSave *w);
+/* Disarm them, in the reverse order. */
+void window_close(Interp *in, WindowSave *w);
+/* Around a tool call (host code that does not act for the code): suspend
+ * the window of this thread, if any (returns its interpreter, or NULL), and
+ * resume it with what window_suspend returned. */
+Interp *window_suspend(WindowSave *w);
+void window_resume(Interp *in, WindowSave *w);
+/* Around the interpreter's own import of an authorized module: the
+ * tripwire and the gadget refusals off while module bodies run (not host
+ * code acting for the code); interpreted code entered meanwhile (a
+ * finalizer) rejoins the window (interp_rearm). */
+typedef struct {
+    struct Interp *tripwire_prev;
+    GadgetPause gadgets;
+} WindowPause;
+void window_pause_import(Interp *in, WindowPause *p);
+void window_unpause_import(Interp *in, WindowPause *p);
 
 /* module.c */
 /* Is `func` the code's dir() builtin?  Without arguments the evaluator calls

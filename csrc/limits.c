@@ -477,72 +477,18 @@ interp_enter(Interp *in, InterpSave *save)
     if (in->running) {
         return 0;
     }
-    /* a hook called by host code after the step: a fresh budget window,
-       with the executor's own decimal context (ownstate.c) */
-    if (ownstate_enter(in) < 0) {
-        ownstate_leave(in); /* what it kept */
-        return -1;
-    }
+    /* a hook called by host code after the step: a fresh budget window
+       (window.c) */
     in->ops_limit = in->ops_limit_cfg; /* budgets.c */
     in->timeout = in->timeout_seconds;
     limits_start(in);
-    in->running = 1;
-    in->run_thread = (unsigned long)pthread_self();
-    in->run_ts = PyThreadState_Get();
+    window_begin(in, 1);
+    if (window_open(in, &save->w) < 0) {
+        window_end(in);
+        return -1;
+    }
     save->started = 1;
-    in->in_hook = 1;
-    in->pure_ok = -1; /* gadgets.c: decided again for this window */
-    in->gadgets_paused = 0;
-    in->tool_calls = 0;
-    save->prev_prov = provenance_arm(in);
-    gadgets_arm(in, &save->gadgets);
-    save->tripwire_prev = tripwire_arm(in); /* host code acting for it */
-    memlimit_begin(in, &save->mem); /* security: memory budget (memlimit.c) */
     return 0;
-}
-
-void
-interp_rearm(Interp *in, InterpRearm *r)
-{
-    r->boundary = provenance_reenter();
-    r->tool_calls = in->tool_calls;
-    r->rearmed = in->tool_calls > 0 || tripwire_armed_tls != in;
-    if (r->rearmed) {
-        /* a tool's host code called back into the code (a __str__, a key
-           function, a finalizer run by the collector during the tool), or
-           a finalizer of the code ran during an import: the code's checks,
-           as during the step */
-        in->tool_calls = 0;
-        r->tripwire_prev = tripwire_arm(in);
-        /* the executor's decimal context, not the tool's (ownstate.c) */
-        r->decimal_prev = ownstate_switch(in, 1);
-        r->prev_prov = provenance_arm(in);
-        memlimit_rejoin(in, &r->mem);
-        gadgets_arm(in, &r->gadgets);
-    }
-    /* and from a pure call: the gadget refusals on again */
-    r->paused = -1;
-    if (in->gadgets_paused > 0) {
-        gadgets_reenter(in, &r->gadgets_pure, &r->paused);
-    }
-}
-
-void
-interp_rearm_done(Interp *in, InterpRearm *r)
-{
-    if (r->paused >= 0) {
-        gadgets_reenter_done(in, &r->gadgets_pure, r->paused);
-    }
-    if (r->rearmed) {
-        ownstate_switch_back(in, 1, r->decimal_prev);
-        r->decimal_prev = NULL;
-        gadgets_disarm(&r->gadgets);
-        memlimit_resume(&r->mem);
-        provenance_disarm(r->prev_prov);
-        tripwire_restore(r->tripwire_prev);
-    }
-    in->tool_calls = r->tool_calls;
-    provenance_reenter_done(r->boundary);
 }
 
 int
@@ -658,52 +604,44 @@ abort_error_pending(Interp *in)
 PyObject *
 interp_leave(Interp *in, InterpSave *save, PyObject *res)
 {
-    if (save->started) {
-        gadgets_disarm(&save->gadgets);
-        provenance_disarm(save->prev_prov);
-        if (in->abort != ABORT_NONE &&
-            (res != NULL || (!citizen_abort_passes_through(in->abort) &&
-                             !abort_error_pending(in)))) {
-            /* host code inside the hook swallowed the abort, or raised
-               another error for it (the MemoryError of an allocation the
-               memory budget refused, a library's rewrapping of a tripwire
-               refusal): the hook ends with the abort, as a step does (an
-               abort that passes through, a signal's, is its own error) */
-            Py_CLEAR(res);
-            PyErr_Clear();
-            limits_reraise_abort(in);
-        }
-        memlimit_end(in, &save->mem);
-        ownstate_leave(in); /* the host's decimal context back */
-        if (res == NULL && PyErr_Occurred() && in->abort != ABORT_SIGNAL &&
-            !PyErr_ExceptionMatches(PyExc_Exception) &&
-            !PyErr_ExceptionMatches(PyExc_GeneratorExit)) {
-            /* SystemExit, KeyboardInterrupt, a final answer... raised by
-               interpreted code that host code called after the step (e.g.
-               an interpreted __repr__): must not end the host's control
-               flow.  It becomes the interpreter error. */
-            PyObject *t, *v, *tb;
-            PyErr_Fetch(&t, &v, &tb);
-            PyErr_NormalizeException(&t, &v, &tb);
-            PyObject *cls = in->interpreter_error ? in->interpreter_error
-                                                  : PyExc_RuntimeError;
-            PyErr_Format(cls, "Code execution failed due to: %s: %S",
-                         t ? ((PyTypeObject *)t)->tp_name : "?",
-                         v ? v : Py_None);
-            Py_XDECREF(t);
-            Py_XDECREF(v);
-            Py_XDECREF(tb);
-        }
-        /* in_hook and running drop together: the cleanup above can hand
-           the GIL over (a profile function's audit event, a finalizer), and
-           a thread waiting in interp_wrong_thread that saw the hook over
-           but the window still running would fail instead of waiting */
-        in->in_hook = 0;
-        in->running = 0;
-        in->abort = ABORT_NONE;
-        nesting_forget(in);
-        tripwire_restore(save->tripwire_prev);
-        citizen_hook_end(in);
+    if (!save->started) {
+        return res;
     }
+    window_close(in, &save->w);
+    if (in->abort != ABORT_NONE &&
+        (res != NULL || (!citizen_abort_passes_through(in->abort) &&
+                         !abort_error_pending(in)))) {
+        /* host code inside the hook swallowed the abort, or raised another
+           error for it (the MemoryError of an allocation the memory budget
+           refused, a library's rewrapping of a tripwire refusal): the hook
+           ends with the abort, as a step does (an abort that passes
+           through, a signal's, is its own error) */
+        Py_CLEAR(res);
+        PyErr_Clear();
+        limits_reraise_abort(in);
+    }
+    if (res == NULL && PyErr_Occurred() && in->abort != ABORT_SIGNAL &&
+        !PyErr_ExceptionMatches(PyExc_Exception) &&
+        !PyErr_ExceptionMatches(PyExc_GeneratorExit)) {
+        /* SystemExit, KeyboardInterrupt, a final answer... raised by
+           interpreted code that host code called after the step (e.g. an
+           interpreted __repr__): must not end the host's control flow.  It
+           becomes the interpreter error.  (Formatting it may enter the
+           code again, an interpreted __str__: the window is closed, so
+           that call rejoins it, with every check on: interp_rearm.) */
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        PyErr_NormalizeException(&t, &v, &tb);
+        PyObject *cls = in->interpreter_error ? in->interpreter_error
+                                              : PyExc_RuntimeError;
+        PyErr_Format(cls, "Code execution failed due to: %s: %S",
+                     t ? ((PyTypeObject *)t)->tp_name : "?",
+                     v ? v : Py_None);
+        Py_XDECREF(t);
+        Py_XDECREF(v);
+        Py_XDECREF(tb);
+    }
+    window_end(in);
+    citizen_hook_end(in);
     return res;
 }

@@ -1108,41 +1108,24 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
     fr.locals = state;
     fr.program = (PyObject *)p;
     in->current_program = (PyObject *)p;
-    in->pure_ok = -1; /* gadgets.c: decided again for this step */
-    in->gadgets_paused = 0;
-    in->tool_calls = 0;
-    in->running = 1;
-    in->run_thread = (unsigned long)pthread_self();
-    in->run_ts = PyThreadState_Get();
-    in->abort = ABORT_NONE;
     PyObject *output = Py_None;
     Py_INCREF(output);
     PyObject *result = NULL;
     int is_final = 0;
     RunCtx rc = {in, p, &fr, output, 0, 0};
     output = NULL;
-    /* security: classes created on this thread are the code's; gadgets
-       refused (provenance.c, gadgets.c); below a clean Python frame,
-       tripwire armed (tripwire.c); allocations counted against the memory
-       budget (memlimit.c) */
-    /* the executor's own decimal context while the code runs, the host's
-       back after it (ownstate.c) */
-    if (ownstate_enter(in) < 0) {
-        ownstate_leave(in); /* what it kept */
+    /* the entry frame first (tripwire.c: our own imports and objects, made
+       before the window opens), then the window: the per-thread mechanisms
+       of window.def armed while the body runs (window.c) */
+    window_begin(in, 0);
+    WindowSave w;
+    if (tripwire_prepare_step(in, state) < 0 || window_open(in, &w) < 0) {
         output = rc.output;
         goto done;
     }
-    Interp *prev_prov = provenance_arm(in);
-    GadgetSave gsave;
-    gadgets_arm(in, &gsave);
-    MemSave mem;
-    memlimit_begin(in, &mem);
-    int run_ok = tripwire_run_step(in, state, run_module_body, &rc) == 0 &&
+    int run_ok = tripwire_enter_step(in, state, run_module_body, &rc) == 0 &&
                  rc.ok;
-    memlimit_end(in, &mem);
-    gadgets_disarm(&gsave);
-    provenance_disarm(prev_prov);
-    ownstate_leave(in);
+    window_close(in, &w);
     if (!run_ok) {
         output = rc.output;
         goto done;
@@ -1154,10 +1137,8 @@ done:
     gcache_end(in); /* the step's dicts are not held past it */
     Py_XDECREF(fr.last_value);
     Py_XDECREF(output);
-    in->running = 0;
-    in->abort = ABORT_NONE;
+    window_end(in);
     in->current_program = NULL;
-    nesting_forget(in);
     Py_DECREF(p);
     return result;
 }

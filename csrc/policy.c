@@ -1703,13 +1703,11 @@ policy_import(Frame *f, PyObject *name, PyObject *fromlist, int level)
        withholds from the code, e.g. array registering itself with
        collections.abc.MutableSequence); interpreted code entered meanwhile
        (a finalizer) has every check on again (interp_rearm) */
-    Interp *armed = tripwire_suspend();
-    GadgetPause gp;
-    gadgets_pause(in, &gp);
+    WindowPause wp;
+    window_pause_import(in, &wp);
     PyObject *mod =
         PyImport_ImportModuleLevelObject(name, NULL, NULL, fromlist, 0);
-    gadgets_unpause(in, &gp);
-    tripwire_restore(armed);
+    window_unpause_import(in, &wp);
     /* the code's decimal: its context is the executor's from now on
        (ownstate.c) */
     if (mod == NULL || gadgets_refresh() < 0 ||

@@ -36,32 +36,16 @@ proxy_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
 {
     ProxyObject *p = (ProxyObject *)self;
     PyObject *target = Py_NewRef(p->target);
-    /* a tool is the host's code, not acting for the code: no tripwire, no
-       gadget refusals, its classes are not the code's, its allocations do
-       not count against the step's memory budget */
-    Interp *in = tripwire_suspend();
-    Interp *prov = provenance_arm(NULL);
-    GadgetSave gs;
-    gadgets_suspend(&gs);
-    MemSave ms;
-    memlimit_suspend(&ms);
-    /* interpreted code the tool enters (a __str__ of the code's object, a
-       finalizer run by the collector meanwhile) re-arms all of it
-       (interp_rearm) */
-    if (in != NULL) {
-        in->tool_calls++;
-    }
-    /* the tool computes with the host's decimal context (ownstate.c) */
-    PyObject *dec = ownstate_switch(in, 0);
+    /* a tool is the host's code, not acting for the code: the window of
+       this thread suspended (window.c: no tripwire, no gadget refusals, its
+       classes are not the code's, its allocations do not count against the
+       step's memory budget, the host's decimal context); interpreted code
+       the tool enters (a __str__ of the code's object, a finalizer run by
+       the collector meanwhile) rejoins it (interp_rearm) */
+    WindowSave ws;
+    Interp *in = window_suspend(&ws);
     PyObject *res = PyObject_Vectorcall(target, args, nargsf, kwnames);
-    ownstate_switch_back(in, 0, dec);
-    if (in != NULL) {
-        in->tool_calls--;
-    }
-    memlimit_resume(&ms);
-    gadgets_resume(&gs);
-    provenance_disarm(prov);
-    tripwire_restore(in);
+    window_resume(in, &ws);
     Py_DECREF(target);
     if (in != NULL && in->abort != ABORT_NONE) {
         /* the code refused inside the tool (its callback), and the tool

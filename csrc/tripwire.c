@@ -1414,7 +1414,7 @@ make_entry_code(ModState *st, PyObject *runner)
 }
 
 int
-tripwire_run_step(Interp *in, PyObject *state, void (*fn)(void *), void *arg)
+tripwire_prepare_step(Interp *in, PyObject *state)
 {
     if (in->install_dirs == NULL) {
         /* the installation does not move: one computation per module */
@@ -1485,12 +1485,17 @@ tripwire_run_step(Interp *in, PyObject *state, void (*fn)(void *), void *arg)
                            : in->st->str_main) < 0) {
         return -1;
     }
+    return 0;
+}
+
+int
+tripwire_enter_step(Interp *in, PyObject *state, void (*fn)(void *),
+                    void *arg)
+{
     RunnerObject *r = (RunnerObject *)in->entry_runner;
     r->fn = fn;
     r->arg = arg;
-    Interp *prev = tripwire_arm(in);
     PyObject *res = PyEval_EvalCode(in->entry_code, in->entry_globals, state);
-    tripwire_restore(prev);
     r->fn = NULL;
     r->arg = NULL;
     if (res == NULL) {

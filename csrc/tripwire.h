@@ -43,12 +43,16 @@ tripwire_arm(Interp *in)
 /* Install the process-wide audit hook (once per process).  0 / -1. */
 int tripwire_install(void);
 
-/* Run fn(arg) (on the large stack, bigstack_run) below a minimal Python
- * frame whose globals and locals are `state`, with the tripwire armed.
- * Returns -1 with an exception set if that failed; otherwise 0 and whatever
- * fn left. */
-int tripwire_run_step(Interp *in, PyObject *state, void (*fn)(void *),
-                      void *arg);
+/* A step's entry frame: a minimal Python frame whose globals and locals
+ * are `state`, below which the body runs (host code's stack walks see a
+ * clean frame).  tripwire_prepare_step makes what it needs (before the
+ * window opens: our own imports and objects); tripwire_enter_step runs
+ * fn(arg) (on the large stack, bigstack_run) below it, in the open window
+ * (window.c armed the tripwire).  Both return -1 with an exception set if
+ * that failed; otherwise 0 (and whatever fn left). */
+int tripwire_prepare_step(Interp *in, PyObject *state);
+int tripwire_enter_step(Interp *in, PyObject *state, void (*fn)(void *),
+                        void *arg);
 
 /* Interpreter.grants getter / setter (module.c's getset table). */
 PyObject *tripwire_get_grants(Interp *in);
