@@ -6,8 +6,10 @@
  * scripts/gen_budgets.py from the same file, must equal: a test checks).
  *
  * An interpreter's budgets are a copy in its own Interp (budgets_apply), so
- * a running step and the hooks host code calls later read only that copy:
- * never a Python global that code could rebind.
+ * a running step and the hooks host code calls later read only that copy,
+ * through one accessor per budget (budget_<name>, interp.h): never a Python
+ * global that code could rebind.  None is stored as BUDGET_NONE_<KIND>, the
+ * largest value of the budget's type (one encoding of "no limit").
  */
 #include "interp.h"
 
@@ -34,17 +36,19 @@ budget_message(BudgetId id)
 static void
 budgets_defaults(Budgets *b)
 {
-#define BUDGET(name, kind, def, unit, cst, what, msg) b->name = (def);
+#define BUDGET(name, kind, def, unit, cst, what, msg)                        \
+    b->name = (def) == NONE ? BUDGET_NONE_##kind : (def);
 #include "budgets.def"
 #undef BUDGET
 }
 
-/* A COUNT value: an int >= 0, or None (-1).  0 / -1. */
+/* A COUNT value: an int >= 0, or None (BUDGET_NONE_COUNT; so is any int
+ * too large for it).  0 / -1. */
 static int
 parse_count(const char *name, PyObject *v, long long *out)
 {
     if (v == Py_None) {
-        *out = -1;
+        *out = BUDGET_NONE_COUNT;
         return 0;
     }
     if (!PyLong_Check(v) || PyBool_Check(v)) {
@@ -68,12 +72,13 @@ parse_count(const char *name, PyObject *v, long long *out)
     return 0;
 }
 
-/* A SECONDS value: a finite number > 0, or None (-1).  0 / -1. */
+/* A SECONDS value: a finite number > 0, or None (BUDGET_NONE_SECONDS).
+ * 0 / -1. */
 static int
 parse_seconds(const char *name, PyObject *v, double *out)
 {
     if (v == Py_None) {
-        *out = -1;
+        *out = BUDGET_NONE_SECONDS;
         return 0;
     }
     if (PyBool_Check(v) || !(PyLong_Check(v) || PyFloat_Check(v))) {
@@ -159,22 +164,6 @@ void
 budgets_apply(Interp *in, const Budgets *b)
 {
     in->budgets = *b;
-    in->ops_limit =
-        b->max_operations >= 0 && b->max_operations < LIMITS_OPS_MAX
-            ? b->max_operations
-            : LIMITS_OPS_MAX;
-    in->ops_limit_cfg = in->ops_limit;
-    in->max_while_iterations =
-        b->max_while_iterations >= 0 ? b->max_while_iterations : LLONG_MAX;
-    in->timeout = b->timeout > 0 ? b->timeout : 0;
-    in->timeout_seconds = in->timeout;
-    in->max_print_len = b->max_print_len; /* < 0: unlimited */
-    in->max_depth_cfg =
-        b->max_depth > 0 && b->max_depth < INT_MAX ? (int)b->max_depth : 0;
-    /* the size checks read <= 0 as "no limit" */
-    in->max_int_bits = b->max_int_bits >= 0 ? b->max_int_bits : 0;
-    in->max_result_bytes = b->max_result_bytes >= 0 ? b->max_result_bytes : 0;
-    in->mem_limit = b->max_memory_bytes; /* < 0: unlimited (memlimit.c) */
 }
 
 /* A default as Python: an int, a float for SECONDS, None for NONE. */
@@ -238,15 +227,15 @@ budgets_obj_dealloc(PyObject *self)
     Py_DECREF(tp);
 }
 
-/* One budget as Python: None for no limit (-1), else an int, or a float
- * for SECONDS. */
+/* One budget as Python: None for no limit, else an int, or a float for
+ * SECONDS. */
 static PyObject *
 budget_value(const Budgets *b, BudgetId id)
 {
     switch (id) {
 #define BUDGET(name, kind, def, unit, cst, what, msg)                   \
     case BUDGET_ID_##name:                                              \
-        if (b->name < 0) {                                              \
+        if (b->name == BUDGET_NONE_##kind) {                            \
             Py_RETURN_NONE;                                             \
         }                                                               \
         return BUDGET_IS_S_##kind ? PyFloat_FromDouble((double)b->name) \

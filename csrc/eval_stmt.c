@@ -427,10 +427,10 @@ eval_while(Frame *f, Node *s)
         if (!b) {
             return eval_body(f, s->While.orelse, s->While.norelse);
         }
-        if (++iterations > f->in->max_while_iterations) {
+        if (++iterations > budget_max_while_iterations(f->in)) {
             limits_abort(f->in, ABORT_BUDGET,
                          budget_message(BUDGET_ID_max_while_iterations),
-                         f->in->max_while_iterations);
+                         budget_max_while_iterations(f->in));
             return ST_ERROR;
         }
         Status st = body_run(f, s->While.body, s->While.nbody);

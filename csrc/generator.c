@@ -396,8 +396,8 @@ gen_start_stack(GenObject *gen)
     /* budget (budgets.def): each started body holds a C stack of address
        space and two kernel mappings until it ends */
     Interp *in = gen->frame.in;
-    long long max = in->budgets.max_generators;
-    if (max >= 0 && in->live_generators >= max) {
+    long long max = budget_max_generators(in);
+    if (in->live_generators >= max) {
         limits_abort(in, ABORT_BUDGET,
                      budget_message(BUDGET_ID_max_generators), max);
         return -1;
@@ -1151,10 +1151,10 @@ flat_step(GenObject *gen)
                 L->i = 0;
                 continue;
             }
-            if (++L->count > in->max_while_iterations) {
+            if (++L->count > budget_max_while_iterations(in)) {
                 limits_abort(in, ABORT_BUDGET,
                              budget_message(BUDGET_ID_max_while_iterations),
-                             in->max_while_iterations);
+                             budget_max_while_iterations(in));
                 goto fail;
             }
             L->i = 0;

@@ -283,7 +283,11 @@ typedef enum {
 struct PolicyData; /* policy.c */
 
 /* The configured budgets of an interpreter, one field per entry of
- * budgets.def (budgets.c parses them; -1: None, no limit). */
+ * budgets.def (budgets.c parses them).  One encoding of "no limit" (None)
+ * for every budget: the largest value of its type, so that every check is
+ * `amount > budget` with no special case. */
+#define BUDGET_NONE_COUNT LLONG_MAX
+#define BUDGET_NONE_SECONDS HUGE_VAL
 #define BUDGET_COUNT_T long long
 #define BUDGET_SECONDS_T double
 typedef struct Budgets {
@@ -424,11 +428,7 @@ typedef struct Interp {
     long long tick;        /* operations until limits_tick_slow must run */
     long long ops_extra;   /* budget left = tick + ops_extra */
     long long clock_extra; /* operations to the clock check = tick + this */
-    long long ops_limit;
-    long long max_while_iterations;
-    long long max_print_len; /* <0: unlimited */
     double deadline;         /* monotonic seconds; 0: none */
-    double timeout;
     int depth, max_depth;      /* interpreted call depth */
     char *stack_limit;         /* lowest safe address of the current C stack */
     char *stack_lo, *stack_hi; /* extent of the stack stack_limit belongs to
@@ -444,16 +444,10 @@ typedef struct Interp {
                                  interpreted function (its arguments were
                                  gated already); cleared by the callee */
     PyObject *current_program; /* borrowed: program of the running step */
-    double timeout_seconds;    /* configured timeout (<= 0: none) */
-    long long ops_limit_cfg;   /* configured limits, reused by hooks */
-    /* security budgets (limits.c; set by Interpreter.run, docs/security.md) */
-    long long max_int_bits;     /* size pre-check of int results (bits) */
-    long long max_result_bytes; /* size pre-check of str/bytes/list results */
-    int max_depth_cfg;          /* interpreted call depth (<= 0: derived from
-                                   the recursion limit) */
-    Budgets budgets;            /* configuration of the current / last run
-                                   (budgets.c): never read from Python
-                                   globals while code runs */
+    Budgets budgets;            /* the one configuration of the current /
+                                   last run (budgets.c), read only through
+                                   its accessors (budget_<name>), never from
+                                   Python globals while code runs */
     int live_generators;        /* generator bodies holding a C stack */
     unsigned long run_thread;   /* pthread of the running step or hook */
     PyThreadState *run_ts;      /* its thread state (compat.h's recursion
@@ -508,7 +502,6 @@ typedef struct Interp {
     /* memory budget (memlimit.c): net bytes allocated on the step's thread
        while it runs; written by the allocator wrappers */
     long long mem_used;
-    long long mem_limit; /* < 0: none */
     int mem_tripped;     /* the budget refused an allocation this window */
     long long mem_last;  /* net bytes of the last window (diagnostics) */
     uint64_t window_epoch; /* a new process-wide number at limits_start
@@ -528,6 +521,19 @@ typedef struct Interp {
     PyObject *g_touched; /* set, or NULL: none noted */
     int g_untracked;     /* an access could not be noted: names unknown */
 } Interp;
+
+/* One accessor per budget of budgets.def: the running (or last) window's
+ * configuration, `in->budgets`, which nothing else reads.  No limit is
+ * BUDGET_NONE_<KIND>, the type's largest value; budget_limited() tells a
+ * limit from none where a check can be skipped. */
+#define BUDGET(name, kind, def, unit, cst, what, msg)                       \
+    static inline BUDGET_##kind##_T budget_##name(const Interp *in)         \
+    {                                                                       \
+        return in->budgets.name;                                            \
+    }
+#include "budgets.def"
+#undef BUDGET
+#define budget_limited(v) ((v) != BUDGET_NONE_COUNT)
 
 /* A statement completed: the exception noted as the step's error site
  * (eval_stmt.c note_error_site) was caught or swallowed, and is let go. */
@@ -1030,6 +1036,14 @@ int limits_reraise_abort(Interp *in);
  * grow past the budget by the clock's spending without overflow. */
 #define LIMITS_OPS_MAX (LLONG_MAX / 4)
 
+/* The window's operation budget: max_operations, at most LIMITS_OPS_MAX. */
+static inline long long
+limits_ops_budget(const Interp *in)
+{
+    long long b = budget_max_operations(in);
+    return b < LIMITS_OPS_MAX ? b : LIMITS_OPS_MAX;
+}
+
 static inline long long
 limits_ops_left(const Interp *in)
 {
@@ -1305,7 +1319,7 @@ int generator_init_state(ModState *st);
  * module exec) and the per-thread accounting window of a step or hook. */
 void memlimit_install(void);
 int memlimit_available(void);
-/* Start counting allocations of this thread against in->mem_limit. */
+/* Start counting allocations of this thread against budget_max_memory_bytes. */
 void memlimit_begin(Interp *in, MemSave *save);
 void memlimit_end(Interp *in, MemSave *save);
 /* Stop / resume counting on this thread (e.g. around a host tool call). */

@@ -104,8 +104,9 @@ void
 limits_start(Interp *in)
 {
     limits_new_window_epoch(in);
-    limits_counters_set(in, in->ops_limit, CLOCK_EVERY);
-    in->deadline = in->timeout > 0 ? limits_now() + in->timeout : 0;
+    limits_counters_set(in, limits_ops_budget(in), CLOCK_EVERY);
+    double timeout = budget_timeout(in);
+    in->deadline = timeout != BUDGET_NONE_SECONDS ? limits_now() + timeout : 0;
     in->depth = 0;
     in->abort = ABORT_NONE;
     /* on a generator's stack: its bound (stack.c), never the thread's */
@@ -130,8 +131,8 @@ limits_start(Interp *in)
     }
     int rl = Py_GetRecursionLimit();
     in->max_depth = rl > 50 ? rl - 20 : rl;
-    if (in->max_depth_cfg > 0 && in->max_depth_cfg < in->max_depth) {
-        in->max_depth = in->max_depth_cfg;
+    if (budget_max_depth(in) < in->max_depth) {
+        in->max_depth = (int)budget_max_depth(in);
     }
     in->abort_msg[0] = 0;
     citizen_start(in);
@@ -227,7 +228,7 @@ raise_interp_error(Interp *in, const char *fmt, ...)
 int
 limits_timeout(Interp *in)
 {
-    PyObject *t = PyFloat_FromDouble(in->timeout);
+    PyObject *t = PyFloat_FromDouble(budget_timeout(in));
     if (t == NULL) {
         return -1;
     }
@@ -292,7 +293,7 @@ limits_tick_slow(Interp *in)
     if (ops < 0) {
         return limits_abort(in, ABORT_BUDGET,
                             budget_message(BUDGET_ID_max_operations),
-                            in->ops_limit);
+                            budget_max_operations(in));
     }
     long long clock = limits_clock_left(in);
     if (clock > 0) {
@@ -391,9 +392,8 @@ too_big(Interp *in, const char *what)
 int
 limits_check_binop(Interp *in, int op, PyObject *l, PyObject *r)
 {
-    double max_bits = in->max_int_bits > 0 ? (double)in->max_int_bits : 1e300;
-    double max_bytes =
-        in->max_result_bytes > 0 ? (double)in->max_result_bytes : 1e300;
+    double max_bits = (double)budget_max_int_bits(in);
+    double max_bytes = (double)budget_max_result_bytes(in);
     if (op == OP_Pow) {
         long long lb = int_bits(l);
         if (lb > 1 && PyLong_Check(r)) {
@@ -479,8 +479,6 @@ interp_enter(Interp *in, InterpSave *save)
     }
     /* a hook called by host code after the step: a fresh budget window
        (window.c) */
-    in->ops_limit = in->ops_limit_cfg; /* budgets.c */
-    in->timeout = in->timeout_seconds;
     limits_start(in);
     window_begin(in, 1);
     if (window_open(in, &save->w) < 0) {
@@ -523,9 +521,8 @@ interp_wrong_thread(Interp *in, int finalizer)
     /* another thread runs a hook of this interpreter (host code calling an
        interpreted function after the step): wait for it to end, without the
        GIL, then run on this thread with a window of its own */
-    double wait = in->timeout_seconds > 0 && in->timeout_seconds < HOOK_WAIT_SECONDS
-                      ? in->timeout_seconds
-                      : HOOK_WAIT_SECONDS;
+    double wait = budget_timeout(in) < HOOK_WAIT_SECONDS ? budget_timeout(in)
+                                                         : HOOK_WAIT_SECONDS;
     int waited = interp_wait_for_hook(in, wait);
     if (waited < 0) {
         return -1;

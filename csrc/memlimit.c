@@ -6,7 +6,7 @@
  * code on a thread, a thread-local points at its interpreter: every
  * allocation made on that thread adds the size of the block to
  * in->mem_used, every free on that thread subtracts it, and an allocation
- * that would take the net total past in->mem_limit fails (returns NULL).
+ * that would take the net total past budget_max_memory_bytes fails (returns NULL).
  * The C code that asked for it raises MemoryError as it would when the
  * system runs out; the wrapper has already made the step's abort pending
  * (in->abort, limits.c), so the error is uncatchable by interpreted code and
@@ -76,7 +76,7 @@ mem_trip(Interp *in, size_t asked)
                  "Memory budget exceeded: this step would hold more than "
                  "%lld bytes (max_memory_bytes); an allocation of %llu "
                  "bytes was refused",
-                 in->mem_limit, (unsigned long long)asked);
+                 budget_max_memory_bytes(in), (unsigned long long)asked);
         in->abort = ABORT_BUDGET;
         limits_force_slow(in); /* the next charge() takes the slow path */
     }
@@ -86,10 +86,11 @@ mem_trip(Interp *in, size_t asked)
 static inline int
 mem_refuse(Interp *in, size_t n)
 {
-    if (in->mem_limit <= 0) {
+    long long limit = budget_max_memory_bytes(in);
+    if (!budget_limited(limit)) {
         return 0; /* no budget */
     }
-    long long cap = in->mem_limit + (in->mem_tripped ? MEM_SLACK : 0);
+    long long cap = limit + (in->mem_tripped ? MEM_SLACK : 0);
     if (n > (size_t)LLONG_MAX / 2 || in->mem_used + (long long)n > cap) {
         mem_trip(in, n);
         return 1;

@@ -97,10 +97,10 @@ print_piece(Interp *in, PyObject *file, PyObject *text)
     if (PyList_Append(in->print_chunks, text) < 0) {
         return -1;
     }
-    if (in->max_print_len >= 0 && in->print_len > in->max_print_len) {
+    if (in->print_len > budget_max_print_len(in)) {
         limits_abort(in, ABORT_BUDGET,
                      budget_message(BUDGET_ID_max_print_len),
-                     in->max_print_len);
+                     budget_max_print_len(in));
         return -1;
     }
     return 0;
@@ -1030,10 +1030,10 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
     /* the source's size first: CPython's parser cannot be interrupted, so
        the time it takes is bounded by this budget (whether the program is
        cached or not, for the same verdict at every step) */
-    if (in->budgets.max_source_bytes >= 0 &&
-        source_bytes_over(code, in->budgets.max_source_bytes)) {
+    if (budget_limited(budget_max_source_bytes(in)) &&
+        source_bytes_over(code, budget_max_source_bytes(in))) {
         raise_interp_error(in, budget_message(BUDGET_ID_max_source_bytes),
-                           in->budgets.max_source_bytes);
+                           budget_max_source_bytes(in));
         return NULL;
     }
     /* lower, through the cache */
@@ -1229,7 +1229,7 @@ interpreter_get_prints(InterpreterObject *self, void *c)
 static PyObject *
 interpreter_get_ops(InterpreterObject *self, void *c)
 {
-    long long used = self->in.ops_limit - limits_ops_left(&self->in);
+    long long used = limits_ops_budget(&self->in) - limits_ops_left(&self->in);
     if (used < 0) {
         used = 0;
     }

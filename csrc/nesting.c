@@ -259,8 +259,8 @@ typedef struct {
 int
 nesting_check(Interp *in, PyObject *res)
 {
-    long long max = in->budgets.max_nesting;
-    if (max < 0 || !unprotected(in->st, res)) {
+    long long max = budget_max_nesting(in);
+    if (!budget_limited(max) || !unprotected(in->st, res)) {
         return 0;
     }
     if (max > NEST_SMALL_DEPTH) {

@@ -1144,7 +1144,7 @@ deadline_active(Interp *in)
 static int
 raise_deadline(Interp *in)
 {
-    double t = in->timeout;
+    double t = budget_timeout(in);
     if (t == floor(t) && t < 1e15) {
         return limits_abort(
             in, ABORT_TIMEOUT,
@@ -2099,10 +2099,11 @@ prepare_iterable(Interp *in, PyObject **parg, IterUse use)
     PolicyData *pd = pdata(in);
     PyObject *a = *parg;
     PyTypeObject *tp = Py_TYPE(a);
-    long long max = in->max_result_bytes;
+    long long max = budget_max_result_bytes(in);
+    int limited = budget_limited(max);
     if (is_materialized(tp)) {
         if (use.count_size && (tp == &PyList_Type || tp == &PyTuple_Type) &&
-            max > 0) {
+            limited) {
             /* "".join(list), sum(list_of_lists, []): the size is known */
             long long total = 0;
             for (Py_ssize_t i = 0; i < Py_SIZE(a); i++) {
@@ -2116,12 +2117,12 @@ prepare_iterable(Interp *in, PyObject **parg, IterUse use)
         return 0;
     }
     if (tp == pd->budget_iter_type &&
-        (use.item_bytes <= 0 || max <= 0 ||
+        (use.item_bytes <= 0 || !limited ||
          ((BudgetIterObject *)a)->limit >= 0) &&
         (!use.count_size || ((BudgetIterObject *)a)->size_limit >= 0)) {
         return 0; /* already checks what this consumer needs */
     }
-    if ((use.item_bytes <= 0 || max <= 0) && (!use.count_size || max <= 0) &&
+    if ((use.item_bytes <= 0 || !limited) && (!use.count_size || !limited) &&
         generator_is_own(in, a)) {
         /* nothing to count per item (sum, any, max...), and the code's own
            generator charges its body's operations on every resume */
@@ -2134,7 +2135,7 @@ prepare_iterable(Interp *in, PyObject **parg, IterUse use)
             PyErr_Clear();
             n = PY_SSIZE_T_MAX;
         }
-        if (use.item_bytes > 0 && max > 0 &&
+        if (use.item_bytes > 0 && limited &&
             (double)n * use.item_bytes > (double)max) {
             return too_big(in, "call");
         }
@@ -2177,11 +2178,11 @@ prepare_iterable(Interp *in, PyObject **parg, IterUse use)
     w->it = it;
     w->owner = Py_NewRef(in->owner);
     w->count = 0;
-    w->limit = use.item_bytes > 0 && max > 0
+    w->limit = use.item_bytes > 0 && limited
                    ? (Py_ssize_t)(max / use.item_bytes)
                    : -1;
     w->size = 0;
-    w->size_limit = use.count_size && max > 0 ? max : -1;
+    w->size_limit = use.count_size && limited ? max : -1;
     PyObject_GC_Track(w);
     Py_SETREF(*parg, (PyObject *)w);
     return 0;
@@ -2268,7 +2269,7 @@ text_shape(PyObject *self, double *len, int *kind)
 static int
 check_int_bits(Interp *in, double bits, const char *what)
 {
-    if (in->max_int_bits > 0 && bits > (double)in->max_int_bits) {
+    if (bits > (double)budget_max_int_bits(in)) {
         return too_big(in, what);
     }
     return 0;
@@ -2277,7 +2278,7 @@ check_int_bits(Interp *in, double bits, const char *what)
 static int
 check_bytes(Interp *in, double bytes, const char *what)
 {
-    if (in->max_result_bytes > 0 && bytes > (double)in->max_result_bytes) {
+    if (bytes > (double)budget_max_result_bytes(in)) {
         return too_big(in, what);
     }
     return 0;
@@ -2337,7 +2338,7 @@ static int
 format_estimate(Interp *in, PyObject *fmt, PyObject *const *args,
                 Py_ssize_t nargs, PyObject *kwnames)
 {
-    if (in->max_result_bytes <= 0 || !PyUnicode_Check(fmt)) {
+    if (!budget_limited(budget_max_result_bytes(in)) || !PyUnicode_Check(fmt)) {
         return 0;
     }
     Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
@@ -2359,7 +2360,8 @@ format_estimate(Interp *in, PyObject *fmt, PyObject *const *args,
 int
 policy_check_format_spec(Interp *in, PyObject *spec)
 {
-    if (in->max_result_bytes <= 0 || spec == NULL || !PyUnicode_Check(spec)) {
+    if (!budget_limited(budget_max_result_bytes(in)) || spec == NULL ||
+        !PyUnicode_Check(spec)) {
         return 0;
     }
     Py_ssize_t fields;
@@ -2388,7 +2390,7 @@ percent_star_arg(PyObject *args, Py_ssize_t *next)
 int
 policy_check_percent(Interp *in, PyObject *fmt, PyObject *args)
 {
-    if (in->max_result_bytes <= 0) {
+    if (!budget_limited(budget_max_result_bytes(in))) {
         return 0;
     }
     Py_ssize_t len;
@@ -2556,7 +2558,8 @@ policy_prepare_call(Interp *in, PyObject **pfunc, PyObject **args,
             return 0;
         }
         if ((kind == PK_FORMAT || kind == PK_FORMAT_MAP) && self != NULL &&
-            PyUnicode_Check(self) && in->max_result_bytes > 0) {
+            PyUnicode_Check(self) &&
+            budget_limited(budget_max_result_bytes(in))) {
             if (format_estimate(in, self, args, nargs, kwnames) < 0) {
                 return -1;
             }

@@ -150,3 +150,36 @@ def test_run_defaults_come_from_the_list():
     assert it.run("s = 0\nfor i in range(10**5):\n    s += i\ns", {}, max_operations=None)[0] == 4999950000
     with pytest.raises(InterpreterError, match="max number of operations of 10"):
         it.run("for i in range(100): pass", {}, max_operations=10)
+
+
+# A program over each COUNT budget at 0, and that program's error: with the budget None the
+# same program runs (None is no limit), with 0 it ends with the budget's error (0 is a limit of
+# zero, for every budget alike: csrc/budgets.def, one encoding of "no limit").
+ZERO_CASES = {
+    "max_operations": ("x = 1", "max number of operations of 0"),
+    "max_while_iterations": ("i = 0\nwhile i < 1:\n    i += 1", "Maximum number of 0 iterations"),
+    "max_print_len": ("print('x')", "limit of 0 characters"),
+    "max_depth": ("def f():\n    return 1\nf()", "maximum recursion depth"),
+    "max_int_bits": ("x = 3 ** 5", "too large"),
+    "max_result_bytes": ("s = 'ab' * 3", "too large"),
+    "max_generators": ("def g():\n    try:\n        yield 1\n    finally:\n        pass\n"
+                       "x = g()\nnext(x)", "max number of 0 live generators"),
+    "max_nesting": ("m = map(abs, map(abs, [1]))", "max nesting depth of 0"),
+    "max_memory_bytes": ("b = [bytearray(1000) for _ in range(100)]", "Memory budget exceeded"),
+    "max_source_bytes": ("x = 1", "more than 0 bytes of source"),
+}
+
+
+def test_zero_is_a_limit_and_none_is_none_for_every_count_budget():
+    counts = [row[0] for row in core.BUDGETS if row[2] != "seconds"]
+    assert set(ZERO_CASES) == set(counts)
+    for name in counts:
+        code, message = ZERO_CASES[name]
+        assert getattr(core.Budgets(**{name: 0}), name) == 0
+        assert getattr(core.Budgets(**{name: None}), name) is None
+        assert getattr(core.Budgets(**{name: 2**80}), name) is None  # beyond any: none
+        none = core.Budgets(**{"timeout": None, name: None})
+        _interp().run(code, {}, none)  # runs
+        zero = core.Budgets(**{"timeout": None, name: 0})
+        with pytest.raises((InterpreterError, RecursionError), match=message):
+            _interp().run(code, {}, zero)
