@@ -81,12 +81,6 @@ annotate_set_done(PyObject *annotate, PyObject *done)
     }
 }
 
-int
-annotate_check(ModState *st, PyObject *o)
-{
-    return Py_TYPE(o) == st->AnnotateType;
-}
-
 static Scope *
 annotate_scope(AnnotateObject *a)
 {

@@ -2224,7 +2224,7 @@ static inline int
 call_host_warm_ok(Node *e, PyObject *func)
 {
     return call_site_warm(e, func) && !(e->flags & NF_SUPER_CALL) &&
-           (e->Call.nargs > 0 || !module_is_guarded_dir(func));
+           (e->Call.nargs > 0 || !eval_is_guarded_dir(func));
 }
 
 static PyObject *call_function_with(Frame *f, Node *e, PyObject *func,
@@ -2327,10 +2327,10 @@ call_function_with(Frame *f, Node *e, PyObject *func, PyObject *self_arg)
     }
     if (e->Call.nargs == 0 && e->Call.nkeywords == 0 &&
         e->Call.func->kind == K_Name && !(e->flags & NF_STAR_ARGS) &&
-        module_is_guarded_dir(func)) {
+        eval_is_guarded_dir(func)) {
         /* dir() lists the code's own names, never the host's frame */
         Py_DECREF(func);
-        return module_dir_frame(f);
+        return eval_dir_frame(f);
     }
     /* interpreted functions (and methods bound to them) need no call gate,
        and their results were gated inside */
@@ -3015,4 +3015,66 @@ eval_expr_table_check(void)
     }
 #include "nodes.def"
     return 0;
+}
+
+/* ------------------------------------------------------------------ dir() */
+
+/* dir([obj]).  Without an argument, the evaluator answers with the names
+ * of the calling scope (eval_dir_frame); reached any other way (e.g.
+ * through functools.partial, called by host code) there is no scope of the
+ * code to list, and CPython's dir() would list the host's frame. */
+PyObject *
+eval_builtin_dir(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs > 1) {
+        PyErr_Format(PyExc_TypeError,
+                     "dir expected at most 1 argument, got %zd", nargs);
+        return NULL;
+    }
+    if (nargs == 1) {
+        return PyObject_Dir(args[0]);
+    }
+    return PyList_New(0);
+}
+
+int
+eval_is_guarded_dir(PyObject *func)
+{
+    return Py_IS_TYPE(func, &PyCFunction_Type) &&
+           PyCFunction_GET_FUNCTION(func) ==
+               (PyCFunction)(void (*)(void))eval_builtin_dir;
+}
+
+PyObject *
+eval_dir_frame(Frame *f)
+{
+    PyObject *names = NULL;
+    if (f->locals != NULL) {
+        names = PyMapping_Keys(f->locals);
+    }
+    else {
+        Scope *sc = f->scope;
+        names = PyList_New(0);
+        for (int i = 0; names != NULL && i < sc->nlocals; i++) {
+            if (f->fast[i] != NULL &&
+                PyList_Append(names, PyTuple_GET_ITEM(sc->varnames, i)) < 0) {
+                Py_CLEAR(names);
+            }
+        }
+        for (int i = 0; names != NULL && i < sc->ncells + sc->nfree; i++) {
+            PyObject *nm = i < sc->ncells
+                               ? PyTuple_GET_ITEM(sc->cellvars, i)
+                               : PyTuple_GET_ITEM(sc->freevars, i - sc->ncells);
+            if (f->cells[i] != NULL && PyCell_GET(f->cells[i]) != NULL &&
+                PySequence_Contains(names, nm) == 0 &&
+                PyList_Append(names, nm) < 0) {
+                Py_CLEAR(names);
+            }
+        }
+    }
+    if (names != NULL && PyList_Sort(names) < 0) {
+        Py_CLEAR(names);
+    }
+    return names;
 }

@@ -2218,3 +2218,51 @@ eval_stmt_table_check(void)
 #include "nodes.def"
     return 0;
 }
+
+/* The source text of a statement (ast.get_source_segment semantics: column
+ * offsets are UTF-8 byte offsets). */
+PyObject *
+source_segment(ProgramObject *p, Node *s)
+{
+    Py_ssize_t nl = PyList_GET_SIZE(p->lines);
+    if (s->lineno < 1 || s->end_lineno > nl || s->end_lineno < s->lineno) {
+        return PyUnicode_FromString("");
+    }
+    PyObject *parts = PyList_New(0);
+    if (parts == NULL) {
+        return NULL;
+    }
+    for (int ln = s->lineno; ln <= s->end_lineno; ln++) {
+        PyObject *line = PyList_GET_ITEM(p->lines, ln - 1);
+        Py_ssize_t blen;
+        const char *b = PyUnicode_AsUTF8AndSize(line, &blen);
+        if (b == NULL) {
+            Py_DECREF(parts);
+            return NULL;
+        }
+        Py_ssize_t start = ln == s->lineno ? s->col : 0;
+        Py_ssize_t stop = ln == s->end_lineno ? s->end_col : blen;
+        if (start > blen) {
+            start = blen;
+        }
+        if (stop > blen) {
+            stop = blen;
+        }
+        if (stop < start) {
+            stop = start;
+        }
+        PyObject *seg =
+            PyUnicode_DecodeUTF8(b + start, stop - start, "replace");
+        if (seg == NULL || PyList_Append(parts, seg) < 0) {
+            Py_XDECREF(seg);
+            Py_DECREF(parts);
+            return NULL;
+        }
+        Py_DECREF(seg);
+    }
+    PyObject *nlsep = PyUnicode_FromString("\n");
+    PyObject *r = nlsep ? PyUnicode_Join(nlsep, parts) : NULL;
+    Py_XDECREF(nlsep);
+    Py_DECREF(parts);
+    return r;
+}

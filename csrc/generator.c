@@ -1175,12 +1175,8 @@ fail:
  * generator or a generator expression of `in`: what they yield is the value
  * of an expression of their body.  (Not of other generators: `yield from`
  * passes a host iterator's items through unseen.) */
-int
-generator_is_own(Interp *in, PyObject *it)
-{
-    return Py_TYPE(it) == in->st->GeneratorType &&
-           ((GenObject *)it)->frame.in == in;
-}
+_Static_assert(offsetof(GenObject, func) == offsetof(GenHead, func),
+               "GenObject begins with GenHead (interp.h)");
 
 int
 generator_yields_gated(Interp *in, PyObject *it)

@@ -653,6 +653,13 @@ typedef struct {
     PyObject *weakreflist;
 } FunctionObject;
 
+/* The head of the evaluator's generator objects (generator.c's GenObject
+ * begins with it; a static assertion there holds it): what the guards may
+ * read of a generator without depending on the evaluator. */
+typedef struct {
+    PyObject_HEAD FunctionObject *func; /* strong: its interpreter */
+} GenHead;
+
 typedef struct {
     PyObject_HEAD Interp in;
     PyObject *cache; /* dict: source -> ProgramObject */
@@ -836,7 +843,11 @@ extern PyType_Spec LazyImport_spec;
  * (FunctionObject.ann_thunk). */
 extern PyType_Spec Annotate_spec;
 PyObject *annotate_new(ModState *st, PyObject *thunk, int is_class);
-int annotate_check(ModState *st, PyObject *o);
+static inline int
+annotate_check(ModState *st, PyObject *o)
+{
+    return Py_TYPE(o) == st->AnnotateType;
+}
 void annotate_set_owner(PyObject *annotate, PyObject *owner);
 /* A class body's annotations: only those whose statement ran (`done`, a set
  * of indices; CPython's __conditional_annotations__). */
@@ -1308,7 +1319,15 @@ int generator_yields_gated(Interp *in, PyObject *it);
  * nodes of its body while the step runs, under the interpreter's depth and
  * recursion checks, so that a consumer that keeps none of its items needs
  * no budget iterator over it (policy.c, prepare_iterable). */
-int generator_is_own(Interp *in, PyObject *it);
+static inline int
+generator_is_own(Interp *in, PyObject *it)
+{
+    /* func is NULL once the collector cleared the generator (gen_clear):
+       not counted as the code's then (its consumer gets a budget iterator) */
+    return Py_TYPE(it) == in->st->GeneratorType &&
+           ((GenHead *)it)->func != NULL &&
+           ((GenHead *)it)->func->interp == in->owner;
+}
 /* generator.c: unmap the pooled generator stacks (module free). */
 void generator_free_stacks(ModState *st);
 /* The code objects host code finds as gi_code / cr_code / ag_code (made
@@ -1596,8 +1615,10 @@ int provenance_method_unshadowed(PyObject *obj, PyObject *name);
  * or the code's-class guard over the generic one and `name` is not a
  * protocol name.  Runs no code. */
 int provenance_getattr_is_generic(PyTypeObject *tp, PyObject *name);
-/* function.c */
+/* objects.c: is `o` an interpreted function (of any module instance)? */
 int function_is_interpreted(PyObject *o);
+/* objects.c: the function type's tp_descr_get (binding to an instance). */
+PyObject *function_descr_get(PyObject *self, PyObject *obj, PyObject *type);
 PyObject *function_get_method(PyObject *obj, PyObject *name, PyObject *func,
                               getattrofunc getattro, int *unbound);
 
@@ -1697,23 +1718,16 @@ void window_close(Interp *in, WindowSave *w);
  * resume it with what window_suspend returned. */
 Interp *window_suspend(WindowSave *w);
 void window_resume(Interp *in, WindowSave *w);
-/* Around the interpreter's own import of an authorized module: the
- * tripwire and the gadget refusals off while module bodies run (not host
- * code acting for the code); interpreted code entered meanwhile (a
- * finalizer) rejoins the window (interp_rearm). */
-typedef struct {
-    struct Interp *tripwire_prev;
-    GadgetPause gadgets;
-} WindowPause;
-void window_pause_import(Interp *in, WindowPause *p);
-void window_unpause_import(Interp *in, WindowPause *p);
 
-/* module.c */
-/* Is `func` the code's dir() builtin?  Without arguments the evaluator calls
- * module_dir_frame(): the sorted names bound in the frame (new ref). */
-int module_is_guarded_dir(PyObject *func);
-PyObject *module_dir_frame(Frame *f);
-/* The source text of a node's span (ast.get_source_segment).  New ref. */
+/* eval_expr.c: the code's dir() builtin (module.c puts it among the guarded
+ * builtins).  Is `func` it?  Without arguments the evaluator calls
+ * eval_dir_frame(): the sorted names bound in the frame (new ref). */
+PyObject *eval_builtin_dir(PyObject *self, PyObject *const *args,
+                           Py_ssize_t nargs);
+int eval_is_guarded_dir(PyObject *func);
+PyObject *eval_dir_frame(Frame *f);
+/* eval_stmt.c: the source text of a node's span (ast.get_source_segment).
+ * New ref. */
 PyObject *source_segment(ProgramObject *p, Node *s);
 ModState *get_modstate_from_type(PyTypeObject *tp);
 

@@ -302,29 +302,10 @@ builtin_id(PyObject *self, PyObject *obj)
     return provenance_id(obj);
 }
 
-/* dir([obj]).  Without an argument, the evaluator answers with the names
- * of the calling scope (module_dir_frame); reached any other way (e.g.
- * through functools.partial, called by host code) there is no scope of the
- * code to list, and CPython's dir() would list the host's frame. */
-static PyObject *
-builtin_dir(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    (void)self;
-    if (nargs > 1) {
-        PyErr_Format(PyExc_TypeError,
-                     "dir expected at most 1 argument, got %zd", nargs);
-        return NULL;
-    }
-    if (nargs == 1) {
-        return PyObject_Dir(args[0]);
-    }
-    return PyList_New(0);
-}
-
 static PyMethodDef guarded_builtins[] = {
     {"id", (PyCFunction)builtin_id, METH_O,
      "Return a number identifying the object (not its address)."},
-    {"dir", (PyCFunction)(void (*)(void))builtin_dir, METH_FASTCALL,
+    {"dir", (PyCFunction)(void (*)(void))eval_builtin_dir, METH_FASTCALL,
      "dir([object]) -> list of strings"},
     {"print", (PyCFunction)(void (*)(void))builtin_print,
      METH_FASTCALL | METH_KEYWORDS, "print(*values, sep=' ', end='\\n')"},
@@ -338,47 +319,6 @@ static PyMethodDef guarded_builtins[] = {
      "delattr(object, name)"},
     {NULL},
 };
-
-int
-module_is_guarded_dir(PyObject *func)
-{
-    return Py_IS_TYPE(func, &PyCFunction_Type) &&
-           PyCFunction_GET_FUNCTION(func) ==
-               (PyCFunction)(void (*)(void))builtin_dir;
-}
-
-PyObject *
-module_dir_frame(Frame *f)
-{
-    PyObject *names = NULL;
-    if (f->locals != NULL) {
-        names = PyMapping_Keys(f->locals);
-    }
-    else {
-        Scope *sc = f->scope;
-        names = PyList_New(0);
-        for (int i = 0; names != NULL && i < sc->nlocals; i++) {
-            if (f->fast[i] != NULL &&
-                PyList_Append(names, PyTuple_GET_ITEM(sc->varnames, i)) < 0) {
-                Py_CLEAR(names);
-            }
-        }
-        for (int i = 0; names != NULL && i < sc->ncells + sc->nfree; i++) {
-            PyObject *nm = i < sc->ncells
-                               ? PyTuple_GET_ITEM(sc->cellvars, i)
-                               : PyTuple_GET_ITEM(sc->freevars, i - sc->ncells);
-            if (f->cells[i] != NULL && PyCell_GET(f->cells[i]) != NULL &&
-                PySequence_Contains(names, nm) == 0 &&
-                PyList_Append(names, nm) < 0) {
-                Py_CLEAR(names);
-            }
-        }
-    }
-    if (names != NULL && PyList_Sort(names) < 0) {
-        Py_CLEAR(names);
-    }
-    return names;
-}
 
 /* ------------------------------------------------------------- Interpreter */
 
@@ -570,54 +510,6 @@ interpreter_dealloc(InterpreterObject *self)
     nesting_forget(&self->in);
     tp->tp_free(self);
     Py_DECREF(tp);
-}
-
-/* The source text of a statement (ast.get_source_segment semantics: column
- * offsets are UTF-8 byte offsets). */
-PyObject *
-source_segment(ProgramObject *p, Node *s)
-{
-    Py_ssize_t nl = PyList_GET_SIZE(p->lines);
-    if (s->lineno < 1 || s->end_lineno > nl || s->end_lineno < s->lineno) {
-        return PyUnicode_FromString("");
-    }
-    PyObject *parts = PyList_New(0);
-    if (parts == NULL) {
-        return NULL;
-    }
-    for (int ln = s->lineno; ln <= s->end_lineno; ln++) {
-        PyObject *line = PyList_GET_ITEM(p->lines, ln - 1);
-        Py_ssize_t blen;
-        const char *b = PyUnicode_AsUTF8AndSize(line, &blen);
-        if (b == NULL) {
-            Py_DECREF(parts);
-            return NULL;
-        }
-        Py_ssize_t start = ln == s->lineno ? s->col : 0;
-        Py_ssize_t stop = ln == s->end_lineno ? s->end_col : blen;
-        if (start > blen) {
-            start = blen;
-        }
-        if (stop > blen) {
-            stop = blen;
-        }
-        if (stop < start) {
-            stop = start;
-        }
-        PyObject *seg =
-            PyUnicode_DecodeUTF8(b + start, stop - start, "replace");
-        if (seg == NULL || PyList_Append(parts, seg) < 0) {
-            Py_XDECREF(seg);
-            Py_DECREF(parts);
-            return NULL;
-        }
-        Py_DECREF(seg);
-    }
-    PyObject *nlsep = PyUnicode_FromString("\n");
-    PyObject *r = nlsep ? PyUnicode_Join(nlsep, parts) : NULL;
-    Py_XDECREF(nlsep);
-    Py_DECREF(parts);
-    return r;
 }
 
 /* Format a SyntaxError as smolagents does and raise the interpreter error:

@@ -1703,11 +1703,13 @@ policy_import(Frame *f, PyObject *name, PyObject *fromlist, int level)
        withholds from the code, e.g. array registering itself with
        collections.abc.MutableSequence); interpreted code entered meanwhile
        (a finalizer) has every check on again (interp_rearm) */
-    WindowPause wp;
-    window_pause_import(in, &wp);
+    Interp *armed = tripwire_suspend();
+    GadgetPause gp;
+    gadgets_pause(in, &gp);
     PyObject *mod =
         PyImport_ImportModuleLevelObject(name, NULL, NULL, fromlist, 0);
-    window_unpause_import(in, &wp);
+    gadgets_unpause(in, &gp);
+    tripwire_restore(armed);
     /* the code's decimal: its context is the executor's from now on
        (ownstate.c) */
     if (mod == NULL || gadgets_refresh() < 0 ||

@@ -14,10 +14,16 @@
  * Each mechanism has one static adapter per transition below
  * (w_<name>_<transition>); the transitions are loops over the table, so a
  * mechanism added to window.def without its adapters does not compile, and
- * one order holds for all of them.  The partial pause of the interpreter's
- * own imports (tripwire and gadget refusals off while module bodies run) is
- * here too; the pause of a reviewed pure call (gadget refusals only) is the
- * gadget table's own business (gadgets_pause).
+ * one order holds for all of them.  Two partial pauses are their owners'
+ * business, below this layer: a reviewed pure call pauses the gadget
+ * refusals (gadgets_pause, hostcall.c), the interpreter's own import of an
+ * authorized module the tripwire and the gadget refusals while module
+ * bodies run (policy.c); interpreted code entered meanwhile rejoins the
+ * window all the same (interp_rearm).
+ *
+ * Hooks enter here too: interp_enter / interp_leave open and close a
+ * window when host code calls interpreted code after the step, and
+ * interp_wrong_thread refuses entries from other threads.
  *
  * The run state of a window (running, its thread, hook or step, the
  * per-window counters) is set by window_begin and cleared by window_end;
@@ -28,6 +34,7 @@
 #include "tripwire.h"
 
 #include <pthread.h>
+#include <time.h>
 
 /* ------------------------------------------------------------- adapters */
 
@@ -294,20 +301,6 @@ interp_rearm_done(Interp *in, InterpRearm *r)
     provenance_reenter_done(r->boundary);
 }
 
-void
-window_pause_import(Interp *in, WindowPause *p)
-{
-    p->tripwire_prev = tripwire_suspend();
-    gadgets_pause(in, &p->gadgets);
-}
-
-void
-window_unpause_import(Interp *in, WindowPause *p)
-{
-    gadgets_unpause(in, &p->gadgets);
-    tripwire_restore(p->tripwire_prev);
-}
-
 /* ------------------------------------------------------------ run state */
 
 void
@@ -335,3 +328,189 @@ window_end(Interp *in)
     nesting_forget(in);
 }
 
+/* ---------------------------------------------------------------- hooks */
+
+int
+interp_closing_error(void)
+{
+    /* a finalizer of the code's objects at interpreter exit, after the
+       module's state began to go (its policy tables are freed with its
+       namespace): nothing of the code runs then */
+    PyErr_SetString(PyExc_RuntimeError,
+                    "smolagents_native is shutting down: interpreted code "
+                    "does not run any more");
+    return -1;
+}
+
+int
+interp_enter(Interp *in, InterpSave *save)
+{
+    save->started = 0;
+    if (in->running) {
+        return 0;
+    }
+    /* a hook called by host code after the step: a fresh budget window
+       (window.c) */
+    limits_start(in);
+    window_begin(in, 1);
+    if (window_open(in, &save->w) < 0) {
+        window_end(in);
+        return -1;
+    }
+    save->started = 1;
+    return 0;
+}
+
+int
+interp_wait_for_hook(Interp *in, double max_seconds)
+{
+    unsigned long me = (unsigned long)pthread_self();
+    double until = max_seconds > 0 ? limits_now() + max_seconds : 0;
+    while (in->running && in->in_hook && in->run_thread != me) {
+        if (until > 0 && limits_now() > until) {
+            return 1; /* a hook blocked in host code: not waited for */
+        }
+        Py_BEGIN_ALLOW_THREADS
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+        Py_END_ALLOW_THREADS
+        if (PyErr_CheckSignals() < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* How long a call from another thread waits for a hook window to end.
+ * Short: the window may be the one that started the calling thread and
+ * now waits for it (a test method that joins the threads it started). */
+#define HOOK_WAIT_SECONDS 1.0
+
+int
+interp_wrong_thread(Interp *in, int finalizer)
+{
+    unsigned long me = (unsigned long)pthread_self();
+    /* another thread runs a hook of this interpreter (host code calling an
+       interpreted function after the step): wait for it to end, without the
+       GIL, then run on this thread with a window of its own */
+    double wait = budget_timeout(in) < HOOK_WAIT_SECONDS ? budget_timeout(in)
+                                                         : HOOK_WAIT_SECONDS;
+    int waited = interp_wait_for_hook(in, wait);
+    if (waited < 0) {
+        return -1;
+    }
+    if (waited > 0) {
+        /* the window goes on: it may be the code's own (a hook that
+           started this thread and joins it), so it ends too, with the
+           same error at its next check, never a silent wrong result (C
+           state: the hook's thread raises it) */
+        static const char msg[] =
+            "interpreted code runs only on the thread of the call that "
+            "runs it: a function of the code was called on another thread "
+            "(threading, concurrent.futures) while a call of the code's "
+            "ran there; call it in that call itself (a loop instead of "
+            "threads)";
+        if (!finalizer && in->abort == ABORT_NONE) {
+            snprintf(in->abort_msg, sizeof(in->abort_msg), "%s", msg);
+            in->abort = ABORT_POLICY;
+            limits_force_slow(in);
+        }
+        PyErr_SetString(in->interpreter_error ? in->interpreter_error
+                                              : PyExc_RuntimeError,
+                        finalizer ? "a finalizer of the code's objects ran "
+                                    "on another thread while a call of the "
+                                    "code's ran: it did not run"
+                                  : msg);
+        return -1;
+    }
+    if (!in->running || in->run_thread == me) {
+        return 0;
+    }
+    /* Interpreted code runs only on the thread of its step: its budgets
+       are counted there, and the per-thread checks (tripwire, gadget
+       profile, provenance, memory accounting, the thread state CPython's
+       recursion counters and errors are kept on) are armed there.  A
+       thread the code started (threading.Thread, a ThreadPoolExecutor
+       worker) that calls back into the code is refused, and the refusal
+       is an abort of the step, never a silent wrong result: the thread's
+       call raises, and the step ends with the same error at its next
+       check point (or when its body ends: module.c).  A thread of the
+       host's calling into the code meanwhile cannot be told apart (3.10
+       to 3.12 raise no audit event when a thread starts): it ends the
+       step too.  A finalizer the collector runs on another thread (any
+       thread's allocation may collect the code's garbage) fails alone,
+       as an error in a finalizer does (an unraisable exception). */
+    if (finalizer) {
+        PyErr_SetString(in->interpreter_error ? in->interpreter_error
+                                              : PyExc_RuntimeError,
+                        "a finalizer of the code's objects ran on another "
+                        "thread while the step ran: it did not run");
+        return -1;
+    }
+    if (in->abort != ABORT_NONE) {
+        return limits_reraise_abort(in);
+    }
+    return limits_abort(
+        in, ABORT_POLICY,
+        "interpreted code runs only on its step's thread: a function of "
+        "the code was called on another thread (threading, "
+        "concurrent.futures) while the step ran; call it in the step "
+        "itself (a loop instead of threads)");
+}
+
+/* Is the pending exception the executor's own error for an abort? */
+static int
+abort_error_pending(Interp *in)
+{
+    PyObject *t = PyErr_Occurred();
+    return t != NULL &&
+           ((in->interpreter_error != NULL &&
+             PyErr_GivenExceptionMatches(t, in->interpreter_error)) ||
+            (in->timeout_error != NULL &&
+             PyErr_GivenExceptionMatches(t, in->timeout_error)));
+}
+
+PyObject *
+interp_leave(Interp *in, InterpSave *save, PyObject *res)
+{
+    if (!save->started) {
+        return res;
+    }
+    window_close(in, &save->w);
+    if (in->abort != ABORT_NONE &&
+        (res != NULL || (!citizen_abort_passes_through(in->abort) &&
+                         !abort_error_pending(in)))) {
+        /* host code inside the hook swallowed the abort, or raised another
+           error for it (the MemoryError of an allocation the memory budget
+           refused, a library's rewrapping of a tripwire refusal): the hook
+           ends with the abort, as a step does (an abort that passes
+           through, a signal's, is its own error) */
+        Py_CLEAR(res);
+        PyErr_Clear();
+        limits_reraise_abort(in);
+    }
+    if (res == NULL && PyErr_Occurred() && in->abort != ABORT_SIGNAL &&
+        !PyErr_ExceptionMatches(PyExc_Exception) &&
+        !PyErr_ExceptionMatches(PyExc_GeneratorExit)) {
+        /* SystemExit, KeyboardInterrupt, a final answer... raised by
+           interpreted code that host code called after the step (e.g. an
+           interpreted __repr__): must not end the host's control flow.  It
+           becomes the interpreter error.  (Formatting it may enter the
+           code again, an interpreted __str__: the window is closed, so
+           that call rejoins it, with every check on: interp_rearm.) */
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        PyErr_NormalizeException(&t, &v, &tb);
+        PyObject *cls = in->interpreter_error ? in->interpreter_error
+                                              : PyExc_RuntimeError;
+        PyErr_Format(cls, "Code execution failed due to: %s: %S",
+                     t ? ((PyTypeObject *)t)->tp_name : "?",
+                     v ? v : Py_None);
+        Py_XDECREF(t);
+        Py_XDECREF(v);
+        Py_XDECREF(tb);
+    }
+    window_end(in);
+    citizen_hook_end(in);
+    return res;
+}

@@ -59,6 +59,9 @@ ALLOWED = {
     ("eval_stmt.c", "cause = PyObject_CallNoArgs(c);"): "`from Cls`: exception class",
     ("eval_stmt.c", "names = PySequence_List(all);"): "from m import *: an authorized module's __all__",
     ("eval_stmt.c", "PyObject_CallOneArg(PyExc_AssertionError, m)"): "assert: builtin type",
+    ("eval_expr.c", "PySequence_Contains(names, nm) == 0 &&"): (
+        "dir() without arguments in a function: our own list of the frame's names (str)"
+    ),
     ("eval_match.c", "it = PyObject_GetIter(subject);"): "sequence pattern: a Sequence, charged",
     ("eval_match.c", "w = PyIter_Next(it);"): "sequence pattern: a Sequence (len known)",
     ("eval_match.c", "rest = PySequence_List(it);"): "sequence pattern: a Sequence (len known)",
