@@ -19,7 +19,6 @@
  * it again.
  */
 #include "interp.h"
-#include "tripwire.h"
 
 #include <pthread.h>
 #include <stdarg.h>
