@@ -262,6 +262,9 @@ typedef struct {
     Py_ssize_t nscopes, capscopes;
     Node *module; /* K_Module: v = body */
     Scope *top;
+    size_t bytes;   /* memory it holds (arena blocks, source, lines): what
+                       the interpreter's cache of programs counts */
+    int referenced; /* the cache served it since its hand last passed */
 } ProgramObject;
 
 /* ------------------------------------------------------- interpreter state */
@@ -662,7 +665,10 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD Interp in;
-    PyObject *cache; /* dict: source -> ProgramObject */
+    PyObject *cache; /* dict: source -> ProgramObject, oldest first, at
+                        most CACHE_BYTES of programs (module.c) */
+    size_t cache_bytes;  /* the programs' ProgramObject.bytes, summed */
+    long long cache_hits, cache_misses, cache_evictions;
     PyObject *extra_builtins;
 } InterpreterObject;
 

@@ -187,6 +187,7 @@ arena_alloc(ProgramObject *p, size_t size)
             return NULL;
         }
         p->blocks[p->nblocks++] = b;
+        p->bytes += bsize;
         p->cur = b;
         p->left = bsize;
     }
@@ -4363,6 +4364,8 @@ lower_program(ModState *st, Interp *in, PyObject *source)
     p->nscopes = p->capscopes = 0;
     p->module = NULL;
     p->top = NULL;
+    p->bytes = sizeof(ProgramObject);
+    p->referenced = 0;
     if (p->consts == NULL) {
         goto fail;
     }
@@ -4454,6 +4457,13 @@ lower_program(ModState *st, Interp *in, PyObject *source)
     Py_XDECREF(L.tuple_consts);
     Py_DECREF(body);
     Py_DECREF(tree);
+    /* the source and its lines (each line a str of its own), and the
+       constants' references; the constants themselves are mostly shared */
+    p->bytes += 2 * (size_t)PyUnicode_GET_LENGTH(source) *
+                    (size_t)PyUnicode_KIND(source) +
+                (size_t)PyList_GET_SIZE(p->lines) * 64 +
+                (size_t)PyList_GET_SIZE(p->consts) * sizeof(PyObject *) +
+                (size_t)p->nscopes * sizeof(Scope);
     return (PyObject *)p;
 fail:
     /* a refusal or error of the lowering: an error CPython's compiler

@@ -692,7 +692,48 @@ raise_step_error(Interp *in, ProgramObject *p, Node *stmt)
     Py_DECREF(e);
 }
 
-#define CACHE_MAX 256
+/* The lowered programs an interpreter keeps, by the memory they hold
+ * (ProgramObject.bytes): a 30-line step holds about 60 KiB, a one-line step
+ * 16 KiB (one arena block). */
+#define CACHE_BYTES ((size_t)16 * 1024 * 1024)
+
+/* Make room for `need` more bytes in the cache: evict programs, oldest
+ * first, but a program served since the hand last passed (referenced) goes
+ * to the back instead, once (the CLOCK policy: one store per hit, no
+ * reordering then).  0 / -1. */
+static int
+cache_make_room(InterpreterObject *self, size_t need)
+{
+    PyObject *cache = self->cache;
+    /* each entry is looked at most twice: referenced, then not */
+    Py_ssize_t turns = 2 * PyDict_GET_SIZE(cache) + 1;
+    while (PyDict_GET_SIZE(cache) > 0 &&
+           self->cache_bytes + need > CACHE_BYTES && turns-- > 0) {
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        if (!PyDict_Next(cache, &pos, &k, &v)) {
+            break;
+        }
+        ProgramObject *p = (ProgramObject *)v;
+        Py_INCREF(k);
+        Py_INCREF(p);
+        int r = PyDict_DelItem(cache, k);
+        if (r == 0 && p->referenced) {
+            p->referenced = 0;
+            r = PyDict_SetItem(cache, k, (PyObject *)p); /* to the back */
+        }
+        else if (r == 0) {
+            self->cache_bytes -= p->bytes;
+            self->cache_evictions++;
+        }
+        Py_DECREF(p);
+        Py_DECREF(k);
+        if (r < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
 
 /* The statements of a step, run on the interpreter's big stack
  * (bigstack.c).  Sets rc->ok on success; on failure an exception is set. */
@@ -933,11 +974,14 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
         (ProgramObject *)PyDict_GetItemWithError(self->cache, code);
     if (p != NULL) {
         Py_INCREF(p);
+        p->referenced = 1;
+        self->cache_hits++;
     }
     else {
         if (PyErr_Occurred()) {
             return NULL;
         }
+        self->cache_misses++;
         p = (ProgramObject *)lower_program(in->st, in, code);
         if (p == NULL) {
             if (PyErr_ExceptionMatches(PyExc_SyntaxError)) {
@@ -970,13 +1014,12 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
             }
             return NULL;
         }
-        if (PyDict_GET_SIZE(self->cache) >= CACHE_MAX) {
-            PyDict_Clear(self->cache);
-        }
-        if (PyDict_SetItem(self->cache, code, (PyObject *)p) < 0) {
+        if (cache_make_room(self, p->bytes) < 0 ||
+            PyDict_SetItem(self->cache, code, (PyObject *)p) < 0) {
             Py_DECREF(p);
             return NULL;
         }
+        self->cache_bytes += p->bytes;
     }
     /* evaluate */
     Frame fr = {0};
@@ -1365,7 +1408,24 @@ interpreter_touched_names(InterpreterObject *self, PyObject *Py_UNUSED(arg))
     return gcache_touched(&self->in);
 }
 
+/* cache_info(): the cache of lowered programs, as a dict. */
+static PyObject *
+interpreter_cache_info(InterpreterObject *self, PyObject *unused)
+{
+    (void)unused;
+    return Py_BuildValue(
+        "{snsnsnsLsLsL}", "programs",
+        self->cache ? PyDict_GET_SIZE(self->cache) : (Py_ssize_t)0, "bytes",
+        (Py_ssize_t)self->cache_bytes, "limit", (Py_ssize_t)CACHE_BYTES,
+        "hits", self->cache_hits, "misses", self->cache_misses, "evictions",
+        self->cache_evictions);
+}
+
 static PyMethodDef interpreter_methods[] = {
+    {"cache_info", (PyCFunction)interpreter_cache_info, METH_NOARGS,
+     "cache_info() -> dict: the interpreter's cache of lowered programs "
+     "(programs, bytes, limit, hits, misses, evictions): bounded by the "
+     "memory the programs hold, the least recently served evicted first"},
     {"touched_names", (PyCFunction)interpreter_touched_names, METH_NOARGS,
      "touched_names() -> set | None: the names the last step read, wrote or "
      "deleted in its globals by name (its functions' reads included; "

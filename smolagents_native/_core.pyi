@@ -87,6 +87,10 @@ class Interpreter:
         timeout: object,
         /,
     ) -> tuple[Any, bool]: ...
+    # The names the last step read, wrote or deleted in its globals (None: not known)
+    def touched_names(self) -> set[str] | None: ...
+    # The cache of lowered programs: programs, bytes, limit, hits, misses, evictions
+    def cache_info(self) -> dict[str, int]: ...
 
 # (name, default, unit, constant, what it bounds, message), from csrc/budgets.def
 BUDGETS: tuple[tuple[str, int | float | None, str, str, str, str], ...]
