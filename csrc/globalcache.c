@@ -40,6 +40,9 @@
 
 /* Names numbered per module state; more names than this are not cached. */
 #define GCACHE_MAX_NAMES 65536
+/* Slots remembered as filled in a step (gcache_touched); past this many,
+ * the answer comes from a pass over every slot instead. */
+#define GCACHE_FILLED_MAX 4096
 
 uint32_t
 gcache_name_slot(ModState *st, PyObject *name)
@@ -47,7 +50,10 @@ gcache_name_slot(ModState *st, PyObject *name)
     if (!PyUnicode_CheckExact(name)) {
         return 0;
     }
-    if (st->gname_ids == NULL && (st->gname_ids = PyDict_New()) == NULL) {
+    if (st->gname_ids == NULL &&
+        ((st->gname_ids = PyDict_New()) == NULL ||
+         (st->gname_list = PyList_New(0)) == NULL)) {
+        Py_CLEAR(st->gname_ids);
         PyErr_Clear();
         return 0;
     }
@@ -61,8 +67,15 @@ gcache_name_slot(ModState *st, PyObject *name)
         return 0;
     }
     id = PyLong_FromSsize_t(n + 1);
-    if (id == NULL || PyDict_SetItem(st->gname_ids, name, id) < 0) {
+    if (id == NULL || PyList_Append(st->gname_list, name) < 0) {
         Py_XDECREF(id);
+        PyErr_Clear();
+        return 0;
+    }
+    if (PyDict_SetItem(st->gname_ids, name, id) < 0) {
+        /* the list and the dict stay in step: the name's entry goes */
+        PyList_SetSlice(st->gname_list, n, n + 1, NULL);
+        Py_DECREF(id);
         PyErr_Clear();
         return 0;
     }
@@ -87,6 +100,8 @@ gcache_begin(Interp *in, PyObject *globals, PyObject *builtins)
     /* a new step: nothing touched yet */
     in->g_step_epoch = in->g_epoch;
     in->g_untracked = 0;
+    in->n_filled = 0;
+    in->g_filled_over = 0;
     if (in->g_touched != NULL) {
         PySet_Clear(in->g_touched);
     }
@@ -106,6 +121,9 @@ gcache_end(Interp *in)
 void
 gcache_clear(Interp *in)
 {
+    PyMem_Free(in->g_filled);
+    in->g_filled = NULL;
+    in->n_filled = 0;
     Py_CLEAR(in->g_touched);
     Py_CLEAR(in->g_dict);
     Py_CLEAR(in->g_builtins);
@@ -199,6 +217,24 @@ gcache_strkeys(Interp *in)
     return in->g_strkeys;
 }
 
+/* Slot `gslot` (number + 1) is about to be filled; its epoch before is
+ * `prev`: the first fill of the step is remembered for gcache_touched. */
+static inline void
+note_fill(Interp *in, uint64_t prev, uint32_t gslot)
+{
+    if (prev >= in->g_step_epoch || in->g_filled_over) {
+        return;
+    }
+    if (in->g_filled == NULL) {
+        in->g_filled = PyMem_Malloc(GCACHE_FILLED_MAX * sizeof(uint32_t));
+    }
+    if (in->g_filled == NULL || in->n_filled >= GCACHE_FILLED_MAX) {
+        in->g_filled_over = 1; /* the pass over every slot answers */
+        return;
+    }
+    in->g_filled[in->n_filled++] = gslot;
+}
+
 PyObject *
 gcache_load_slow(Frame *f, Node *e)
 {
@@ -232,6 +268,7 @@ gcache_load_slow(Frame *f, Node *e)
         compat_watched_version(COMPAT_WATCH_GLOBALS, f->globals) == gv &&
         compat_watched_version(COMPAT_WATCH_BUILTINS, f->builtins) == bv &&
         (s = gcache_slot(in, e->Name.gslot)) != NULL) {
+        note_fill(in, s->epoch, e->Name.gslot);
         s->value = v;
         s->epoch = epoch;
         s->in_globals = in_globals;
@@ -284,6 +321,7 @@ gcache_store(Frame *f, Node *t, PyObject *value)
     int r = PyDict_SetItem(f->globals, t->obj, value);
     if (r == 0) {
         gcache_adopt(in, before);
+        note_fill(in, s->epoch, t->Name.gslot);
         s->value = value;
         s->epoch = in->g_epoch;
         s->in_globals = 1;
@@ -371,18 +409,30 @@ gcache_touched(Interp *in)
     if (out == NULL) {
         return NULL;
     }
-    PyObject *ids = in->st->gname_ids;
-    if (ids != NULL && in->gslots != NULL) {
-        PyObject *name, *id;
-        Py_ssize_t pos = 0;
-        while (PyDict_Next(ids, &pos, &name, &id)) {
-            size_t i = PyLong_AsSize_t(id) - 1;
-            if (i < in->ngslots && in->gslots[i].epoch != 0 &&
-                in->gslots[i].epoch >= in->g_step_epoch &&
-                PySet_Add(out, name) < 0) {
+    PyObject *names = in->st->gname_list;
+    if (names == NULL || in->gslots == NULL) {
+        return out;
+    }
+    if (!in->g_filled_over) {
+        /* the slots the step filled first, as it went */
+        for (uint32_t k = 0; k < in->n_filled; k++) {
+            Py_ssize_t i = (Py_ssize_t)in->g_filled[k] - 1;
+            if (i < PyList_GET_SIZE(names) &&
+                PySet_Add(out, PyList_GET_ITEM(names, i)) < 0) {
                 Py_DECREF(out);
                 return NULL;
             }
+        }
+        return out;
+    }
+    /* more than were remembered: every slot filled since the step began */
+    Py_ssize_t n = PyList_GET_SIZE(names);
+    for (Py_ssize_t i = 0; i < n && (size_t)i < in->ngslots; i++) {
+        if (in->gslots[i].epoch != 0 &&
+            in->gslots[i].epoch >= in->g_step_epoch &&
+            PySet_Add(out, PyList_GET_ITEM(names, i)) < 0) {
+            Py_DECREF(out);
+            return NULL;
         }
     }
     return out;

@@ -388,8 +388,9 @@ typedef struct {
        shim's tool dicts, the dicts of modules whose values Attribute
        nodes remember), -1 for none */
     int dict_watcher, bdict_watcher, tools_watcher, modules_watcher;
-    /* globalcache.c: global name -> slot number + 1 (lowering) */
-    PyObject *gname_ids;
+    /* globalcache.c: global name -> slot number + 1 (lowering), and the
+       names by slot number (a list: gname_list[i] is slot i's name) */
+    PyObject *gname_ids, *gname_list;
     /* gadgets.c, inert_instance: its "yes" by dict state, the version tags
        of instance dicts whose values were all inert scalars (immutable,
        so the dict's tag is all that can change the verdict); round robin.
@@ -521,6 +522,12 @@ typedef struct Interp {
     /* the names of the step's globals read or written (gcache_touched):
        slots filled since g_step_epoch, and the names noted off the slots */
     uint64_t g_step_epoch;
+    /* the slots first filled in this step, by number (at most
+       GCACHE_FILLED_MAX; g_filled_over: more, then every slot is looked
+       at), so that gcache_touched needs no pass over every name */
+    uint32_t *g_filled;
+    uint32_t n_filled;
+    int g_filled_over;
     PyObject *g_touched; /* set, or NULL: none noted */
     int g_untracked;     /* an access could not be noted: names unknown */
 } Interp;

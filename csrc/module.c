@@ -1776,6 +1776,7 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->op_of_class);
     Py_VISIT(st->ast_module);
     Py_VISIT(st->gname_ids);
+    Py_VISIT(st->gname_list);
     return 0;
 }
 
@@ -1817,6 +1818,7 @@ core_clear(PyObject *m)
     Py_CLEAR(st->op_of_class);
     Py_CLEAR(st->ast_module);
     Py_CLEAR(st->gname_ids);
+    Py_CLEAR(st->gname_list);
     for (int i = 0; i < st->ndangerous; i++) {
         Py_CLEAR(st->dangerous[i]);
     }
