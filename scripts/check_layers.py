@@ -12,7 +12,7 @@ csrc/ a layer. This script fails (exit 1, one line per finding) when:
   top-level declaration without `extern`/`static` names it);
 - a file includes a header of a higher layer.
 
-Run by CI (.ci/run) and by tests/test_layers.py. `--graph` prints the layer-to-layer uses.
+Run by CI (.ci/run) and by tests/test_c_layers.py. `--graph` prints the layer-to-layer uses.
 """
 
 from __future__ import annotations
