@@ -35,7 +35,7 @@ from .executor import (
 
 _smolbridge.install()  # our classes get smolagents' bases whenever smolagents loads
 
-__version__ = "0.1.0"
+from ._version import __version__  # noqa: E402
 
 __all__ = [
     "BASE_BUILTIN_MODULES",

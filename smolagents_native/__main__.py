@@ -101,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="smolagents_native: a sandboxed Python interpreter for code agents.",
         epilog=f"Run '{PROG} COMMAND --help' for the options of a command.",
     )
-    from . import __version__
+    from ._version import __version__
 
     parser.add_argument("--version", action="version", version=f"smolagents_native {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

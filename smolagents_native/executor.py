@@ -413,12 +413,12 @@ class CodeOutput(_CodeOutputBase):
     is_final_answer: bool
 
     def _repr_html_(self) -> str:
-        from .notebook import code_output_html
+        from ._display import code_output_html
 
         return code_output_html(self)
 
     def _repr_markdown_(self) -> str:
-        from .notebook import code_output_markdown
+        from ._display import code_output_markdown
 
         return code_output_markdown(self)
 
