@@ -16,6 +16,7 @@ except ImportError as _exc:  # e.g. run from a source tree whose extension is no
     raise _explain(_exc, __path__[0]) from None
 
 from . import _smolbridge
+from . import executor as _executor
 from .errors import ExecutionTimeoutError, FinalAnswerException, InterpreterError
 from .executor import (
     BASE_BUILTIN_MODULES,
@@ -34,6 +35,17 @@ from .executor import (
 )
 
 _smolbridge.install()  # our classes get smolagents' bases whenever smolagents loads
+
+
+def _process_executor() -> type:
+    from .isolation import ProcessExecutor
+
+    return ProcessExecutor
+
+
+# LocalPythonExecutor(..., isolation="process") returns an isolation.ProcessExecutor: the
+# executor module never imports the isolation package, which is imported here on first need.
+_executor.register_process_mode(_process_executor)
 
 from ._version import __version__  # noqa: E402
 

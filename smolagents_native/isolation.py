@@ -32,18 +32,12 @@ from . import _protocol as P
 from . import _wire
 from ._budgets import BUDGETS
 # the mode decision lives apart (in-process executors never import this module); re-exported
-from ._isolation_mode import IN_PROCESS_MODULES, in_process, needs_process, resolve_isolation  # noqa: F401
+from ._mode import IN_PROCESS_MODULES, in_process, needs_process, resolve_isolation  # noqa: F401
 from . import _worker as W
 from . import observability as _obs
 from .errors import ExecutionTimeoutError, InterpreterError
-from .executor import (
-    CodeOutput,
-    LocalPythonExecutor,
-    PrintContainer,
-    _BASE_IDS,
-    _same_tools,
-    _tools_snapshot,
-)
+from ._engine import _BASE_IDS, _same_tools, _tools_snapshot
+from .executor import CodeOutput, LocalPythonExecutor, PrintContainer
 
 
 __all__ = ["ProcessExecutor", "WorkerPool", "default_pool", "needs_process", "run_many"]

@@ -1,6 +1,6 @@
 """The in-process table (csrc/inprocess.def): one table, deny by default (issue 37, point 1).
 
-It is the only source of the mode choice (`_isolation_mode`), the C policy's copy
+It is the only source of the mode choice (`_mode`), the C policy's copy
 (`_core.IN_PROCESS`) and the generated one (`_inprocess.py`) agree, the docs table is current,
 and every entry names something that exists."""
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import smolagents_native._core as core
-from smolagents_native import LocalPythonExecutor, _inprocess, _isolation_mode
+from smolagents_native import LocalPythonExecutor, _inprocess, _mode
 from smolagents_native.executor import BASE_BUILTIN_MODULES
 from smolagents_native.isolation import ProcessExecutor, needs_process
 
@@ -118,7 +118,7 @@ def test_the_table_is_the_only_source_of_the_mode_choice():
     for name in _inprocess.MODULES:
         assert needs_process([name]) == []
     # the old list of modules that forced process mode is gone
-    source = (ROOT / "smolagents_native" / "_isolation_mode.py").read_text()
+    source = (ROOT / "smolagents_native" / "_mode.py").read_text()
     assert "_STDLIB" not in source and "stdlib_module_names" not in source
     # the issue's modules
     for name in ("posixpath", "ntpath", "os.path", "zipfile", "tarfile", "fileinput",
@@ -151,8 +151,8 @@ def test_the_executor_follows_the_table():
         LocalPythonExecutor(list(_inprocess.MODULES), isolation="none")
     with pytest.warns(RuntimeWarning, match="in-process table"):
         LocalPythonExecutor(["zipfile"], isolation="none")
-    assert _isolation_mode.resolve_isolation(None, ["posixpath"]) == "process"
-    assert _isolation_mode.resolve_isolation(None, ["logging", "math"]) == "process"
+    assert _mode.resolve_isolation(None, ["posixpath"]) == "process"
+    assert _mode.resolve_isolation(None, ["logging", "math"]) == "process"
     assert issubclass(ProcessExecutor, LocalPythonExecutor)
 
 

@@ -5,9 +5,12 @@ in-process table lists (`csrc/inprocess.def`, through the generated `_inprocess.
 policy reads the same file for what it withholds from those modules). Any other module, a
 third-party one or a standard-library module nobody reviewed, selects process mode.
 
-Kept apart from `isolation.py` so that creating an in-process executor imports nothing of the
-process machinery (subprocess, socket, pickle, tempfile...): that costs about 2 MiB of
-resident memory and the time to import it, for a mode the host did not ask for.
+A base module, below the executor and kept apart from the `isolation` package: the executor
+(`LocalPythonExecutor.__new__`) resolves the mode here, so that creating an in-process executor
+imports nothing of the process machinery (subprocess, socket, pickle, tempfile...): that costs
+about 2 MiB of resident memory and the time to import it, for a mode the host did not ask for.
+The process mode's class comes from `smolagents_native.isolation`, which the package registers
+with the executor (`executor.register_process_mode`).
 """
 
 from __future__ import annotations
