@@ -1,5 +1,5 @@
 """The data-only value codec of the process boundary: csrc/wire.c (`_core.wire_dumps` /
-`wire_loads`) and its extension types, smolagents_native/_wire.py.
+`wire_loads`) and its extension types, smolagents_native/isolation/wire.py.
 
 Round trips of every type (exact types, identity and cycles kept), the ext and build hook
 contracts, and hostile input: every decoding error is a ValueError "malformed value: ...",
@@ -30,7 +30,8 @@ import zoneinfo
 
 import pytest
 
-from smolagents_native import _core, _wire
+from smolagents_native import _core
+from smolagents_native.isolation import wire as _wire
 
 dumps, loads = _core.wire_dumps, _core.wire_loads
 
@@ -774,7 +775,7 @@ def test_deadline_stops_a_long_list_and_build_calls():
     assert time.monotonic() - start < 0.5
 
 
-# ----------------------------------------------------------------------------- _wire types
+# ------------------------------------------------------------------------------ wire types
 
 ZONE = zoneinfo.ZoneInfo("Europe/Paris")
 
@@ -980,7 +981,7 @@ def test_build_bounds_copies_of_a_shared_payload():
 def test_stdlib_frame_imports_neither_numpy_nor_pandas():
     code = (
         "import sys, datetime, decimal\n"
-        "from smolagents_native import _wire\n"
+        "from smolagents_native.isolation import wire as _wire\n"
         "v = [datetime.datetime(2020, 1, 1), decimal.Decimal('1.5'), {'a': (1, 2)}]\n"
         "assert _wire.loads(_wire.dumps(v)) == v\n"
         "assert 'numpy' not in sys.modules and 'pandas' not in sys.modules, sorted(sys.modules)\n"

@@ -18,7 +18,7 @@ scratch tmpfs at /tmp, its own /proc with /proc/sys and friends read-only, a min
 pivot_root, then an unprivileged uid on the host (65534, or the host's own uid when the host
 is not root) with every capability dropped and the securebits locked. The init then forks the
 worker (pid 2), which inherits all of it and adds its rlimits and seccomp filter
-(`_worker.worker_main`). Each step that fails names its layer, the kernel's message and the
+(`worker.worker_main`). Each step that fails names its layer, the kernel's message and the
 remedy (`LayerUnavailable`); the host decides, by `isolation_fallback`, whether the worker may
 go on without it.
 """
@@ -29,6 +29,9 @@ import os
 import socket
 import sys
 from typing import Any
+
+# smolagents_native/, the package this subpackage is in (the worker must read all of it).
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 WORKER_UID = 65534  # "nobody": the worker's uid inside, and on the host when the host is root
 WORKER_GID = 65534
@@ -109,7 +112,7 @@ def _readonly_roots() -> list[str]:
     package (an editable checkout), site-packages and zip entries of sys.path, the directory
     of the interpreter's real file."""
     roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    roots.add(os.path.dirname(os.path.abspath(__file__)))
+    roots.add(_PACKAGE_DIR)
     for entry in sys.path:  # site directories, not the host's working directory
         if entry and os.path.isabs(entry) and os.path.exists(entry) and (
             os.path.basename(entry) in ("site-packages", "dist-packages")
@@ -232,8 +235,8 @@ def supervise(spec: dict[str, Any], channel_fd: int, server_pid: int) -> None:
     the new pid namespace: it builds the jail, then only waits), and the worker (pid 2,
     forked by the init once the jail is built: it inherits every layer). Each dies with its
     parent (PR_SET_PDEATHSIG; the worker, with its pid namespace)."""
-    from . import _core
-    from . import _protocol as P
+    from .. import _core
+    from . import protocol as P
 
     import signal
 
@@ -324,7 +327,7 @@ def supervise(spec: dict[str, Any], channel_fd: int, server_pid: int) -> None:
 def _wait_only(host_root: bool) -> None:
     """What a process that only waits keeps: no privileges, no core file, the worker's
     seccomp filter."""
-    from . import _core
+    from .. import _core
 
     import resource
 
@@ -346,8 +349,8 @@ def _jail_init(
 ) -> None:
     """The jail's init (pid 1 of the new pid namespace): builds the jail, forks the worker
     into it, then waits for it and exits as it ended. Never returns."""
-    from . import _core
-    from . import _protocol as P
+    from .. import _core
+    from . import protocol as P
 
     code = 70
     try:
@@ -356,7 +359,7 @@ def _jail_init(
         wpid = os.fork()
         if wpid == 0:
             try:
-                from ._worker import worker_main
+                from .worker import worker_main
 
                 worker_main(channel_fd, spec, jail)
                 code = 0
@@ -388,7 +391,7 @@ def _jail_init(
 
 def _report(channel_fd: int, exc: BaseException) -> None:
     """Tell the host why the sandbox could not be set up (best effort)."""
-    from . import _protocol as P
+    from . import protocol as P
 
     try:
         P.send_frame(channel_fd, P.SETUP_FAIL, 0,
@@ -406,7 +409,7 @@ def _die_with_parent(life_r: int) -> None:
     """Arm SIGKILL at the supervisor's death, then make sure it had not died already (its
     end of the `life_r` pipe closes with it). Arm it again after every credential change,
     which clears it."""
-    from . import _core
+    from .. import _core
 
     import signal
 
@@ -439,7 +442,7 @@ def _build_root(
     """Build the worker's root under /newroot and pivot into it. `run(layer, fn, *args)`
     calls fn and turns an OSError into LayerUnavailable(layer). Returns what was bound and
     what /proc is."""
-    from . import _core
+    from .. import _core
 
     fs = "file system view"
     nosuid_nodev = _core.JAIL_MS_NOSUID | _core.JAIL_MS_NODEV
@@ -577,7 +580,7 @@ def _open_pinned(root: str, path: str, dev: int, ino: int) -> int | None:
 
 
 def _mount_proc(run: Any, root: str) -> None:
-    from . import _core
+    from .. import _core
 
     run("proc", _core.jail_mount, "proc", root + "/proc", "proc",
         _core.JAIL_MS_NOSUID | _core.JAIL_MS_NODEV | _core.JAIL_MS_NOEXEC, None)
@@ -593,9 +596,9 @@ def build_jail(
 ) -> None:
     """Confine the calling process (the jail's init; the worker it forks next inherits all
     of it) and return the jail's description: everything short of the seccomp filter and
-    the rlimits, which `_worker.worker_main` applies last. Raises LayerUnavailable when a
+    the rlimits, which `worker.worker_main` applies last. Raises LayerUnavailable when a
     layer fails and the spec is strict."""
-    from . import _core
+    from .. import _core
 
     import signal
 
@@ -663,7 +666,7 @@ def build_jail(
     if view["root"] == "host":
         # No root of its own: the worker reads the host's files with its own uid.
         python = [p for p in (os.path.dirname(os.__file__),  # the standard library
-                              os.path.dirname(os.path.abspath(__file__)))  # this package
+                              _PACKAGE_DIR)  # this package
                   if not os.access(p, os.R_OK | os.X_OK)]
         if python:
             raise RuntimeError(

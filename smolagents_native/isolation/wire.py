@@ -55,7 +55,7 @@ import uuid
 import zoneinfo  # imported now, never at a worker's request (a value naming a zone)
 from typing import Any
 
-from . import _core
+from .. import _core
 
 __all__ = ["describe", "build", "Builder", "dumps", "loads"]
 

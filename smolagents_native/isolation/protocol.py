@@ -49,7 +49,8 @@ import struct
 import time
 from typing import Any
 
-from . import _core, _wire
+from .. import _core
+from . import wire as _wire
 
 HEADER = struct.Struct("<IBI")
 MAX_FRAME = 1 << 30  # default bound of a frame from a worker (the host may set a lower one)

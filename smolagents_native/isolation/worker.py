@@ -5,8 +5,8 @@ its flags: no host environment, no user site, its working directory `/` off `sys
 makes itself undumpable and installs its own seccomp filter, then serves requests on the
 inherited AF_UNIX socket:
 
-  SPAWN  (the sandbox spec, `_jail.sandbox_spec`; the worker's end of a socketpair attached
-         as SCM_RIGHTS) -> forks a supervisor (`_jail.supervise`), replies its pid
+  SPAWN  (the sandbox spec, `jail.sandbox_spec`; the worker's end of a socketpair attached
+         as SCM_RIGHTS) -> forks a supervisor (`jail.supervise`), replies its pid
   STATUS pid -> waits (bounded) for it to end, replies how it ended
   KILL   pid -> SIGKILL (the supervisor; the worker dies with it), replies how it ended
   PRELOAD names -> imports them (so that later workers start warm), replies the failures
@@ -15,10 +15,10 @@ The host is trusted by the fork server; the fork server never runs submitted cod
 sees an executor's configuration, variables or environment: those go to the worker over its
 own channel (INIT), after the fork.
 
-A worker, once its jail is built (`_jail.enter_worker`): sets its resource limits (never
+A worker, once its jail is built (`jail.enter_worker`): sets its resource limits (never
 above the host's), applies the seccomp filter (`_core.sandbox_apply`), reads INIT, builds an
 in-process `LocalPythonExecutor` from it, answers READY with the sandbox's description, and
-serves RUN / TOOLS / RESTORE frames (`_protocol`). Tools are stubs that send a CALL frame
+serves RUN / TOOLS / RESTORE frames (`protocol`). Tools are stubs that send a CALL frame
 and wait for the host's RESULT.
 """
 
@@ -34,8 +34,8 @@ import time
 import types
 from typing import Any
 
-from . import _protocol as P
-from .errors import ExecutionTimeoutError, InterpreterError
+from ..errors import ExecutionTimeoutError, InterpreterError
+from . import protocol as P
 
 SPAWN = 20
 KILL = 21
@@ -176,7 +176,7 @@ def _describe_sandbox(jail: dict[str, Any], spec: dict[str, Any],
 
 
 def _kernel_bounded() -> bool:
-    from . import _core
+    from .. import _core
 
     return bool(_core.kernel_bounded())
 
@@ -324,8 +324,8 @@ class _Worker:
     def build(self) -> None:
         import warnings
 
-        from . import executor
-        from .executor import LocalPythonExecutor
+        from .. import executor
+        from ..executor import LocalPythonExecutor
 
         kwargs = dict(self.config["executor_kwargs"])
         # The host checked that the authorized modules are installed (with its sys.path);
@@ -591,7 +591,7 @@ def _open_up(directory: str) -> None:
 
 def confine(spec: dict[str, Any], jail: dict[str, Any],
             env: dict[str, str]) -> tuple[dict[str, int | None], str | None]:
-    """The worker's last layers, after the jail (`_jail.build_jail`) and before any code:
+    """The worker's last layers, after the jail (`jail.build_jail`) and before any code:
     stderr to /dev/null, the environment (only `env` besides HOME, TMPDIR, PATH and LANG), the
     rlimits, the seccomp filter. Returns (the limits in force, the seccomp mode or None)."""
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -603,13 +603,13 @@ def confine(spec: dict[str, Any], jail: dict[str, Any],
                        "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
     os.environ.update(env)
     limits = _set_limits(spec["limits"])
-    from . import _core
+    from .. import _core
 
     try:
         _core.sandbox_apply(network=bool(spec["network"]))
     except OSError as exc:
         if spec["fallback"] == "error":
-            from ._jail import LayerUnavailable
+            from .jail import LayerUnavailable
 
             raise LayerUnavailable("seccomp", str(exc)) from None
         jail["missing"].append(["seccomp", str(exc)])
@@ -628,7 +628,7 @@ def worker_main(channel_fd: int, spec: dict[str, Any], jail: dict[str, Any]) -> 
     config = P.loads_trusted(data)
     del data
     limits, seccomp = confine(spec, jail, config.get("env", {}))
-    from . import _core
+    from .. import _core
 
     # This process is the code's own: what the whole process shares (the settings the
     # in-process table withholds from its modules) is not the host's here.
@@ -681,7 +681,7 @@ def _wait(pid: int, timeout: float) -> int | None:
 
 def _spawn(control: socket.socket, spec: dict[str, Any], channel_fd: int) -> int:
     """Fork a supervisor for one worker; return its pid."""
-    from . import _jail
+    from . import jail as _jail
 
     server = os.getpid()
     pid = os.fork()
@@ -780,10 +780,10 @@ def main(argv: list[str]) -> int:
     # Preload: the core, the executor, and the modules the pool names.
     import importlib
 
-    from . import _core
-    from . import _jail  # noqa: F401
-    from . import executor  # noqa: F401
-    from . import isolation  # noqa: F401  (LocalPythonExecutor.__new__ reads it)
+    from .. import _core
+    from .. import executor  # noqa: F401
+    from .. import isolation  # noqa: F401  (LocalPythonExecutor.__new__ may return its class)
+    from . import jail as _jail  # noqa: F401
 
     # The standard-library modules a host usually has loaded (smolagents' DANGEROUS_MODULES):
     # code that looks them up in sys.modules finds them, and meets the policy, as in process.

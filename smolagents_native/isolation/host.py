@@ -1,8 +1,8 @@
-"""`isolation="process"`: the executor's steps run in a sandboxed worker process.
+"""The host side of `isolation="process"` (`smolagents_native.isolation` re-exports it).
 
-`WorkerPool` owns a fork server (`smolagents_native._worker`) and bounds the live workers;
+`WorkerPool` owns a fork server (`isolation.worker`) and bounds the live workers;
 `ProcessExecutor` (what `LocalPythonExecutor(..., isolation="process")` returns) owns one
-worker, each in a sandbox of its own (`_jail`: namespaces, an unprivileged uid, no
+worker, each in a sandbox of its own (`isolation.jail`: namespaces, an unprivileged uid, no
 capabilities, seccomp, rlimits), proxies tool calls back to the host, keeps the variables of
 the last completed step as encoded data, and replaces a worker that crashed, passed its
 deadline or broke the protocol. docs/isolation.md explains the layers.
@@ -27,17 +27,17 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from . import _jail
-from . import _protocol as P
-from . import _wire
-from ._budgets import BUDGETS
+from .. import observability as _obs
+from .._budgets import BUDGETS
+from .._engine import _BASE_IDS, _same_tools, _tools_snapshot
+from .._mode import needs_process  # noqa: F401  (in __all__)
+from ..errors import ExecutionTimeoutError, InterpreterError
+from ..executor import LocalPythonExecutor, PrintContainer
+from . import jail as _jail
+from . import protocol as P
+from . import wire as _wire
+from . import worker as W
 # the mode decision lives apart (in-process executors never import this module); re-exported
-from ._mode import IN_PROCESS_MODULES, in_process, needs_process, resolve_isolation  # noqa: F401
-from . import _worker as W
-from . import observability as _obs
-from .errors import ExecutionTimeoutError, InterpreterError
-from ._engine import _BASE_IDS, _same_tools, _tools_snapshot
-from .executor import CodeOutput, LocalPythonExecutor, PrintContainer
 
 
 __all__ = ["ProcessExecutor", "WorkerPool", "default_pool", "needs_process", "run_many"]
@@ -79,7 +79,7 @@ FALLBACKS = ("error", "warn", "allow")
 
 
 class _ForkServer:
-    """One `python -m smolagents_native._worker` process and its control socket. It forks
+    """One `smolagents_native.isolation.worker` process and its control socket. It forks
     the supervisor of each worker; the worker's sandbox is built per worker from the spec of
     the SPAWN request, so one fork server serves every sandbox profile of its pool."""
 
@@ -223,8 +223,9 @@ class _ForkServer:
                 self.proc.wait()
 
 
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-# The fork server's first lines: this package from its directory (argv[1]), then _worker.main.
+# smolagents_native/, the package this subpackage is in.
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The fork server's first lines: this package from its directory (argv[1]), then worker.main.
 # A user base that does not exist: no user site-packages directory (and no .pth file of it)
 # for the fork server, without -s (which the code would see in sys.flags).
 _NO_USER_BASE = "/nonexistent/smolagents-native-no-user-site"
@@ -239,7 +240,7 @@ _BOOTSTRAP = (
     "m = u.module_from_spec(s)\n"
     "sys.modules['smolagents_native'] = m\n"
     "s.loader.exec_module(m)\n"
-    "from smolagents_native._worker import main\n"
+    "from smolagents_native.isolation.worker import main\n"
     "sys.exit(main(sys.argv))\n"
 )
 
@@ -300,7 +301,7 @@ class WorkerPool(_Closing):
             time). None: no bound (the default pool's setting; `run_many` then uses the
             number of CPUs).
         backend: "local" (fork servers on this machine) or "ray" (workers are Ray actors,
-            for `run_many`; see `smolagents_native.ray_backend`).
+            for `run_many`; see `smolagents_native.isolation.ray`).
         preload: modules the fork server imports once, so forked workers start warm.
         pool_timeout: how long a new executor waits for a free slot (seconds; None: as long
             as it takes). Past it: InterpreterError("no free worker in the pool ...").
@@ -331,7 +332,7 @@ class WorkerPool(_Closing):
         self._closed = False
         self._ray: Any = None
         if backend == "ray":
-            from .ray_backend import RayBackend
+            from .ray import RayBackend
 
             self._ray = RayBackend(size or os.cpu_count() or 2, **ray_options)
         _POOLS.add(self)
@@ -361,7 +362,7 @@ class WorkerPool(_Closing):
         names the executor's own authorization covers by name (never through "*": a worker
         may lie, and the fork server imports outside the sandbox), well-formed, and at most
         MAX_LEARNED in all."""
-        from .executor import check_import_authorized
+        from ..executor import check_import_authorized
 
         named = [a for a in authorized if a != "*" and not a.startswith("*")]
         for name in modules:
