@@ -85,9 +85,9 @@ _LAZY = {
     "CodeAgent": "agent",
     "RunResult": "agent",
     "StepRecord": "agent",
-    "ScriptedModel": "models",
-    "OpenAICompatibleModel": "models",
-    "ModelError": "models",
+    "ScriptedModel": "agent",
+    "OpenAICompatibleModel": "agent",
+    "ModelError": "agent",
     "WorkerPool": "isolation",
     "RemoteExecutor": "remote",
     "run_many": "isolation",
@@ -113,6 +113,6 @@ def __dir__() -> list[str]:
 
 def load_ipython_extension(ip):
     """`%load_ext smolagents_native` registers the %%sandbox cell magic."""
-    from .notebook import load_ipython_extension as _load
+    from .agent.notebook import load_ipython_extension as _load
 
     _load(ip)

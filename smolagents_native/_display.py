@@ -1,5 +1,5 @@
 """HTML and Markdown displays of results: `CodeOutput` (the executor's), and the agent's
-`StepRecord` and `RunResult` (`smolagents_native.notebook` re-exports them, with the
+`StepRecord` and `RunResult` (`smolagents_native.agent.notebook` re-exports them, with the
 ``%%sandbox`` magic).
 
 Everything shown is escaped: text coming out of the sandbox is untrusted. Depends on nothing

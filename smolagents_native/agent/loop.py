@@ -39,8 +39,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import observability as obs
-from .executor import BASE_BUILTIN_MODULES, LocalPythonExecutor, truncate_content
+from .. import observability as obs
+from ..executor import BASE_BUILTIN_MODULES, LocalPythonExecutor, truncate_content
 from .models import Message, ScriptedModel
 
 __all__ = [
@@ -325,12 +325,12 @@ class StepRecord:
         }
 
     def _repr_html_(self) -> str:
-        from ._display import step_record_html
+        from .._display import step_record_html
 
         return step_record_html(self)
 
     def _repr_markdown_(self) -> str:
-        from ._display import step_record_markdown
+        from .._display import step_record_markdown
 
         return step_record_markdown(self)
 
@@ -372,12 +372,12 @@ class RunResult:
         return self.message
 
     def _repr_html_(self) -> str:
-        from ._display import run_result_html
+        from .._display import run_result_html
 
         return run_result_html(self)
 
     def _repr_markdown_(self) -> str:
-        from ._display import run_result_markdown
+        from .._display import run_result_markdown
 
         return run_result_markdown(self)
 
