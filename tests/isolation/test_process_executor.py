@@ -501,7 +501,7 @@ def test_collection_during_a_fork_server_request_does_not_deadlock(make_process_
 
 def test_asyncio_runs_in_a_worker(make_process_executor):
     """asyncio in a worker: its event loop's AF_UNIX self-pipe passes the kernel filter, and the
-    code's coroutines run under it (tests/test_coroutines.py: the same program in process)."""
+    code's coroutines run under it (tests/engine/test_coroutines.py: the same program in process)."""
     ex = make_process_executor(["asyncio"])
     program = (
         "import asyncio\n"
@@ -526,7 +526,7 @@ def test_asyncio_runs_in_a_worker(make_process_executor):
 def test_private_names_of_wholesale_modules_in_a_worker(make_process_executor, authorized,
                                                          code, expected):
     """In a worker, whose kernel is the boundary, private names of a module authorized
-    wholesale are readable (tests/test_imports_policy.py: refused in the host's process)."""
+    wholesale are readable (tests/engine/test_imports_policy.py: refused in the host's process)."""
     assert make_process_executor(authorized)(code).output == expected
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-PROGRAMS_DIR = Path(__file__).resolve().parent / "programs"
+PROGRAMS_DIR = Path(__file__).resolve().parents[1] / "programs"
 
 # Abstract bases: never instantiated by the parser.
 ABSTRACT = {

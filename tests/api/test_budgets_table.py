@@ -14,7 +14,7 @@ from smolagents_native import InterpreterError, LocalPythonExecutor
 from smolagents_native import _budgets
 from smolagents_native import executor as executor_module
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_generated_files_are_up_to_date():

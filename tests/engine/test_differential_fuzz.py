@@ -1,13 +1,13 @@
-"""Differential fuzzing: random runnable programs (tests/progfuzz.py) run under
+"""Differential fuzzing: random runnable programs (tests/engine/progfuzz.py) run under
 CPython and under the executor must agree exactly (printed text, uncaught
 exception type and message, final plain variables), as for tests/programs.
 
 In the suite the seeds are fixed (`SEEDS` programs from seed 0), so a failure
-is reproducible with `python tests/progfuzz.py SEED`.  The nightly-sized mode
+is reproducible with `python tests/engine/progfuzz.py SEED`.  The nightly-sized mode
 draws a random base seed and runs many more programs:
 
     SMOLAGENTS_NATIVE_FUZZ_SEED=random SMOLAGENTS_NATIVE_FUZZ_COUNT=20000 \\
-        python -m pytest -q tests/test_differential_fuzz.py
+        python -m pytest -q tests/engine/test_differential_fuzz.py
 
 (the base seed is printed in the failure message; any integer works too).
 """
@@ -41,7 +41,7 @@ def test_random_programs_match_cpython(chunk, make_executor):
         actual = run_under_executor(src, make_executor)
         problems = compare(str(path), expected, actual)
         if problems:
-            failures.append(f"seed {seed} (python tests/progfuzz.py {seed}):\n" + "\n".join(problems))
+            failures.append(f"seed {seed} (python tests/engine/progfuzz.py {seed}):\n" + "\n".join(problems))
     if failures:
         pytest.fail(f"{len(failures)} program(s) disagree with CPython\n\n" + "\n\n".join(failures[:3]), pytrace=False)
 

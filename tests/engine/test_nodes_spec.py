@@ -22,7 +22,7 @@ import pytest
 
 import smolagents_native._core as core
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load_generator():

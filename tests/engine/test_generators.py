@@ -1270,7 +1270,7 @@ def test_generator_type_from_host(make_executor):
         gen.__qualname__ = 5
     assert not hasattr(gen, "gi_frame")  # interpreted code has no frame
     # CPython's class for host code (isinstance, inspect, types.coroutine), and a code object
-    # whose flags say generator (tests/test_coroutines.py)
+    # whose flags say generator (tests/engine/test_coroutines.py)
     assert gen.__class__ is types.GeneratorType and type(gen) is not types.GeneratorType
     assert gen.gi_code.co_flags & 0x20
     assert gen.gi_running is False and gen.gi_yieldfrom is None
@@ -1430,7 +1430,7 @@ def test_hook_of_other_executor_recursing_inside_generator(where):
     import subprocess
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
     proc = subprocess.run(

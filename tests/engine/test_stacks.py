@@ -462,7 +462,7 @@ def test_interpreted_function_called_from_other_threads_while_a_step_runs():
         out = ex(program)
     except InterpreterError as e:
         # a call from another thread that came while the step ran ends the step (never a
-        # silent wrong result: tests/test_code_threads.py); the thread's call failed too
+        # silent wrong result: tests/engine/test_code_threads.py); the thread's call failed too
         assert "runs only on its step's thread" in str(e)
         out = None
     for t in threads:

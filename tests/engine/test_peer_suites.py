@@ -20,7 +20,7 @@ import pytest
 
 pytestmark = [pytest.mark.slow, pytest.mark.no_sanitizer]
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "run_peer_suites.py"
 
 

@@ -491,7 +491,7 @@ def test_serve_from_the_command_line(tmp_path):
     import urllib.request
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": str(root)}
     env.pop("SMOLAGENTS_NATIVE_SERVICE_TOKENS", None)
     refused = subprocess.run([sys.executable, "-m", "smolagents_native", "serve"], env=env,

@@ -139,7 +139,7 @@ sys.setrecursionlimit(10**6)
 B = LocalPythonExecutor([]); B.send_tools({})
 deep = B("def deep(n):\\n    return 0 if n == 0 else 1 + deep(n - 1)\\ndeep").output
 # a variable, not a tool: tools reach the code as opaque proxies, i.e. host calls, which run
-# on the step's large stack (tests/test_stacks.py); a variable is called in place
+# on the step's large stack (tests/engine/test_stacks.py); a variable is called in place
 A = LocalPythonExecutor([]); A.send_tools({}); A.send_variables({"deep": deep})
 gen = A("def g(n):\\n    try:\\n        yield deep(n)\\n    except RecursionError:\\n"
         "        yield 'RecursionError'\\ng").output
@@ -157,7 +157,7 @@ def test_running_interpreter_called_on_another_interpreters_generator_stack():
     import sys
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, PYTHONPATH=str(root))
     proc = subprocess.run([sys.executable, "-c", CROSS_STACK], capture_output=True,
                           text=True, cwd=root, env=env, timeout=120)

@@ -20,7 +20,7 @@ from smolagents_native import LocalPythonExecutor, _inprocess, _mode
 from smolagents_native.executor import BASE_BUILTIN_MODULES
 from smolagents_native.isolation import ProcessExecutor, needs_process
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # Entries that exist only on some supported versions: (module, name) -> first version.
 SINCE = {

@@ -14,7 +14,7 @@ import pytest
 import smolagents_native
 from test_models import StubServer, completion
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(*args, stdin=None, env_extra=None, timeout=120):

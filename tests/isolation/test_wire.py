@@ -991,7 +991,7 @@ def test_stdlib_frame_imports_neither_numpy_nor_pandas():
         "    pass\n"
         "assert 'numpy' not in sys.modules\n"
     )
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=str(pathlib.Path(__file__).parents[1]))
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=str(pathlib.Path(__file__).parents[2]))
 
 
 # ----------------------------------------------------------------------------- numpy

@@ -114,7 +114,7 @@ def test_short_hooks_in_a_host_loop_hand_the_gil_over():
     import sys
     from pathlib import Path
 
-    root = str(Path(__file__).resolve().parents[1])
+    root = str(Path(__file__).resolve().parents[2])
     proc = subprocess.run([sys.executable, "-c", HOOK_STREAM.format(root=root)],
                           capture_output=True, text=True, timeout=120)
     assert "host main thread runs" in proc.stdout, proc.stderr[-2000:]

@@ -93,7 +93,7 @@ def test_a_module_first_imported_by_a_step_initializes_itself():
     import sys
     from pathlib import Path
 
-    root = str(Path(__file__).resolve().parents[1])
+    root = str(Path(__file__).resolve().parents[2])
     proc = subprocess.run([sys.executable, "-c", FIRST_IMPORT.format(root=root)],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]

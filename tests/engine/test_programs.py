@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-PROGRAMS_DIR = Path(__file__).resolve().parent / "programs"
+PROGRAMS_DIR = Path(__file__).resolve().parents[1] / "programs"
 PROGRAMS = sorted(PROGRAMS_DIR.glob("*.py"))
 
 _PLAIN_SCALARS = (type(None), bool, int, float, str, bytes)
