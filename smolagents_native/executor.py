@@ -481,8 +481,10 @@ def _budgets(
 # ---------------------------------------------------------------------------------------------
 # The process mode. `LocalPythonExecutor(..., isolation="process")` returns an
 # `isolation.ProcessExecutor`; this module never imports the isolation package (it is built on
-# this one): the package registers a loader here (`smolagents_native/__init__.py`, which
-# Python runs before this module), called when an executor first resolves to "process".
+# this one): the package's `__init__.py` registers a loader here, right after importing this
+# module (any import of this module runs the package's `__init__` first, so the loader is in
+# place before user code makes an executor); it is called when an executor resolves to
+# "process", and imports the isolation package the first time.
 
 _process_mode: Callable[[], type] | None = None
 

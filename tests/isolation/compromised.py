@@ -35,7 +35,7 @@ sys.modules["smolagents_native"] = m
 s.loader.exec_module(m)
 from smolagents_native import _core
 from smolagents_native.isolation import jail as _jail
-from smolagents_native.isolation import worker as _worker
+from smolagents_native.isolation import worker
 from smolagents_native.isolation import protocol as P
 
 channel_fd = int(sys.argv[2])
@@ -45,7 +45,7 @@ _core.sandbox_apply_forkserver()
 
 
 def payload_main(fd, spec, jail):
-    limits, seccomp = _worker.confine(spec, jail, env)
+    limits, seccomp = worker.confine(spec, jail, env)
     scope = {"result": {}, "jail": jail, "limits": limits, "seccomp": seccomp}
     try:
         exec(compile(code, "<payload>", "exec"), scope)
@@ -55,7 +55,7 @@ def payload_main(fd, spec, jail):
     P.send_frame(fd, P.DONE, 0, data)
 
 
-_worker.worker_main = payload_main
+worker.worker_main = payload_main
 pid = os.fork()
 if pid == 0:
     try:
