@@ -5,7 +5,7 @@
     python scripts/gen_inprocess.py --check   # exit 1 if one of them is stale
 
 Generated: smolagents_native/_inprocess.py (the table as data: the mode choice of
-`_isolation_mode.py` reads it, and it must equal `_core.IN_PROCESS`, which the C side expands
+`_mode.py` reads it, and it must equal `_core.IN_PROCESS`, which the C side expands
 from the same file) and the table in docs/security.md (between `<!-- inprocess:begin -->` and
 `<!-- inprocess:end -->`).
 """

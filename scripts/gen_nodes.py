@@ -18,7 +18,7 @@ Generated (never edit them by hand):
 
 The format of a field list is described at the top of csrc/nodes.def.  The
 same file is the X-macro list of kinds for the C code.  This module is also
-imported by tests/test_nodes_spec.py, which checks the spec against the
+imported by tests/engine/test_nodes_spec.py, which checks the spec against the
 running CPython's ast classes.
 """
 

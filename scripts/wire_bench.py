@@ -1,4 +1,4 @@
-"""Timings of the wire codec (csrc/wire.c, smolagents_native/_wire.py) against pickle.
+"""Timings of the wire codec (csrc/wire.c, smolagents_native/isolation/wire.py) against pickle.
 
     python scripts/wire_bench.py [--repeat N] [--cpu]
 
@@ -6,7 +6,7 @@ Four values: a list of 10 million ints, a dict of 1 million str keys, 100 MB of 
 1000x1000 float64 ndarray (skipped without numpy). For each: encode and decode, best of N
 runs, the wire codec (through _wire.dumps / _wire.loads, as the process boundary uses it)
 next to pickle (protocol 5, pickle.loads with no restriction: the restricted unpickler of
-_protocol.py is slower still). --cpu measures process CPU time instead of wall time, which
+isolation/protocol.py is slower still). --cpu measures process CPU time instead of wall time, which
 a machine shared with other jobs disturbs less. Nothing is asserted: the numbers are printed.
 """
 
@@ -17,7 +17,7 @@ import gc
 import pickle
 import time
 
-from smolagents_native import _wire
+from smolagents_native.isolation import wire as _wire
 
 
 def best(f, arg, repeat, clock):

@@ -16,6 +16,7 @@ except ImportError as _exc:  # e.g. run from a source tree whose extension is no
     raise _explain(_exc, __path__[0]) from None
 
 from . import _smolbridge
+from . import executor as _executor
 from .errors import ExecutionTimeoutError, FinalAnswerException, InterpreterError
 from .executor import (
     BASE_BUILTIN_MODULES,
@@ -35,7 +36,18 @@ from .executor import (
 
 _smolbridge.install()  # our classes get smolagents' bases whenever smolagents loads
 
-__version__ = "0.1.0"
+
+def _process_executor() -> type:
+    from .isolation import ProcessExecutor
+
+    return ProcessExecutor
+
+
+# LocalPythonExecutor(..., isolation="process") returns an isolation.ProcessExecutor: the
+# executor module never imports the isolation package, which is imported here on first need.
+_executor.register_process_mode(_process_executor)
+
+from ._version import __version__  # noqa: E402
 
 __all__ = [
     "BASE_BUILTIN_MODULES",
@@ -73,9 +85,9 @@ _LAZY = {
     "CodeAgent": "agent",
     "RunResult": "agent",
     "StepRecord": "agent",
-    "ScriptedModel": "models",
-    "OpenAICompatibleModel": "models",
-    "ModelError": "models",
+    "ScriptedModel": "agent",
+    "OpenAICompatibleModel": "agent",
+    "ModelError": "agent",
     "WorkerPool": "isolation",
     "RemoteExecutor": "remote",
     "run_many": "isolation",
@@ -101,6 +113,6 @@ def __dir__() -> list[str]:
 
 def load_ipython_extension(ip):
     """`%load_ext smolagents_native` registers the %%sandbox cell magic."""
-    from .notebook import load_ipython_extension as _load
+    from .agent.notebook import load_ipython_extension as _load
 
     _load(ip)

@@ -7,7 +7,6 @@ touches the code being run happens in C.
 
 from __future__ import annotations
 
-import builtins
 import contextvars
 import inspect
 import logging
@@ -23,7 +22,7 @@ from functools import wraps
 from importlib.util import find_spec
 from typing import Any
 
-from . import _core, _smolbridge, errors
+from . import _core, _engine, _smolbridge
 from . import observability as _obs
 from ._budgets import (  # the defaults, generated from csrc/budgets.def
     BUDGETS,
@@ -38,6 +37,14 @@ from ._budgets import (  # the defaults, generated from csrc/budgets.def
     MAX_RESULT_BYTES,
     MAX_SOURCE_BYTES,
     MAX_WHILE_ITERATIONS,
+)
+from ._engine import (  # noqa: F401  (the engine's helpers, importable from here as before)
+    _acquire_interpreter,
+    _new_interpreter,
+    _release_interpreter,
+    _same_tools,
+    _split_tools,
+    _tools_snapshot,
 )
 from .grants import effective_grants
 from .errors import (
@@ -189,26 +196,7 @@ BASE_PYTHON_TOOLS: dict[str, Callable] = {
     "complex": complex,
 }
 
-# Values that stand for "the base tool `name`": ours, and smolagents' once it is loaded (its
-# `print` and `getattr` are wrappers), so a static_tools dict built from either is recognised.
-_BASE_VALUES: dict[str, tuple[Any, ...]] = {}
-# The same, as ids (the values stay alive in the dict above): an identity test that never
-# calls a tool's __eq__.
-_BASE_IDS: dict[str, frozenset[int]] = {}
-
-
-def _set_base_values(smol_base_tools: dict[str, Any]) -> None:
-    global _BASE_VALUES, _BASE_IDS
-    values = {
-        name: (value, smol_base_tools[name]) if name in smol_base_tools else (value,)
-        for name, value in BASE_PYTHON_TOOLS.items()
-    }
-    _BASE_VALUES = values
-    _BASE_IDS = {name: frozenset(map(id, v)) for name, v in values.items()}
-
-
-_set_base_values({})
-_PY_BUILTIN_NAMES = frozenset(dir(builtins))
+_engine._set_base_values(BASE_PYTHON_TOOLS, {})
 
 
 def truncate_content(content: str, max_length: int = MAX_LENGTH_TRUNCATE_CONTENT) -> str:
@@ -413,12 +401,12 @@ class CodeOutput(_CodeOutputBase):
     is_final_answer: bool
 
     def _repr_html_(self) -> str:
-        from .notebook import code_output_html
+        from ._display import code_output_html
 
         return code_output_html(self)
 
     def _repr_markdown_(self) -> str:
-        from .notebook import code_output_markdown
+        from ._display import code_output_markdown
 
         return code_output_markdown(self)
 
@@ -444,7 +432,7 @@ def _smolagents_loaded(mod: Any) -> None:
     global PythonExecutor
     smol_base_tools = getattr(mod, "BASE_PYTHON_TOOLS", None)
     if isinstance(smol_base_tools, dict):
-        _set_base_values(smol_base_tools)
+        _engine._set_base_values(BASE_PYTHON_TOOLS, smol_base_tools)
     smol_executor = getattr(mod, "PythonExecutor", None)
     if isinstance(smol_executor, type) and issubclass(_OwnPythonExecutor, smol_executor):
         PythonExecutor = smol_executor
@@ -459,131 +447,13 @@ _smolbridge.rebase(_OwnPythonExecutor, "PythonExecutor")
 
 
 # ---------------------------------------------------------------------------------------------
-# Glue between smolagents' tool dictionaries and the core's `tools` / `extra_builtins`.
+# The budget constants and the engine. The engine (`_engine.py`: the interpreters, the step) is
+# below this module; the constants above are this module's, read at call time.
 
-
-# The tools of an executor whose tools are None or empty: one dict, never modified, so that
-# its snapshot stays valid from step to step (a new `{}` each step would fail the identity
-# test of `_same_tools`).
-_NO_TOOLS: dict[str, Any] = {}
 # Base modules of authorized imports found installed (see
 # LocalPythonExecutor._check_authorized_imports_are_installed).
 _INSTALLED: set[str] = set()
 _get_ident = threading.get_ident
-
-
-def _tools_snapshot(tools: Any) -> list[Any]:
-    """What `_same_tools` compares a tools mapping with later: [the object, its
-    `_core.entries_token` (None: no promise), a copy of its entries]. The token is taken
-    before the copy, and no code runs between them."""
-    return [tools, _core.entries_token(tools), dict(tools)]
-
-
-# Whether a tools mapping still holds what its snapshot (`_tools_snapshot`) recorded: the
-# same dict object with the same token has not been modified since (some 150 instructions);
-# otherwise, for a dict, the same keys bound to the same objects in the same order
-# (`_core.same_entries`; `==` would call each value's __eq__ and miss a tool replaced in
-# place by one that compares equal), after which the snapshot takes this object and a fresh
-# token; anything else is compared with `==`. A False only means the tools are given to the
-# core again. (csrc/shim.c)
-_same_tools = _core.same_tools
-
-
-def _wrap_final_answer(tool: Callable) -> Callable:
-    """A `final_answer` that ends the step with the tool's result, as smolagents wraps it."""
-
-    def final_answer(*args: Any, **kwargs: Any) -> Any:
-        raise FinalAnswerException(tool(*args, **kwargs))
-
-    return final_answer
-
-
-def _split_tools(
-    static_tools: dict[str, Callable] | None,
-    custom_tools: dict[str, Callable] | None,
-    traced: bool = False,
-) -> tuple[dict[str, Callable], dict[str, Any]]:
-    """Return (protected tools, extra builtins) for the core.
-
-    smolagents' base tools that are Python builtins are dropped (the core has its own);
-    the others (math functions) become extra builtins, shadowable like builtins. Every other
-    static tool is protected. `custom_tools` are shadowable: extra builtins too. With
-    `traced`, protected tools that are not classes are wrapped so that each call is an
-    ``execute_tool`` span (observability.call_tool).
-    """
-    tools: dict[str, Callable] = {}
-    extra: dict[str, Any] = {}
-    if custom_tools:
-        extra.update(custom_tools)
-    if static_tools:
-        for name, value in static_tools.items():
-            base = _BASE_IDS.get(name)
-            if base is not None and id(value) in base:
-                if name not in _PY_BUILTIN_NAMES:
-                    extra[name] = value
-                continue
-            tools[name] = value
-    if "final_answer" in tools:
-        tools["final_answer"] = _wrap_final_answer(tools["final_answer"])
-    if traced:
-        tools = {
-            name: value if isinstance(value, type) else _obs.TracedTool(name, value)
-            for name, value in tools.items()
-        }
-    return tools, extra
-
-
-def _new_interpreter(authorized_imports: list[str]) -> Any:
-    return _core.Interpreter(
-        authorized_imports=list(authorized_imports),
-        interpreter_error=InterpreterError,
-        final_answer_exception=errors.FINAL_ANSWER_MATCH,
-        timeout_error=ExecutionTimeoutError,
-    )
-
-
-# Idle interpreters for evaluate_python_code, by authorized imports: creating one costs far
-# more than a small step, and reusing one keeps its lowering cache. An interpreter is taken
-# out while it runs (list.pop / append are atomic), so threads and re-entrant calls each get
-# their own. Bounded: a few per key, a few keys.
-_IDLE_INTERPRETERS: dict[tuple[str, ...], list[Any]] = {}
-
-
-def _local_refs() -> int:
-    # What sys.getrefcount() reports for an object held by one local variable only: 2 up to
-    # 3.13 (the local and the call's argument), 1 from 3.14 (the argument is a borrowed
-    # reference there). Measured rather than assumed, for LocalPythonExecutor.__del__.
-    obj: list[int] = []
-    return sys.getrefcount(obj)
-
-
-_LOCAL_REFS = _local_refs()
-
-_IDLE_PER_KEY = 4
-_IDLE_KEYS = 16
-
-
-def _acquire_interpreter(key: tuple[str, ...]) -> Any:
-    idle = _IDLE_INTERPRETERS.get(key)
-    if idle:
-        try:
-            return idle.pop()
-        except IndexError:  # another thread took the last one
-            pass
-    return _new_interpreter(list(key))
-
-
-def _release_interpreter(key: tuple[str, ...], interp: Any) -> None:
-    # Drop the caller's tools so an idle interpreter keeps nothing of theirs alive.
-    interp.tools = {}
-    interp.extra_builtins = {}
-    idle = _IDLE_INTERPRETERS.get(key)
-    if idle is None:
-        if len(_IDLE_INTERPRETERS) >= _IDLE_KEYS:
-            return
-        idle = _IDLE_INTERPRETERS.setdefault(key, [])
-    if len(idle) < _IDLE_PER_KEY:
-        idle.append(interp)
 
 
 def _budget_defaults() -> dict[str, Any]:
@@ -602,13 +472,38 @@ def _budgets(
     """Keyword arguments of `Interpreter.run` for the budgets: `defaults` (an executor's own
     copy), or this module's constants read now; `max_operations` / `max_while_iterations`
     override them when given."""
-    kw = dict(defaults) if defaults is not None else _budget_defaults()
-    if max_operations is not None:
-        kw["max_operations"] = max_operations
-    if max_while_iterations is not None:
-        kw["max_while_iterations"] = max_while_iterations
-    kw["timeout"] = timeout_seconds
-    return kw
+    return _engine.budget_kwargs(
+        timeout_seconds, max_operations, max_while_iterations,
+        defaults if defaults is not None else _budget_defaults(),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The process mode. `LocalPythonExecutor(..., isolation="process")` returns an
+# `isolation.ProcessExecutor`; this module never imports the isolation package (it is built on
+# this one): the package's `__init__.py` registers a loader here, right after importing this
+# module (any import of this module runs the package's `__init__` first, so the loader is in
+# place before user code makes an executor); it is called when an executor resolves to
+# "process", and imports the isolation package the first time.
+
+_process_mode: Callable[[], type] | None = None
+
+
+def register_process_mode(loader: Callable[[], type]) -> None:
+    """Set the function returning the class of `isolation="process"` executors (a subclass of
+    LocalPythonExecutor). `smolagents_native/__init__.py` registers one that imports
+    `smolagents_native.isolation.ProcessExecutor` on first use."""
+    global _process_mode
+    _process_mode = loader
+
+
+def _process_mode_class() -> type:
+    if _process_mode is None:
+        raise RuntimeError(
+            "isolation='process' is not available: no process mode is registered "
+            "(smolagents_native/__init__.py registers smolagents_native.isolation)"
+        )
+    return _process_mode()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -709,13 +604,11 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
 
     def __new__(cls, *args: Any, **kwargs: Any) -> LocalPythonExecutor:
         if cls is LocalPythonExecutor:
-            from ._isolation_mode import resolve_isolation
+            from ._mode import resolve_isolation
 
             imports = args[0] if args else kwargs.get("additional_authorized_imports")
             if resolve_isolation(kwargs.get("isolation"), imports) == "process":
-                from .isolation import ProcessExecutor
-
-                cls = ProcessExecutor
+                cls = _process_mode_class()
         return super().__new__(cls)
 
     def __init__(
@@ -806,35 +699,7 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
                 f"Please install these modules or remove them from the authorized imports list."
             )
 
-    def _sync(self) -> None:
-        """Push attribute changes (imports, tools) to the core; cheap when nothing changed."""
-        if self.authorized_imports != self._interp_imports:
-            self._interp = _new_interpreter(self.authorized_imports)
-            self._interp_imports = list(self.authorized_imports)
-            self._synced = None
-        static = self.static_tools or _NO_TOOLS
-        custom = self.custom_tools or _NO_TOOLS
-        traced = _obs.tracing_active()
-        synced = self._synced
-        if (
-            synced is None
-            or traced != synced[2]
-            or not _same_tools(static, synced[0])
-            or not _same_tools(custom, synced[1])
-        ):
-            self._interp.tools, self._interp.extra_builtins = _split_tools(
-                static, custom, traced
-            )
-            self._synced = (_tools_snapshot(static), _tools_snapshot(custom), traced)
-            self._grants_key = None
-        # The grants follow the imports and the three host-access attributes. The imports
-        # are those of self._interp (checked above: any change makes a new interpreter), so
-        # its identity stands for them.
-        key = (self._interp, self.readable_dirs, self.writable_dirs, self.allow_network)
-        if self._grants_key != key:
-            self._interp.grants = effective_grants(self.authorized_imports, *key[1:])
-            # copies: a list changed in place later must be seen as a change
-            self._grants_key = tuple(list(v) if isinstance(v, list) else v for v in key)
+    _sync = _engine.sync
 
     # The thread running a host tool for this executor's step (process mode runs tools on
     # a thread of their own): a step it starts would wait for itself, as on the step's.
@@ -873,34 +738,9 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
     # function, not a call of it: a frame less per step; ProcessExecutor overrides it).
     _prepare_step = _sync
 
-    def _run_code(self, code_action: str) -> tuple[Any, bool]:
-        """Run one step; return (output, is_final_answer), leaving `_print_outputs` and
-        `_operations_count` in `self.state`. `isolation.ProcessExecutor` runs it in its
-        worker instead."""
-        # The budgets are parsed again only when an attribute they come from was changed
-        # (the executor's own copy of the constants does not change).
-        key = (self.timeout_seconds, self.max_operations, self.max_while_iterations)
-        made = self._budget_kwargs
-        if made is None or made[0] != key:
-            made = (key, _core.Budgets(**_budgets(*key, self._budget_copy)))
-            self._budget_kwargs = made
-        # Interpreter.step: the step, its timeout message and the two state entries
-        # (`_print_outputs` cut by truncate_content, `_operations_count`) in one C call;
-        # the Python this replaces was a fifth of a tiny step on 3.10.
-        return self._interp.step(
-            code_action, self.state, made[1], self.max_print_outputs_length, PrintContainer,
-            truncate_content, key[0],
-        )
+    _run_code = _engine.make_run_code(PrintContainer, truncate_content)
 
-    def __del__(self) -> None:
-        # What the code left in the state is released on the step's large C stack (deeply
-        # nested structures recurse in C when released), unless the host still holds it.
-        state = self.__dict__.get("state")
-        if type(state) is dict and sys.getrefcount(state) <= 1 + _LOCAL_REFS:  # + self.__dict__
-            try:
-                _core.release_on_step_stack(state)
-            except Exception:  # noqa: BLE001 - interpreter shutdown, out of memory
-                pass
+    __del__ = _engine.release_state
 
     def send_variables(self, variables: dict[str, Any]) -> None:
         self.state.update(variables)

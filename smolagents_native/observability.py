@@ -361,7 +361,7 @@ def _tracer() -> Any:
     cache = _tracer_cache
     if cache is not None and cache[0] is provider:
         return cache[1]
-    from . import __version__
+    from ._version import __version__
 
     tracer = provider.get_tracer(LOGGER_NAME, __version__)
     _tracer_cache = (provider, tracer)
@@ -372,7 +372,7 @@ class _Instruments:
     """The package's OpenTelemetry metric instruments, made from one meter provider."""
 
     def __init__(self, provider: Any):
-        from . import __version__
+        from ._version import __version__
 
         meter = provider.get_meter(LOGGER_NAME, __version__)
         self.executions = meter.create_counter(

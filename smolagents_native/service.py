@@ -4,7 +4,7 @@ An HTTP service (Starlette on uvicorn, the `[service]` extra) that hands out ses
 process-mode executor (`isolation.ProcessExecutor`: its own sandboxed worker) configured as the
 client asks within the operator's limits. Tools stay with the client: a step that calls one
 suspends, the client gets the call in the step's response, runs it and posts the result, and
-the step goes on. Values cross as the process mode's data-only encoding (`_protocol.
+the step goes on. Values cross as the process mode's data-only encoding (`isolation.protocol.
 encode_value`, base64 in JSON), never pickle, in both directions.
 
 Layout: `ServiceConfig` (the operator's limits), `Session` / `StepRun` (one executor; one step
@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import _protocol as P
+from .isolation import protocol as P
 from . import observability as obs
 from .errors import InterpreterError
 
@@ -50,7 +50,7 @@ log = logging.getLogger(LOGGER_NAME)
 
 
 def encode(value: Any) -> str:
-    """A value as the service sends it: data only (`_protocol.encode_value`), base64."""
+    """A value as the service sends it: data only (`isolation.protocol.encode_value`), base64."""
     return base64.b64encode(P.encode_value(value)).decode("ascii")
 
 
@@ -94,7 +94,7 @@ class ServiceConfig:
     max_sessions: int = 32
     sessions_per_token: int = 8
     idle_timeout: float = 600.0
-    # a request's values take at most 64 times its size once decoded (_protocol's bound)
+    # a request's values take at most 64 times its size once decoded (isolation.protocol's bound)
     max_request_bytes: int = 4 << 20
     # imports a session may authorize: None, any; else these names (and "pkg.*" under them)
     allowed_imports: frozenset[str] | None = None

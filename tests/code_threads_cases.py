@@ -4,7 +4,7 @@ Interpreted code runs only on its step's thread. A thread the code starts that c
 function of the code while the step runs is refused, and the refusal ends the step with an
 InterpreterError (never a silent wrong result); a call that comes after the step has ended
 runs as any callback of host code does (a window of its own). Shared by the in-process
-tests (tests/test_code_threads.py) and the process-mode ones
+tests (tests/engine/test_code_threads.py) and the process-mode ones
 (tests/isolation/test_code_threads.py).
 """
 

@@ -132,7 +132,7 @@ def test_sdist_holds_every_tracked_file(sdist):
     inside = {n[len(top) + 1:] for n in names if n.startswith(top + "/")}
     # Always needed to build and test, checked even outside a git checkout.
     for required in ["LICENSE", "README.md", "pyproject.toml", "setup.py", "tests/conftest.py",
-                     "tests/security/conftest.py", "tests/switch_harness.c",
+                     "tests/security/conftest.py", "tests/engine/switch_harness.c",
                      "scripts/sid_pythons.sh", "docs/security.md", ".ci/run"]:
         assert required in inside, required
     assert any(n.startswith("csrc/") and n.endswith(".def") for n in inside)

@@ -37,7 +37,7 @@ def measure(steps: int = 5000, calls: int = 5000, workers: int = 20, spin: float
             timeout: float | None = 30,
             first_step: tuple[list[str], str] | None = None) -> dict[str, dict[str, float]]:
     from smolagents_native import LocalPythonExecutor, WorkerPool
-    from smolagents_native import _protocol as P
+    from smolagents_native.isolation import protocol as P
 
     if spin is not None:
         P.SPIN_SECONDS = spin
@@ -120,7 +120,7 @@ def main() -> int:
     p.add_argument("--quick", action="store_true", help="fewer repetitions")
     p.add_argument("--spin", type=float, default=None, metavar="SECONDS",
                    help="poll this long before blocking on each receive (default: "
-                   "_protocol.SPIN_SECONDS)")
+                   "isolation.protocol.SPIN_SECONDS)")
     p.add_argument("--timeout", type=float, default=30, metavar="SECONDS",
                    help="the executor's timeout_seconds (default 30, the executor's default; "
                    "0: none)")

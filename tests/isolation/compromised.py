@@ -1,5 +1,5 @@
 """A compromised worker, for the boundary tests: the sandbox a fork server builds for a worker
-(`_jail.supervise`, `_jail.build_jail`, `_worker.confine`: the same functions, the same spec),
+(`jail.supervise`, `jail.build_jail`, `worker.confine`: the same functions, the same spec),
 with plain `exec` of the attacker's code in place of the worker's interpreter. Nothing of the
 interpreter's policy applies: what the code reaches here is what the kernel layers let any
 code reach, the model of an attacker who found a way out of the policy (or who was given
@@ -21,8 +21,8 @@ import sys
 import time
 from typing import Any
 
-from smolagents_native import _jail
-from smolagents_native import _protocol as P
+from smolagents_native.isolation import jail as _jail
+from smolagents_native.isolation import protocol as P
 
 _STANDIN = r"""
 import os, pickle, sys, traceback
@@ -33,8 +33,10 @@ s = u.spec_from_file_location("smolagents_native", d + "/__init__.py",
 m = u.module_from_spec(s)
 sys.modules["smolagents_native"] = m
 s.loader.exec_module(m)
-from smolagents_native import _core, _jail, _worker
-from smolagents_native import _protocol as P
+from smolagents_native import _core
+from smolagents_native.isolation import jail as _jail
+from smolagents_native.isolation import worker
+from smolagents_native.isolation import protocol as P
 
 channel_fd = int(sys.argv[2])
 spec, code, env = pickle.loads(bytes.fromhex(sys.stdin.readline()))
@@ -43,7 +45,7 @@ _core.sandbox_apply_forkserver()
 
 
 def payload_main(fd, spec, jail):
-    limits, seccomp = _worker.confine(spec, jail, env)
+    limits, seccomp = worker.confine(spec, jail, env)
     scope = {"result": {}, "jail": jail, "limits": limits, "seccomp": seccomp}
     try:
         exec(compile(code, "<payload>", "exec"), scope)
@@ -53,7 +55,7 @@ def payload_main(fd, spec, jail):
     P.send_frame(fd, P.DONE, 0, data)
 
 
-_worker.worker_main = payload_main
+worker.worker_main = payload_main
 pid = os.fork()
 if pid == 0:
     try:
@@ -78,7 +80,7 @@ def run_compromised(
     spec = _jail.sandbox_spec(network, tuple(paths), disk_bytes,
                               {**rlimits, **(limits or {})}, fallback)
     host_end, worker_end = socket.socketpair()
-    package = os.path.dirname(os.path.abspath(_jail.__file__))
+    package = os.path.dirname(os.path.dirname(os.path.abspath(_jail.__file__)))
     proc = subprocess.Popen(
         [sys.executable, "-I", "-c", _STANDIN, package, str(worker_end.fileno())],
         pass_fds=(worker_end.fileno(),), stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -95,7 +95,7 @@ def _impostor(ex):
     import socket
     import threading
 
-    from smolagents_native import _protocol as P
+    from smolagents_native.isolation import protocol as P
 
     host_end, fake_end = socket.socketpair()
     kinds = []
@@ -120,7 +120,7 @@ def _impostor(ex):
 @pytest.mark.parametrize("then", ["step", "send_variables"])
 def test_a_reset_the_worker_cannot_make_gives_the_program_a_new_worker(
         make_process_executor, then):
-    from smolagents_native import _protocol as P
+    from smolagents_native.isolation import protocol as P
 
     ex = make_process_executor()
     ex("x = 1")

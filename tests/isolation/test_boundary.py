@@ -24,8 +24,9 @@ import warnings
 
 import pytest
 
+import smolagents_native
 from smolagents_native import ExecutionTimeoutError, InterpreterError, LocalPythonExecutor
-from smolagents_native import _protocol as P
+from smolagents_native.isolation import protocol as P
 
 from .compromised import run_compromised
 
@@ -538,7 +539,7 @@ except InterpreterError as exc:
 
 
 def _host_without_namespaces(mode: str) -> tuple:
-    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(P.__file__)))
+    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(smolagents_native.__file__)))
     proc = subprocess.run([sys.executable, "-c", _DENY_UNSHARE, pkg_parent, mode],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -557,7 +558,7 @@ def test_a_missing_layer_refuses_to_start_and_names_it():
 
 def _python_readable_by_others() -> bool:
     """Whether uid 65534 could read this interpreter's installation with the host's view: the
-    interpreter, the standard library and this package (what _jail.py checks), each directory
+    interpreter, the standard library and this package (what isolation/jail.py checks), each directory
     readable and every directory above it traversable by others (a clone made with mktemp -d
     is 0700)."""
     import stat
@@ -611,7 +612,7 @@ ex.close()
 
 @pytest.mark.no_sanitizer  # address-space limits, RSS or a memory scan: ASan's shadow memory
 def test_host_limits_below_the_workers_are_kept():
-    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(P.__file__)))
+    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(smolagents_native.__file__)))
     proc = subprocess.run([sys.executable, "-c", _LOW_LIMITS, pkg_parent],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -626,7 +627,7 @@ def test_host_limits_below_the_workers_are_kept():
 def test_the_worker_starts_whatever_path_started_the_host(tmp_path):
     venv_bin = os.path.dirname(sys.executable)
     rel = os.path.relpath(sys.executable, str(tmp_path))
-    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(P.__file__)))
+    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(smolagents_native.__file__)))
     code = ("import sys; sys.path.insert(0, sys.argv[1])\n"
             "from smolagents_native import LocalPythonExecutor\n"
             "ex = LocalPythonExecutor([], isolation='process')\nprint(ex('6 * 7').output)")

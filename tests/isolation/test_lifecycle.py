@@ -220,9 +220,9 @@ def test_a_fork_server_that_does_not_answer_is_killed_and_restarted(monkeypatch)
     executor gets a new one."""
     import signal
 
-    from smolagents_native import isolation
+    from smolagents_native.isolation import host
 
-    monkeypatch.setattr(isolation, "SERVER_REQUEST_SECONDS", 1.0)
+    monkeypatch.setattr(host, "SERVER_REQUEST_SECONDS", 1.0)
     with WorkerPool(size=2) as pool:
         first = LocalPythonExecutor([], isolation="process", pool=pool)
         server = pool._server

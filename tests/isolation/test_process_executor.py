@@ -84,7 +84,7 @@ def test_additional_functions_stay_in_the_host(make_process_executor):
 def test_values_that_cannot_cross(make_process_executor):
     import pathlib
 
-    from smolagents_native._protocol import WorkerValue
+    from smolagents_native.isolation.protocol import WorkerValue
 
     ex = make_process_executor(["pathlib", "collections"])
     # Data crosses as data (a path is described as such) ...
@@ -409,7 +409,7 @@ def test_restricted_unpickler_never_resolves_unlisted_globals():
     import pickle
     import pathlib
 
-    from smolagents_native import _protocol as P
+    from smolagents_native.isolation import protocol as P
 
     assert P.loads_restricted(pickle.dumps({"a": [1, (2.5, b"x")], "s": {3}}), {}) == {
         "a": [1, (2.5, b"x")], "s": {3}}
@@ -443,7 +443,7 @@ def test_forged_frames_from_the_worker_cross_only_as_data(make_process_executor)
     a frame out of turn replaces the worker; one in turn (the right sequence number) is
     followed by the real report, which is bytes after the step's report: replaced too; and
     its pickle would meet the pre-pass, never the unpickler."""
-    from smolagents_native import _protocol as P
+    from smolagents_native.isolation import protocol as P
 
     from smolagents_native import _core
 
@@ -501,7 +501,7 @@ def test_collection_during_a_fork_server_request_does_not_deadlock(make_process_
 
 def test_asyncio_runs_in_a_worker(make_process_executor):
     """asyncio in a worker: its event loop's AF_UNIX self-pipe passes the kernel filter, and the
-    code's coroutines run under it (tests/test_coroutines.py: the same program in process)."""
+    code's coroutines run under it (tests/engine/test_coroutines.py: the same program in process)."""
     ex = make_process_executor(["asyncio"])
     program = (
         "import asyncio\n"
@@ -526,7 +526,7 @@ def test_asyncio_runs_in_a_worker(make_process_executor):
 def test_private_names_of_wholesale_modules_in_a_worker(make_process_executor, authorized,
                                                          code, expected):
     """In a worker, whose kernel is the boundary, private names of a module authorized
-    wholesale are readable (tests/test_imports_policy.py: refused in the host's process)."""
+    wholesale are readable (tests/engine/test_imports_policy.py: refused in the host's process)."""
     assert make_process_executor(authorized)(code).output == expected
 
 

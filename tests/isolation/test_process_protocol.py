@@ -1,4 +1,4 @@
-"""The wire format (`_protocol`): encoded values, the DONE and CALL records, the channel."""
+"""The wire format (`isolation.protocol`): encoded values, the DONE and CALL records, the channel."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from smolagents_native import _protocol as P
+from smolagents_native.isolation import protocol as P
 
 VALUES = [
     None, True, False, 0, -1, 2**63 - 1, -(2**63), 1.5, -0.0, math.inf, "", "héllo",

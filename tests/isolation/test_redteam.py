@@ -30,15 +30,16 @@ import time
 
 import pytest
 
+import smolagents_native
 from smolagents_native import ExecutionTimeoutError, InterpreterError, LocalPythonExecutor
 from smolagents_native import WorkerPool
 from smolagents_native import _core
-from smolagents_native import _protocol as P
+from smolagents_native.isolation import protocol as P
 
 from .compromised import run_compromised
 
 ROOT = os.geteuid() == 0
-PKG_DIR = os.path.dirname(os.path.abspath(P.__file__))
+PKG_DIR = os.path.dirname(os.path.abspath(smolagents_native.__file__))
 PKG_PARENT = os.path.dirname(PKG_DIR)
 ATTACKER_IMPORTS = ["os", "signal", "ctypes", "numpy"]
 
@@ -110,7 +111,7 @@ def pickle_record(data):
     return b"x\x00" + varint(6) + b"pickle" + b"b" + varint(len(data)) + data
 def done_payload(output, updates=(), imported=()):
     """A DONE record (status 0) with `output` (an encoded value), `updates` ((name, value)
-    bytes pairs) and `imported` (module names, bytes); _protocol._DONE's layout."""
+    bytes pairs) and `imported` (module names, bytes); protocol._DONE's layout."""
     head = (bytes([0, 0]) + (0).to_bytes(8, "little") + (0).to_bytes(4, "little")
             + len(output).to_bytes(4, "little") + len(updates).to_bytes(4, "little")
             + (0).to_bytes(4, "little") + len(imported).to_bytes(4, "little")
@@ -212,7 +213,7 @@ def test_fixed_a_pickle_record_is_prechecked_and_unpickled_outside_the_deadline(
     10 MB of `NONE POP` opcodes keep the host busy ~5-10 s past a 1 s deadline; a frame of
     `frame_bytes` (1 GiB by default) keeps it ~30 min. No cross_classes are needed: the host
     accepts a pickle record from any worker.
-    Fix (_protocol.py): refuse the "pickle" record unless the executor lists cross_classes;
+    Fix (isolation/protocol.py): refuse the "pickle" record unless the executor lists cross_classes;
     bound check_pickle by the deadline and by an opcode budget (len(data) and the number of
     objects it may make), check the deadline inside the pre-pass loop; or run it in C."""
     ex = make_process_executor(ATTACKER_IMPORTS, timeout_seconds=1)
@@ -287,7 +288,7 @@ def test_fixed_a_frame_header_alone_makes_the_host_allocate_frame_bytes(make_pro
     holds 1 GiB of host memory until the step's deadline, per executor at once, and for as
     long as the executor lives when timeout_seconds is None. (The threat table lists "a
     40-byte memory bomb" as stopped.)
-    Fix (_protocol.Channel.recv): grow the payload buffer with what arrives (e.g. receive
+    Fix (protocol.Channel.recv): grow the payload buffer with what arrives (e.g. receive
     into chunks of at most 1 MiB and join at the end, or double the buffer as bytes come),
     so that memory follows bytes actually sent; and a lower default frame_bytes."""
     ex = make_process_executor(ATTACKER_IMPORTS, timeout_seconds=2)
@@ -419,7 +420,7 @@ def test_fixed_a_worker_can_take_every_pid_of_the_host():
     stacks fit thousands in RLIMIT_AS; every one takes a pid in the host's pid namespace.
     This host's kernel.pid_max is 32768: one worker can leave the whole machine unable to
     fork (not run here: the test stops at 1000 threads).
-    Fix: RLIMIT_NPROC in _worker._set_limits (it counts per user namespace, so per worker),
+    Fix: RLIMIT_NPROC in worker._set_limits (it counts per user namespace, so per worker),
     e.g. 256, and a `threads` entry in worker_limits; or a pids cgroup per worker."""
     with open("/proc/sys/kernel/pid_max") as f:
         pid_max = int(f.read())
@@ -463,7 +464,7 @@ def test_fixed_inotify_instances_made_in_a_worker_are_charged_to_host_root():
     (fs.inotify.max_user_instances). While the worker holds them, every root process on the
     machine (systemd, udev, file watchers, this host) gets EMFILE from inotify_init.
     Fix: create the worker's user namespace from an unprivileged uid (setresuid to
-    WORKER_UID before unshare(CLONE_NEWUSER) in _jail.build_jail; the supervisor still
+    WORKER_UID before unshare(CLONE_NEWUSER) in jail.build_jail; the supervisor still
     writes the map), and deny inotify_init/inotify_init1/fanotify_init in the worker's filter.
     The window here is a fraction of a second."""
     libc = ctypes.CDLL(None, use_errno=True)
@@ -492,7 +493,7 @@ def test_fixed_realtime_signals_queued_in_a_worker_are_charged_to_host_root():
     root process's sigqueue() of a real-time signal fails with EAGAIN (and the kernel drops
     queued signals for root processes).
     Fix: set RLIMIT_SIGPENDING (and RLIMIT_MSGQUEUE, RLIMIT_MEMLOCK, RLIMIT_NPROC, which
-    are charged the same way) low in _worker._set_limits, and create the user namespace
+    are charged the same way) low in worker._set_limits, and create the user namespace
     from an unprivileged uid. The window here is a fraction of a second."""
     libc = ctypes.CDLL(None, use_errno=True)
     sig = signal.SIGRTMIN + 2
@@ -533,7 +534,7 @@ def test_held_a_writable_grant_cannot_redirect_a_sibling_grant(tmp_path):
     65534's rights; on an unprivileged host, the host user's rights: ~/.ssh). A read-write
     grant of B is redirected read-write.
     Fix: resolve grants once, on the host, and pin them by (st_dev, st_ino) in the spec;
-    in _jail._build_root open each source with openat2(RESOLVE_NO_SYMLINKS) / O_PATH |
+    in jail._build_root open each source with openat2(RESOLVE_NO_SYMLINKS) / O_PATH |
     O_NOFOLLOW component by component, check the inode, and bind /proc/self/fd/N; refuse a
     grant below another executor's (or the same executor's) writable grant."""
     ws = tmp_path / "ws"
@@ -625,7 +626,7 @@ def test_held_a_worker_cannot_plant_a_module_the_host_imports(tmp_path):
     directory: `python agent.py` puts it at sys.path[0]): a worker wrote `zoneinfo.py` there
     and returned ZoneInfo('UTC'), and the host's builder imported it lazily, as the host.
     Now held: the grant is refused when the executor is created (it holds a directory the
-    host imports from), and `_wire` imports zoneinfo with itself, never at a worker's
+    host imports from), and `isolation.wire` imports zoneinfo with itself, never at a worker's
     request."""
     agent_dir = tmp_path / "agent"
     agent_dir.mkdir()
@@ -642,7 +643,7 @@ def test_held_a_worker_cannot_plant_a_module_the_host_imports(tmp_path):
             print("grant accepted")
         except ValueError as exc:
             print("grant refused:", exc)
-        import smolagents_native._wire
+        import smolagents_native.isolation.wire
         print("zoneinfo loaded:", "zoneinfo" in sys.modules)
     """))
     proc = subprocess.run([sys.executable, str(script), str(agent_dir), PKG_PARENT],
@@ -668,7 +669,7 @@ def test_held_a_worker_cannot_make_the_fork_server_import_an_entry_point(monkeyp
     host) or can find, never `__main__`, `tests`, `testing`, `conftest` parts; or preload
     only what the host names."""
     pytest.importorskip("numpy")
-    from smolagents_native import _worker as W
+    from smolagents_native.isolation import worker as W
     from smolagents_native import isolation
 
     preloads: list = []
@@ -992,7 +993,7 @@ def test_held_mutated_encodings_never_crash_the_hosts_decoder():
     import random
     import uuid
 
-    from smolagents_native import _wire
+    from smolagents_native.isolation import wire as _wire
 
     shared = [1, 2]
     seeds = [None, True, 1, -5, 2**70, 1.5, 1j, "h\u00e9llo", b"\x00\xff", bytearray(b"ab"),

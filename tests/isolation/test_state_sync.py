@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from smolagents_native import LocalPythonExecutor
-from smolagents_native import _protocol as P
+from smolagents_native.isolation import protocol as P
 
 SKIP = {"_print_outputs", "_operations_count"}
 

@@ -254,7 +254,7 @@ def test_process_wide_settings_are_refused_naming_the_alternative(imports, code,
 def test_modules_without_a_scoped_form_in_process_select_process_mode():
     # logging.disable, warnings.simplefilter, locale.setlocale, faulthandler...: no module of
     # the table; authorizing one selects process mode, where its settings are the worker's.
-    from smolagents_native._isolation_mode import resolve_isolation
+    from smolagents_native._mode import resolve_isolation
 
     for m in ("logging", "warnings", "locale", "faulthandler", "atexit", "gc", "posixpath",
               "ntpath", "zipfile", "tarfile", "fileinput"):
