@@ -10,8 +10,8 @@
  *   covers the host functions that would do it for the code).
  * - WITHHELD_CALL entries are gadget entries (gadgets.c includes the file).
  * - `_core.IN_PROCESS`: the whole table as data, which the Python mode
- *   choice (_isolation_mode.py, through the generated _inprocess.py) must
- *   equal (tests/test_inprocess_table.py).
+ *   choice (_mode.py, through the generated _inprocess.py) must
+ *   equal (tests/engine/test_inprocess_table.py).
  *
  * Process-wide state, on purpose: whether the process is the host's
  * (`inprocess_shared`) is a property of the process.  A process-mode worker

@@ -1,7 +1,7 @@
 /* jail.c: the kernel primitives a process-mode worker's sandbox is built
  * from (docs/isolation.md, "The layers").  The layout itself (which
  * namespaces, which mounts, in which order) is decided in Python
- * (smolagents_native/_jail.py); this file only makes the system calls the
+ * (smolagents_native/isolation/jail.py); this file only makes the system calls the
  * standard library does not offer on every supported version, each raising
  * OSError with the call and its arguments in the message, so that the host's
  * error names the layer and the kernel's own reason.

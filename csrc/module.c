@@ -1298,7 +1298,7 @@ step_timeout_message(Interp *in, PyObject *timeout)
  * truncate, timeout) -> (output, is_final_answer): run(code, state,
  * budgets); a timeout error worded with `timeout` (step_timeout_message);
  * then, whether the step succeeded or failed, step_record: the executors'
- * step in one call (executor.py).  An error of the record replaces the
+ * step in one call (_engine.py).  An error of the record replaces the
  * step's own, which becomes its __context__, as a `finally` clause would. */
 static PyObject *
 interpreter_step(InterpreterObject *self, PyObject *const *args,

@@ -1,4 +1,4 @@
-/* shim.c: helpers of the Python shim's per-step path (executor.py).
+/* shim.c: helpers of the Python shim's per-step path (_engine.py).
  *
  *   same_entries(a, b) -> bool
  *       True when the dicts `a` and `b` hold the same keys bound to the
@@ -14,7 +14,7 @@
  *
  *   same_tools(tools, snapshot) -> bool
  *       Whether a tools mapping still holds what `snapshot` recorded, a list
- *       [object, token, entries] made by the shim (executor.py,
+ *       [object, token, entries] made by the shim (_engine.py,
  *       _tools_snapshot): the same dict object with the same entries_token
  *       has not been modified; otherwise, for a dict, same_entries(tools,
  *       entries), after which the snapshot takes this object and a fresh

@@ -46,7 +46,7 @@
 #define SWITCH_NO_PROFILE
 #endif
 
-/* Independent of Python (tests/switch_harness.c builds it alone). */
+/* Independent of Python (tests/engine/switch_harness.c builds it alone). */
 static void SWITCH_NO_PROFILE __attribute__((noreturn))
 switch_fatal(const char *msg)
 {
