@@ -12,7 +12,9 @@ a module of a lower layer, or of its own layer, never one above it or of a sibli
     engine     _engine.py (the interpreters, the step)
     base       errors, grants, observability, _budgets, _inprocess, _mode, _display, ...
 
-agent and service are siblings: neither imports the other. The executor and the engine
+The layer of each module is the table of docs/design.md, section 6.5 (the one place it is
+written; a module missing there, or an entry naming nothing, fails). agent and service are
+siblings: neither imports the other. The executor and the engine
 reach the process mode only through `executor.register_process_mode`, which the package's
 __init__ fills.
 """
@@ -31,38 +33,33 @@ PKG_DIR = Path(smolagents_native.__file__).resolve().parent
 
 RANK = {"base": 0, "engine": 1, "shim": 2, "isolation": 3, "service": 4, "agent": 4, "top": 5}
 
-# Module (or package prefix, ending in ".") -> layer. The longest match wins.
-LAYER_OF = {
-    "_core": "base",
-    "_core_missing": "base",
-    "_smolbridge": "base",
-    "_version": "base",
-    "_budgets": "base",
-    "_inprocess": "base",
-    "_mode": "base",
-    "_display": "base",
-    "errors": "base",
-    "grants": "base",
-    "observability": "base",
-    "_engine": "engine",
-    "executor": "shim",
-    "compat": "shim",
-    "isolation": "isolation",
-    "isolation.": "isolation",
-    "service": "service",
-    "remote": "service",
-    "agent": "agent",
-    "agent.": "agent",
-    "": "top",  # the package's __init__
-    "__main__": "top",
-    "cli": "top",
-    "bench": "top",
-    "bench.": "top",
-    # aliases of old paths: each is the module it names (sys.modules), imported from the top
-    "models": "top",
-    "notebook": "top",
-    "ray_backend": "top",
-}
+DESIGN = Path(__file__).resolve().parent.parent / "docs" / "design.md"
+
+
+def read_layout(text: str) -> dict[str, str]:
+    """docs/design.md's table of the package (section 6.5), as module (or package prefix,
+    ending in ".") -> layer; the longest match wins."""
+    block = text.split("<!-- pylayout:begin -->", 1)[1].split("<!-- pylayout:end -->", 1)[0]
+    out = {}
+    for line in block.splitlines():
+        if not line.strip() or line.startswith("```"):
+            continue
+        layer, path = line.split()[:2]
+        assert layer in RANK, f"docs/design.md: unknown layer {layer!r} in {line!r}"
+        rel = path[len(PACKAGE) + 1:] if path != PACKAGE else ""
+        if rel.endswith("/"):  # a package: itself and everything in it
+            out[rel[:-1].replace("/", ".")] = layer
+            out[rel[:-1].replace("/", ".") + "."] = layer
+            continue
+        rel = rel[: -len(".py")] if rel.endswith(".py") else rel
+        parts = rel.split("/")
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = layer
+    return out
+
+
+LAYER_OF = read_layout(DESIGN.read_text(encoding="utf-8"))
 
 
 def layer_of(module: str) -> str | None:
@@ -130,7 +127,7 @@ def violations(sources: dict[str, tuple[str, bool]], known: set[str]) -> list[st
     for name, (source, is_package) in sorted(sources.items()):
         mine = layer_of(name)
         if mine is None:
-            out.append(f"{name or '__init__'}: no layer (add it to LAYER_OF in {__file__})")
+            out.append(f"{name or '__init__'}: no layer (add it to docs/design.md's table, 6.5)")
             continue
         for line, target in imports_of(name, is_package, source, known):
             theirs = layer_of(target)
@@ -195,3 +192,24 @@ def test_imports_within_a_layer_and_downward_are_allowed():
         "_engine": ("from . import _core, errors\n", False),
     }
     assert violations(ok, set(modules)) == []
+
+
+def test_the_table_names_only_what_exists():
+    """Every entry of docs/design.md's table is a module or package of the tree, and every file
+    of the package (bench's own modules aside: its directory entry covers them) is listed."""
+    modules = package_modules()
+    block = DESIGN.read_text(encoding="utf-8").split("<!-- pylayout:begin -->", 1)[1]
+    block = block.split("<!-- pylayout:end -->", 1)[0]
+    listed = {line.split()[1] for line in block.splitlines()
+              if line.strip() and not line.startswith("```")}
+    root = PKG_DIR.parent
+    for path in listed:
+        if path.endswith("/_core"):
+            continue
+        assert (root / path).exists(), f"docs/design.md names {path}, which does not exist"
+    for name, (path, is_package) in modules.items():
+        if name == "_core" or name == "bench" or name.startswith("bench."):
+            continue
+        rel = path.relative_to(root).as_posix()
+        names = {rel, rel[: -len("__init__.py")]} if is_package else {rel}
+        assert names & listed, f"{rel} is not in docs/design.md's table of the package (6.5)"
