@@ -283,7 +283,8 @@ def run_trace_instructions(traces: list[str] | str | None = None,
                 results[tr.name]["engines"][e] = {
                     "unavailable": True,
                     "error": None,
-                    "reason": "runs the code in other processes; callgrind counts one"}
+                    "reason": "runs the code in other processes (a worker pool, a "
+                              "sandbox); callgrind counts the worker's own"}
     tasks = [(tr, e) for tr in selected for e in engines if e in counted]
     workers = max(1, jobs or os.cpu_count() or 2)
     with ThreadPoolExecutor(max_workers=workers) as procs, \

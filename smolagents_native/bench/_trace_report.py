@@ -177,8 +177,9 @@ def print_trace_report(results: dict, stream: IO[str] | None = None) -> None:
 # ---------------------------------------------------------------------------------------------
 # Instruction counts.
 
-INSTR_FIGURES = (("total", "total (M)", 1e6), ("step_mean", "step mean (K)", 1e3),
-                 ("first", "new+first (K)", 1e3))
+INSTR_FIGURES = (("total", "whole trace: new engine + every step (millions)", 1e6),
+                 ("step_mean", "a new step, mean over the trace's steps (thousands)", 1e3),
+                 ("first", "new engine + first step (thousands)", 1e3))
 
 
 def instruction_table(results: dict) -> str:
@@ -197,8 +198,7 @@ def instruction_table(results: dict) -> str:
                            ("n/a" if r.get("unavailable") else "error"))
             row += [_fmt_ratio(entry["ratios"][figure].get(ratio_key(a, b))) for a, b in pairs]
             rows.append(row)
-        lines += [f"Instructions, {title.split(' (')[0]} ({title.split('(')[1]} instructions):",
-                  _plain_table(head, rows), ""]
+        lines += [f"Instructions, {title}:", _plain_table(head, rows), ""]
     for figure, _, _ in INSTR_FIGURES:
         for key, g in results["summary"]["geomeans"].get(figure, {}).items():
             a, b = key.split("_over_")
@@ -208,6 +208,10 @@ def instruction_table(results: dict) -> str:
             lines.append(f"{text:52s} {value} over {g['n']} traces"
                          + (f" (not counted: {miss})" if miss else ""))
     lines += goal_lines(results)
+    reasons = {e: r["reason"] for entry in results["traces"].values()
+               for e, r in entry["engines"].items() if r.get("unavailable")}
+    for e, reason in reasons.items():
+        lines.append(f"  - {e}: n/a: {reason}")
     for name, entry in results["traces"].items():
         for e, r in entry["engines"].items():
             if r.get("error"):
