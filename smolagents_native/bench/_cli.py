@@ -61,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "carried between them): every trace, or those named (substrings); "
                         "engines cpython,native,smolagents and the installed peers "
                         "(native-process on request); with --instructions, counted by "
-                        "callgrind; --list with it lists the traces")
+                        "callgrind (with --quick: long_steps and tiny_steps only); --list "
+                        "with it lists the traces")
     g = p.add_argument_group(
         "instruction counts",
         "count instructions with valgrind's callgrind instead of timing (repeatable on a "
@@ -141,6 +142,10 @@ def traces_main(args: argparse.Namespace) -> int:
     if args.instructions:
         from . import _instructions as ins  # noqa: PLC0415
         from ._runner import _installed  # noqa: PLC0415
+        from ._trace_runner import GOAL_TRACES  # noqa: PLC0415
+
+        if names is None and args.quick:
+            names = ",".join(GOAL_TRACES)  # the two traces of the goals
 
         engines = args.engines or ",".join(
             ("cpython", "native", "smolagents", "restrictedpython")
