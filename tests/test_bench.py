@@ -370,3 +370,158 @@ def test_instruction_counts_are_repeatable():
     assert first["error"] is None, first["error"]
     assert first["instructions"] > 1000  # a step is thousands of instructions
     assert abs(first["instructions"] - second["instructions"]) < 0.01 * first["instructions"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Agent traces (--traces).
+
+
+def _trace_outputs_cpython(trace) -> list[str]:
+    g = {"__name__": "__main__"}
+    outs = []
+    for step in trace.steps:
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            exec(compile(step, "<step>", "exec"), g)
+        outs.append(buf.getvalue())
+    return outs
+
+
+def test_trace_corpus_shape():
+    from smolagents_native.bench._traces import load_traces
+
+    traces = {t.name: t for t in load_traces()}
+    assert len(traces) >= 8
+    assert {"tiny_steps", "long_steps"} <= set(traces)
+    for t in traces.values():
+        assert t.description, f"{t.name}: header comment missing"
+        assert 4 <= len(t.steps) <= 8, t.name
+        for step in t.steps:
+            ast.parse(step)  # each step is a program of its own
+            if t.name != "tiny_steps":
+                assert 5 <= len(step.strip().splitlines()) <= 40, (t.name, step)
+    assert all(len(s.strip().splitlines()) == 1 for s in traces["tiny_steps"].steps)
+    assert 25 <= traces["long_steps"].lines_per_step <= 35
+    # later steps use what earlier ones defined: no step but the first runs on its own
+    for t in traces.values():
+        with pytest.raises(NameError):
+            exec(compile(t.steps[-1], "<step>", "exec"), {"__name__": "__main__"})
+
+
+def test_traces_run_under_cpython_and_native_alike():
+    from smolagents_native import LocalPythonExecutor
+    from smolagents_native.bench._traces import TRACE_IMPORTS, load_traces
+
+    for trace in load_traces():
+        expected = _trace_outputs_cpython(trace)
+        assert all(isinstance(o, str) for o in expected)
+        assert any(o.strip() for o in expected), trace.name
+        assert _trace_outputs_cpython(trace) == expected, f"{trace.name} is not deterministic"
+        ex = LocalPythonExecutor(list(TRACE_IMPORTS), timeout_seconds=None)
+        ex.send_tools({})
+        got = [ex(step).logs for step in trace.steps]
+        assert got == expected, trace.name
+
+
+def test_trace_parsing():
+    from smolagents_native.bench._traces import parse_trace, select_traces
+
+    t = parse_trace("t", "# what it is\n# %% step\nx = 1\n\n# %% step\nprint(x)\n")
+    assert t.description == "what it is"
+    assert t.steps == ("x = 1\n", "print(x)\n")
+    with pytest.raises(ValueError):
+        parse_trace("bad", "x = 1\n")
+    assert [s.name for s in select_traces([t], "t")] == ["t"]
+    with pytest.raises(ValueError, match="no trace matches"):
+        select_traces([t], "nope")
+
+
+def test_trace_capped_peer_counts_at_its_bound():
+    from smolagents_native.bench._trace_runner import compare_trace, summarise_traces
+
+    def res(total, out="--- step 1\n1\n"):
+        figs = {"total": {"min": total, "median": total},
+                "step_mean": {"min": total / 2, "median": total / 2},
+                "first": {"min": total / 2, "median": total / 2},
+                "create": {"min": 0.0, "median": 0.0},
+                "steps": [{"min": total / 2, "median": total / 2}] * 2}
+        return {"status": "ok", "output": out, "min": total, "median": total, "error": None,
+                "figures": figs}
+
+    capped = {"status": "capped", "output": None, "min": None, "error": "a run exceeded 2s",
+              "capped_at": 2.0, "figures": {}}
+    entries = []
+    for name, smol in (("a", res(0.4)), ("b", capped)):
+        entry = {"name": name, "engines": {"cpython": res(0.01), "native": res(0.02),
+                                           "smolagents": smol}}
+        compare_trace(entry)
+        entries.append(entry)
+    assert entries[0]["ratios"]["total"]["native_over_cpython"] == pytest.approx(2.0)
+    assert entries[1]["ratio_bounds"]["smolagents_over_native"] == pytest.approx(100)
+    summary = summarise_traces(entries, ("cpython", "native", "smolagents"))
+    g = summary["geomeans"]["total"]["smolagents_over_native"]
+    assert (g["n"], g["n_all"], g["bounds"]) == (1, 2, 1)
+    assert g["at_least"] == pytest.approx((20 * 100) ** 0.5)
+    # a mismatch is marked
+    entry = {"name": "m", "engines": {"cpython": res(0.01), "native": res(0.01, "--- step 1\n2\n")}}
+    compare_trace(entry)
+    assert entry["engines"]["native"]["status"] == "mismatch"
+
+
+@pytest.mark.no_sanitizer
+def test_cli_traces_quick(tmp_path):
+    out_json = tmp_path / "traces.json"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO_ROOT) + (os.pathsep + env["PYTHONPATH"]
+                                          if env.get("PYTHONPATH") else "")
+    proc = subprocess.run(
+        [sys.executable, "-m", "smolagents_native.bench", "--traces", "tiny_steps,sales",
+         "--quick", "--engines", "cpython,native,smolagents", "--smolagents-cap", "10",
+         "--json", str(out_json)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout
+    assert "sales_report" in out and "tiny_steps" in out
+    assert "native/CPython" in out and "smolagents/native" in out
+    assert "tiny_steps, step by step" in out and "goal" in out
+    results = json.loads(out_json.read_text())
+    assert results["kind"] == "traces"
+    assert {"header", "options", "timing", "traces", "summary", "imports"} <= set(results)
+    assert [t["name"] for t in results["traces"]] == ["sales_report", "tiny_steps"]
+    for t in results["traces"]:
+        assert {"name", "steps", "step_lines", "engines", "ratios", "ratio_bounds",
+                "outputs_agree"} <= set(t)
+        assert t["outputs_agree"] is True
+        for name in ("cpython", "native", "smolagents"):
+            r = t["engines"][name]
+            assert r["status"] == "ok", r["error"]
+            assert len(r["outputs"]) == t["steps"]
+            assert {"total", "step_mean", "first", "create", "steps"} <= set(r["figures"])
+            assert len(r["figures"]["steps"]) == t["steps"]
+            assert len(r["step_times"]) == len(r["times"]) == r["runs"] >= 1
+        for figure in ("total", "step_mean", "first"):
+            assert t["ratios"][figure]["native_over_cpython"] is not None
+            assert t["ratios"][figure]["smolagents_over_native"] is not None
+    summary = results["summary"]
+    assert "native_over_cpython" in summary["geomeans"]["total"]
+    assert {g["trace"] for g in summary["goals"]} == {"tiny_steps"}
+
+
+def test_trace_worker_phases():
+    # the worker's trace runs: measure (whole trace), create, first, setup; outputs per step
+    from smolagents_native.bench._runner import WORKER, _worker_env
+    from smolagents_native.bench._traces import load_traces
+
+    trace = next(t for t in load_traces() if t.name == "tiny_steps")
+    spec = {"engine": "cpython", "mode": "trace", "steps": list(trace.steps), "imports": [],
+            "memory": None}
+    proc = subprocess.run([sys.executable, str(WORKER), json.dumps(spec)],
+                          input="run measure\nrun create\nrun first\nrun setup\nquit\n",
+                          capture_output=True, text=True, timeout=120, env=_worker_env())
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    runs = [e for e in events if e["event"] == "run"]
+    assert [e["phase"] for e in runs] == ["measure", "create", "first", "setup"]
+    assert runs[0]["output"] == _trace_outputs_cpython(trace)
+    assert len(runs[0]["steps"]) == len(trace.steps)
+    assert len(runs[2]["steps"]) == 1 and runs[1]["steps"] == [] and runs[3]["steps"] == []

@@ -56,6 +56,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--label", metavar="TEXT",
                    help="free text recorded in the header (e.g. which build this is)")
     p.add_argument("--list", action="store_true", help="list the workloads and exit")
+    p.add_argument("--traces", metavar="NAME,...", nargs="?", const="",
+                   help="agent traces instead of programs (traces/: steps of new source, state "
+                        "carried between them): every trace, or those named (substrings); "
+                        "engines cpython,native,smolagents and the installed peers "
+                        "(native-process on request); with --instructions, counted by "
+                        "callgrind (with --quick: long_steps and tiny_steps only); --list "
+                        "with it lists the traces")
     g = p.add_argument_group(
         "instruction counts",
         "count instructions with valgrind's callgrind instead of timing (repeatable on a "
@@ -120,8 +127,61 @@ def instructions_main(args: argparse.Namespace) -> int:
     return 0
 
 
+def traces_main(args: argparse.Namespace) -> int:
+    from ._report import write_json  # noqa: PLC0415
+    from ._trace_report import instruction_table, print_trace_report  # noqa: PLC0415
+    from ._trace_runner import run_traces  # noqa: PLC0415
+    from ._traces import load_traces  # noqa: PLC0415
+
+    names = args.traces or None
+    if args.list:
+        for tr in load_traces():
+            print(f"{tr.name:18s} {len(tr.steps)} steps x {tr.lines_per_step:4.1f} lines  "
+                  f"{tr.description}")
+        return 0
+    if args.instructions:
+        from . import _instructions as ins  # noqa: PLC0415
+        from ._runner import _installed  # noqa: PLC0415
+        from ._trace_runner import GOAL_TRACES  # noqa: PLC0415
+
+        if names is None and args.quick:
+            names = ",".join(GOAL_TRACES)  # the two traces of the goals
+
+        engines = args.engines or ",".join(
+            ("cpython", "native", "smolagents", "restrictedpython")
+            + (("monty",) if _installed("pydantic_monty") else ()))
+        try:
+            results = ins.run_trace_instructions(
+                names, engines=engines, jobs=args.jobs,
+                progress=None if args.no_progress else sys.stderr)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print(f"Python {results['python']}; {results['method']}")
+        print(instruction_table(results))
+    else:
+        try:
+            results = run_traces(
+                names, engines=args.engines, repeat=args.repeat, warmup=args.warmup,
+                quick=args.quick, smolagents_cap=args.smolagents_cap,
+                run_timeout=args.run_timeout, budget=args.budget,
+                progress=False if args.no_progress else sys.stderr)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        if args.label:
+            results["header"]["label"] = args.label
+        print_trace_report(results)
+    if args.json and args.json != "-":
+        path = write_json(results, args.json)
+        print(f"Results written to {path}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.traces is not None:
+        return traces_main(args)
     if args.list:
         for wl in load_workloads():
             print(f"{wl.name:28s} {wl.description}")

@@ -72,7 +72,13 @@ def _count(workload: Workload, engine: str, runs: int, timed: bool,
         "calls": STEP_CALLS if workload.mode == "step" else 1,
         "memory": None,
     }
-    phase = "measure" if timed else "setup"
+    return _count_process(spec, "measure" if timed else "setup", runs, timeout)
+
+
+def _count_process(spec: dict[str, Any], phase: str, runs: int,
+                   timeout: float) -> tuple[int | None, str | None]:
+    """Instructions of one worker process running `spec`: one warm-up run, then `runs` runs
+    of `phase`; or (None, reason)."""
     commands = "run warmup\n" + f"run {phase}\n" * runs + "quit\n"
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "valgrind.log"
@@ -207,3 +213,132 @@ def format_table(results: dict[str, Any], baseline: dict[str, Any] | None = None
             lines.append(f"Geomean {a}/{b} instructions: {geomean(rs):.2f}x over {len(rs)} "
                          "programs")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Agent traces (``--traces --instructions``).
+
+# Four processes per trace and engine, each a warm-up run of the whole trace then N runs of:
+TRACE_PHASES = ("measure", "setup", "create", "first")
+
+
+def count_trace(trace: Any, engine: str, runs: int = 1, timeout: float = 1800.0,
+                pool: ThreadPoolExecutor | None = None) -> dict[str, Any]:
+    """The trace's instruction figures under `engine`, per run: ``total`` (a new engine and
+    every step), ``create`` (the new engine), ``first`` (the new engine and its first step),
+    ``step_mean`` ((total - create) / steps), from four worker processes (the whole trace /
+    nothing but the sources / the new engine only / the new engine and the first step, each
+    after one warm-up run of the whole trace) by difference with the second."""
+    from ._traces import TRACE_IMPORTS  # noqa: PLC0415
+
+    spec = {"engine": engine, "mode": "trace", "steps": list(trace.steps),
+            "imports": list(TRACE_IMPORTS), "memory": None}
+    own = pool is None
+    pool = pool or ThreadPoolExecutor(max_workers=2)
+    try:
+        futures = {ph: pool.submit(_count_process, spec, ph, runs, timeout)
+                   for ph in TRACE_PHASES}
+        counts = {ph: f.result() for ph, f in futures.items()}
+    finally:
+        if own:
+            pool.shutdown()
+    errors = [e for _, e in counts.values() if e]
+    if errors:
+        return {"total": None, "step_mean": None, "first": None, "create": None,
+                "error": errors[0]}
+    i = {ph: c for ph, (c, _) in counts.items()}
+    base = i["setup"]
+    create = (i["create"] - base) / runs
+    total = (i["measure"] - base) / runs
+    return {"total": total, "create": create, "first": (i["first"] - base) / runs,
+            "step_mean": (total - create) / len(trace.steps), "error": None,
+            "processes": i}
+
+
+def run_trace_instructions(traces: list[str] | str | None = None,
+                           engines: tuple[str, ...] | list[str] | str | None = None,
+                           runs: int = 1, jobs: int | None = None,
+                           progress: Any = None) -> dict[str, Any]:
+    """Instruction figures per trace and engine (engines running in their worker process
+    only: cpython, native, smolagents, restrictedpython), with the traces' ratio pairs."""
+    from ._runner import geomean, ratio_key  # noqa: PLC0415
+    from ._trace_runner import GOALS, TRACE_PAIRS  # noqa: PLC0415
+    from ._traces import TRACE_IMPORTS, load_traces, select_traces  # noqa: PLC0415
+
+    if not valgrind_available():
+        raise ValueError("the instruction-count mode needs valgrind (callgrind) on PATH")
+    if isinstance(engines, str):
+        engines = [e.strip() for e in engines.split(",") if e.strip()]
+    engines = tuple(engines or ("cpython", "native", "smolagents", "restrictedpython"))
+    counted = ("cpython", "native", "smolagents", "restrictedpython")
+    bad = [e for e in engines if e not in counted + ("monty", "native-process")]
+    if bad:
+        raise ValueError(f"engine(s) {bad} do not run traces")
+    selected = select_traces(load_traces(), traces)
+    results: dict[str, dict[str, Any]] = {tr.name: {"steps": len(tr.steps), "engines": {}}
+                                          for tr in selected}
+    for tr in selected:
+        for e in engines:
+            if e not in counted:  # they run the code in other processes
+                results[tr.name]["engines"][e] = {
+                    "unavailable": True,
+                    "error": None,
+                    "reason": "runs the code in other processes (a worker pool, a "
+                              "sandbox); callgrind counts the worker's own"}
+    tasks = [(tr, e) for tr in selected for e in engines if e in counted]
+    workers = max(1, jobs or os.cpu_count() or 2)
+    with ThreadPoolExecutor(max_workers=workers) as procs, \
+            ThreadPoolExecutor(max_workers=max(1, workers // 2)) as outer:
+        futures = {outer.submit(count_trace, tr, e, runs, pool=procs): (tr, e)
+                   for tr, e in tasks}
+        for done, fut in enumerate(futures, 1):
+            tr, e = futures[fut]
+            results[tr.name]["engines"][e] = fut.result()
+            if progress:
+                progress.write(f"[{done}/{len(tasks)}] {tr.name} / {e}\n")
+                progress.flush()
+    figures = ("total", "step_mean", "first", "create")
+    for entry in results.values():
+        entry["ratios"] = {f: {} for f in figures}
+        for a, b in TRACE_PAIRS:
+            for f in figures:
+                ia = entry["engines"].get(a, {}).get(f)
+                ib = entry["engines"].get(b, {}).get(f)
+                if ia and ib and ib > 0:
+                    entry["ratios"][f][ratio_key(a, b)] = ia / ib
+    geomeans: dict[str, dict[str, Any]] = {f: {} for f in figures}
+    for a, b in TRACE_PAIRS:
+        if a not in engines or b not in engines or a not in counted or b not in counted:
+            continue
+        key = ratio_key(a, b)
+        for f in figures:
+            rs = [e["ratios"][f][key] for e in results.values() if key in e["ratios"][f]]
+            missed = {n: "error" for n, e in results.items()
+                      if key not in e["ratios"][f] and e["engines"].get(a, {}).get("error")}
+            geomeans[f][key] = {"geomean": geomean(rs), "n": len(rs), "missed": missed}
+    goals = []
+    for trace, (a, b), op, bound in GOALS:
+        entry = results.get(trace)
+        if entry is None:
+            continue
+        r = entry["ratios"]["step_mean"].get(ratio_key(a, b))
+        if r is None and (a not in engines or b not in engines):
+            continue
+        met = None if r is None else (r <= bound if op == "<=" else r >= bound)
+        goals.append({"trace": trace, "pair": f"{a}/{b}", "figure": "step_mean",
+                      "goal": f"{op} {bound:g}x", "ratio": r, "met": met})
+    return {
+        "kind": "trace-instructions",
+        "python": sys.version.split()[0],
+        "method": "callgrind, four worker processes per trace and engine, each one warm-up "
+                  "run of the whole trace then N runs of: the whole trace (new engine + every "
+                  "step) / only the step sources (base) / the new engine only / the new engine "
+                  "+ its first step; figures per run by difference with the base; step_mean = "
+                  "(total - new engine) / steps; every run's steps are new source (a comment "
+                  "unique to the run); PYTHONHASHSEED=0",
+        "runs": runs,
+        "engines": list(engines),
+        "imports": list(TRACE_IMPORTS),
+        "traces": results,
+        "summary": {"geomeans": geomeans, "goals": goals},
+    }

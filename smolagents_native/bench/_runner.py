@@ -212,14 +212,7 @@ class _Session:
         self.active = True
         self.spent = 0.0  # seconds of measured runs so far
         self.t0 = time.perf_counter()
-        spec = {
-            "engine": engine,
-            "source": workload.source,
-            "mode": workload.mode,
-            "unique_source": workload.unique_source,
-            "calls": opts.step_calls if workload.mode == "step" else 1,
-            "memory": opts.memory,
-        }
+        spec = self._spec()
         self.err = tempfile.TemporaryFile()  # noqa: SIM115  # closed in close()
         self.proc = subprocess.Popen(
             [sys.executable, str(WORKER), json.dumps(spec)],
@@ -227,6 +220,18 @@ class _Session:
             env=_worker_env(),
         )
         self.lines = _Lines(self.proc.stdout)
+
+    def _spec(self) -> dict:
+        """What the worker runs (its command-line argument)."""
+        workload, opts = self.workload, self.opts
+        return {
+            "engine": self.engine,
+            "source": workload.source,
+            "mode": workload.mode,
+            "unique_source": workload.unique_source,
+            "calls": opts.step_calls if workload.mode == "step" else 1,
+            "memory": opts.memory,
+        }
 
     # -- reading events
 
@@ -338,14 +343,15 @@ class _Session:
 
 
 def run_workload(workload: Workload, engines: tuple[str, ...] | list[str], opts: Options,
-                 progress: Progress | None = None) -> dict[str, dict]:
+                 progress: Progress | None = None,
+                 session_class: type[_Session] | None = None) -> dict[str, dict]:
     """Run `workload` under each engine, one worker process per engine, alternating the
     engines run by run (warm-ups first). Never raises for engine failures: they are reported
-    in the results."""
+    in the results. `session_class`: a _Session subclass (the traces' runner)."""
     sessions: list[_Session] = []
     try:
         for engine in engines:
-            sessions.append(_Session(workload, engine, opts))
+            sessions.append((session_class or _Session)(workload, engine, opts))
         for s in sessions:
             if progress is not None:
                 progress.update(workload.name, s.engine, "starting")

@@ -6,7 +6,10 @@ and the parent can kill it when a run goes over its time cap.
 
 Commands, one per line on standard input: ``run warmup``, ``run measure`` (one run each),
 ``run setup`` (a run without its timed part: the engine and the code are made, nothing is
-timed), ``tracemalloc`` (one extra run under tracemalloc), ``quit``. The parent keeps one worker per
+timed), ``tracemalloc`` (one extra run under tracemalloc), ``quit``. A trace (``"mode":
+"trace"``, ``"steps": [source, ...]``) also takes ``run create`` (only the new engine) and
+``run first`` (the new engine and its first step), for the instruction counts; its ``setup``
+run makes the step sources only. The parent keeps one worker per
 engine alive and sends runs round-robin, so a burst of load on the machine hits every engine
 alike instead of one engine's whole series.
 
@@ -22,6 +25,12 @@ captured by the engines, and anything else written to ``sys.stdout`` is discarde
 For a program workload a run is one step on a fresh engine (fresh globals / a new executor;
 creating it is not timed). For a step workload a run is a batch of ``calls`` steps on one
 engine, after one untimed step on it; ``seconds`` is the time per call.
+
+For a trace a run is the whole trace on a new engine, as an agent runs it: the engine is
+created (timed: ``create``), then each step runs as new source (timed one by one: ``steps``);
+``seconds`` is their sum, ``output`` the list of each step's printed output. Every run appends
+a comment unique to the run (``# run N``) to every step's source, so no cache keyed by source
+text (ours is per executor, and each run makes a new one) can serve a step of a later run.
 """
 
 from __future__ import annotations
@@ -57,6 +66,7 @@ class CPythonEngine:
     be), a fresh globals dict per program run, `print` captured with redirect_stdout."""
 
     limits: dict = {}
+    imports: tuple = ()  # modules authorized besides the base ones (the others' engines)
 
     def new(self):
         return {"__name__": "__main__", "__builtins__": builtins}
@@ -70,6 +80,7 @@ class CPythonEngine:
 
 class _ExecutorEngine:
     module = ""
+    imports: tuple = ()
 
     def __init__(self):
         mod = __import__(self.module, fromlist=["LocalPythonExecutor"])
@@ -83,7 +94,7 @@ class _ExecutorEngine:
         self.cls = mod.LocalPythonExecutor
 
     def new(self):
-        ex = self.cls(additional_authorized_imports=[], timeout_seconds=None)
+        ex = self.cls(additional_authorized_imports=list(self.imports), timeout_seconds=None)
         ex.send_tools({})
         return ex
 
@@ -108,10 +119,16 @@ class NativeProcessEngine(_ExecutorEngine):
         super().__init__()
         self.session = None
 
-    def new(self):
+    def release(self):
+        """Close the previous executor's worker (before a trace's timed creation)."""
         if self.session is not None:
             self.session.close()
-        self.session = self.cls(additional_authorized_imports=[], timeout_seconds=None,
+            self.session = None
+
+    def new(self):
+        self.release()
+        self.session = self.cls(additional_authorized_imports=list(self.imports),
+                                timeout_seconds=None,
                                 max_operations=UNLIMITED, max_while_iterations=UNLIMITED,
                                 isolation="process")
         self.session.send_tools({})
@@ -167,6 +184,7 @@ class RestrictedPythonEngine:
     are reported as errors."""
 
     limits: dict = {}
+    imports: tuple = ()
 
     def __init__(self):
         import operator  # noqa: PLC0415
@@ -196,7 +214,8 @@ class RestrictedPythonEngine:
                    "@=": operator.imatmul}
 
         def guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
-            if level != 0 or name.split(".")[0] not in BASE_MODULES:
+            top = name.split(".")[0]
+            if level != 0 or (top not in BASE_MODULES and top not in self.imports):
                 raise ImportError(f"import of {name!r} is not allowed")
             return __import__(name, globals, locals, fromlist, level)
 
@@ -205,6 +224,7 @@ class RestrictedPythonEngine:
         b.update(utility_builtins)
         # common builtins RestrictedPython leaves to the user, as a user would add them
         for name in ("sum", "min", "max", "enumerate", "map", "filter", "any", "all", "dict",
+                     "sorted", "zip",
                      "list", "set", "iter", "next", "reversed", "object", "hasattr",
                      "frozenset", "isinstance", "type", "super", "staticmethod",
                      "classmethod", "property"):
@@ -253,6 +273,7 @@ class MontyEngine:
     import a module Monty does not provide are reported as errors."""
 
     limits: dict = {}
+    imports: tuple = ()
 
     def __init__(self):
         import pydantic_monty  # noqa: PLC0415
@@ -261,9 +282,14 @@ class MontyEngine:
         self.pool.__enter__()
         self.session = None
 
-    def new(self):
+    def release(self):
+        """Return the previous session (before a trace's timed creation)."""
         if self.session is not None:
             self.session.__exit__(None, None, None)
+            self.session = None
+
+    def new(self):
+        self.release()
         self.session = self.pool.checkout()
         self.session.__enter__()
         return self.session
@@ -348,6 +374,9 @@ def main() -> int:
         emit(event="error", phase="import", type=type(error).__name__,
              message=str(error)[:2000])
         return 0
+    engine.imports = tuple(spec.get("imports") or ())
+    if spec["mode"] == "trace":
+        return trace_main(engine, spec)
     source = spec["source"]
     step_mode = spec["mode"] == "step"
     calls = max(1, int(spec.get("calls", 1)))
@@ -423,6 +452,65 @@ def main() -> int:
                 tracemalloc.stop()
             emit(event="memory", method="tracemalloc", detail="tracemalloc",
                  kib=traced_peak // 1024)
+    emit(event="done")
+    return 0
+
+
+def trace_main(engine, spec) -> int:
+    """The command loop for a trace (see the module's docstring)."""
+    steps = spec["steps"]
+    counter = [0]
+    where = [0]  # the step running (1-based; 0: creating the engine)
+
+    def one_run(phase):
+        counter[0] += 1
+        where[0] = 0
+        tag = f"# run {counter[0]}\n"  # unique per run: no source-keyed cache can hit
+        codes = [step + tag for step in steps]
+        release = getattr(engine, "release", None)
+        if release is not None:
+            release()  # the previous run's session ends outside the timed part
+        gc.collect()
+        if phase == "setup":
+            return 0.0, None, [], None
+        perf = time.perf_counter
+        t0 = perf()
+        session = engine.new()
+        create = perf() - t0
+        if phase == "create":
+            return create, create, [], None
+        if phase == "first":
+            codes = codes[:1]
+        times, outputs = [], []
+        step = engine.step
+        for i, code in enumerate(codes):
+            where[0] = i + 1
+            t0 = perf()
+            out = step(session, code)
+            times.append(perf() - t0)
+            outputs.append(out)
+        return create + sum(times), create, times, outputs
+
+    emit(event="ready", limits=engine.limits, pid=os.getpid())
+    first = True
+    while True:
+        command = sys.stdin.readline().split()
+        if not command or command[0] == "quit":
+            break
+        if command[0] == "run":
+            phase = command[1] if len(command) > 1 else "measure"
+            try:
+                seconds, create, times, outputs = one_run(phase)
+            except BaseException as e:  # report, never crash: the harness marks the engine
+                msg = str(e) or traceback.format_exc(limit=3)
+                where_text = f"step {where[0]}" if where[0] else "creating the engine"
+                emit(event="error", phase=phase, type=type(e).__name__,
+                     message=f"{where_text}: {msg}"[:2000], step=where[0])
+                return 0
+            keep = first and outputs is not None and phase in ("warmup", "measure")
+            emit(event="run", phase=phase, seconds=seconds, create=create, steps=times,
+                 output=outputs if keep else None)
+            first = first and not keep
     emit(event="done")
     return 0
 
