@@ -1,12 +1,10 @@
 /* dunders.c: the reviewed allowlist of dunder attributes the code may read
  * beyond the always-allowed ones (docs/security.md, "Dunder attributes agents
- * read").
- *
- * Every entry says on which objects it may be read and why that leads
- * nowhere new: what it returns, and that everything reachable from that value
- * goes through the same attribute choke point (tests/security/
- * test_dunder_allowlist.py attacks each one).  Writes and deletes of dunders
- * stay refused (policy_check_attr_name); a name not listed stays refused.
+ * read"): dunders.def, one entry per name with on which objects it may be
+ * read and why that leads nowhere new (what it returns; everything reachable
+ * from that value goes through the same attribute choke point).  Writes and
+ * deletes of dunders stay refused (policy_check_attr_name); a name not listed
+ * stays refused.
  */
 #include "interp.h"
 
@@ -25,53 +23,14 @@ typedef enum {
 typedef struct {
     const char *name;
     Where where;
-    /* why (kept next to the entry; docs/security.md says the same):
-       see the comment on each line */
 } DunderRule;
 
+/* dunders.def: each entry with where it may be read and why (the reasons are
+ * the table of docs/security.md, generated from the same file) */
 static const DunderRule rules[] = {
-    /* exception chaining: an exception, None or a bool; exceptions are
-       values the code can already catch; __traceback__ stays refused */
-    {"__cause__", ON_EXCEPTION},
-    {"__context__", ON_EXCEPTION},
-    {"__suppress_context__", ON_EXCEPTION},
-    /* a list of the notes (strings added with add_note) */
-    {"__notes__", ON_EXCEPTION},
-    /* the class hierarchy: tuples of classes (`type(x)` already hands out
-       classes); __subclasses__ stays refused, host classes stay read-only
-       and their `_private` attributes refused */
-    {"__mro__", ON_CLASS},
-    {"__bases__", ON_CLASS},
-    {"__base__", ON_CLASS},
-    /* the namespace of the code's own classes (a read-only mappingproxy) and
-       instances (the dict of what the code stored; protocol names planted
-       there are ignored: provenance.c guards the instances' lookups);
-       never a module's, a host class's or a host object's dict */
-    {"__dict__", ON_CODE_OWN},
-    /* annotations the code wrote itself */
-    {"__annotations__", ON_CODE_FUNC},
-    /* PEP 695 (3.12+): the type parameters of the code's own generic
-       functions and classes, a tuple of the TypeVar, ParamSpec and
-       TypeVarTuple objects CPython made for the names the code wrote (their
-       lazily evaluated bounds, constraints and defaults are the code's own
-       interpreted functions, and __bound__ & co. stay refused); a class's
-       is a namespace entry, so at worst what its body stored there */
-    {"__type_params__", ON_CODE_DEF},
-    /* the bases of the code's own class as its `class` statement wrote them
-       (with Generic[...] for a generic class): objects the code held */
-    {"__orig_bases__", ON_CODE_OWN},
-    /* what functools.wraps stored on the code's own function: an object the
-       code passed to wraps, so held already */
-    {"__wrapped__", ON_CODE_FUNC},
-    /* a module's published version (usually a str): plain data */
-    {"__version__", ON_MODULE},
-    /* names of attributes (str, or tuples / dicts of str): plain data */
-    {"__slots__", ON_ANY},
-    {"__match_args__", ON_ANY},
-    /* 3.13+: a class's first line (an int) and the attribute names its
-       methods assign on self (a tuple of str): plain data */
-    {"__firstlineno__", ON_ANY},
-    {"__static_attributes__", ON_ANY},
+#define DUNDER(name, where, on, why) {#name, where},
+#include "dunders.def"
+#undef DUNDER
 };
 
 /* 1 when the object is the code's own class or an instance of one. */

@@ -111,3 +111,26 @@ def test_going_further_is_refused(code):
     with pytest.raises(InterpreterError):
         ex(code)
     assert ex("1 + 1").output == 2
+
+
+def test_the_docs_table_is_generated_from_the_def_file():
+    """docs/security.md's table of dunder reads is csrc/dunders.def's (scripts/gen_dunders.py),
+    and every listed name is one the interpreter allows somewhere (on some object)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    r = subprocess.run([sys.executable, str(root / "scripts" / "gen_dunders.py"), "--check"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    sys.path.insert(0, str(root / "scripts"))
+    try:
+        import gen_dunders
+    finally:
+        sys.path.pop(0)
+    names = [row[0] for row in gen_dunders.read_def()]
+    assert len(names) == len(set(names)) >= 17
+    doc = (root / "docs" / "security.md").read_text()
+    for name in names:
+        assert f"| `{name}` |" in doc
