@@ -2958,28 +2958,19 @@ add_kind(PolicyData *pd, const char *modname, const char *path, int kind)
     }
 }
 
-/* Builtins that reach outside the sandbox: absent from the builtins
- * interpreted code sees (policy_build_safe_builtins) and refused as values
- * and when called, however they are reached (policy_data_init). */
+/* Builtins that reach outside the sandbox (policy.def): absent from the
+ * builtins interpreted code sees (policy_build_safe_builtins) and refused as
+ * values and when called, however they are reached (policy_data_init). */
 static const char *const dangerous_builtins[] = {
-    "eval",
-    "exec",
-    "compile",
-    "open",
-    "input",
-    "breakpoint",
-    "globals",
-    "locals",
-    "vars",
-    "help",
-    "exit",
-    "quit",
-    "copyright",
-    "credits",
-    "license",
-    "__import__",
-    "__build_class__",
-    "memoryview",
+#define DUNDER_READ(name, why)
+#define INTERNAL_NAME(name, why)
+#define BUILTIN_REFUSED(name, why) #name,
+#define FUNC_REFUSED(mod, path, why)
+#include "policy.def"
+#undef DUNDER_READ
+#undef INTERNAL_NAME
+#undef BUILTIN_REFUSED
+#undef FUNC_REFUSED
     NULL,
 };
 
@@ -3040,41 +3031,25 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
     }
 #endif
     /* names */
+    /* names (policy.def) */
     static const char *const dunder_allow[] = {
-        "__init__",  "__name__",   "__qualname__", "__doc__",
-        "__class__", "__module__", NULL,
+#define DUNDER_READ(name, why) #name,
+#define INTERNAL_NAME(name, why)
+#define BUILTIN_REFUSED(name, why)
+#define FUNC_REFUSED(mod, path, why)
+#include "policy.def"
+#undef DUNDER_READ
+#undef INTERNAL_NAME
+        NULL,
     };
     static const char *const internal_names[] = {
-        "gi_frame",
-        "gi_code",
-        /* (gi_ / cr_ / ag_running and _suspended are booleans: readable) */
-        "gi_yieldfrom",
-        "cr_frame",
-        "cr_code",
-        "cr_await",
-        "cr_origin",
-        "ag_frame",
-        "ag_code",
-        "ag_await",
-        "f_back",
-        "f_globals",
-        "f_locals",
-        "f_builtins",
-        "f_code",
-        "f_trace",
-        "f_trace_lines",
-        "f_trace_opcodes",
-        "f_lasti",
-        "tb_frame",
-        "tb_next",
-        "tb_lasti",
-        "tb_lineno",
-        "mro",
-        "func_globals",
-        "func_code",
-        "func_closure",
-        "im_func",
-        "im_self",
+#define DUNDER_READ(name, why)
+#define INTERNAL_NAME(name, why) #name,
+#include "policy.def"
+#undef DUNDER_READ
+#undef INTERNAL_NAME
+#undef BUILTIN_REFUSED
+#undef FUNC_REFUSED
         NULL,
     };
     PyObject *sets[2] = {NULL, NULL};
@@ -3118,58 +3093,15 @@ policy_data_init(PyObject *module, ModState *st, PyObject *builtins_dict)
         }
     }
     static const char *const dangerous_mod[][2] = {
-        /* smolagents' DANGEROUS_FUNCTIONS, and what else runs or ends
-           processes when `os` is authorized */
-        {"os", "system"},
-        {"os", "popen"},
-        {"posix", "system"},
-        {"os", "execl"},
-        {"os", "execle"},
-        {"os", "execlp"},
-        {"os", "execlpe"},
-        {"os", "execv"},
-        {"os", "execve"},
-        {"os", "execvp"},
-        {"os", "execvpe"},
-        {"os", "spawnl"},
-        {"os", "spawnle"},
-        {"os", "spawnlp"},
-        {"os", "spawnlpe"},
-        {"os", "spawnv"},
-        {"os", "spawnve"},
-        {"os", "spawnvp"},
-        {"os", "spawnvpe"},
-        {"os", "posix_spawn"},
-        {"os", "posix_spawnp"},
-        {"os", "fork"},
-        {"os", "forkpty"},
-        {"os", "kill"},
-        {"os", "killpg"},
-        {"os", "_exit"},
-        {"os", "abort"},
-        /* hooks that hand frames to their callbacks, or crash the process,
-           when `sys` / `gc` / `threading` are authorized */
-        {"sys", "settrace"},
-        {"sys", "setprofile"},
-        {"sys", "setrecursionlimit"},
-        {"sys", "addaudithook"},
-        {"sys", "_getframe"},
-        {"sys", "exc_info"},
-        {"sys", "exception"},
-        /* 3.12+: tools that see every code object and frame start, and
-           the gadget table's own tool (gadgets.c, monitoring mode) */
-        {"sys", "monitoring.use_tool_id"},
-        {"sys", "monitoring.clear_tool_id"},
-        {"sys", "monitoring.free_tool_id"},
-        {"sys", "monitoring.register_callback"},
-        {"sys", "monitoring.set_events"},
-        {"sys", "monitoring.set_local_events"},
-        {"sys", "monitoring.restart_events"},
-        {"gc", "get_objects"},
-        {"gc", "get_referrers"},
-        {"gc", "get_referents"},
-        {"threading", "settrace"},
-        {"threading", "setprofile"},
+#define DUNDER_READ(name, why)
+#define INTERNAL_NAME(name, why)
+#define BUILTIN_REFUSED(name, why)
+#define FUNC_REFUSED(mod, path, why) {#mod, path},
+#include "policy.def"
+#undef DUNDER_READ
+#undef INTERNAL_NAME
+#undef BUILTIN_REFUSED
+#undef FUNC_REFUSED
         {NULL, NULL},
     };
     for (int i = 0; dangerous_mod[i][0]; i++) {
