@@ -54,6 +54,7 @@ static const GadgetDef gadget_defs[] = {
 #define GADGET_MODULE(m, r) {m, NULL, NULL, r, 1, 0, NULL},
 #define GADGET_TYPE(m, q, r) {m, q, NULL, r, 2, 0, NULL},
 #define GADGET_CALLER(m, q, cm, cq, why)
+#define GADGET_REVIEWED_SAFE(m, q, why)
 #include "gadgets.def"
 #undef GADGET
 #undef GADGET_SOFT_INSIDE
@@ -93,6 +94,7 @@ static const CallerDef caller_defs[] = {
 #undef GADGET_MODULE
 #undef GADGET_TYPE
 #undef GADGET_CALLER
+#undef GADGET_REVIEWED_SAFE
 };
 
 #define NCALLERS ((int)(sizeof(caller_defs) / sizeof(caller_defs[0])))
