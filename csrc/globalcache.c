@@ -96,7 +96,13 @@ gcache_begin(Interp *in, PyObject *globals, PyObject *builtins)
     in->g_epoch++;
     in->g_seen = compat_watched_version(COMPAT_WATCH_GLOBALS, globals);
     in->b_seen = compat_watched_version(COMPAT_WATCH_BUILTINS, builtins);
-    in->g_strkeys = -1;
+    /* the verdict of the last step's end, if these are its globals,
+       unchanged since (a state that grows by a name a step would otherwise
+       be scanned whole at every step's first store) */
+    in->g_strkeys = globals == in->strkeys_dict &&
+                            in->g_seen == in->strkeys_version
+                        ? 1
+                        : -1;
     /* a new step: nothing touched yet */
     in->g_step_epoch = in->g_epoch;
     in->g_untracked = 0;
@@ -112,6 +118,13 @@ gcache_end(Interp *in)
 {
     if (in->g_dict == NULL) {
         in->g_untracked = 1; /* a step on unwatched dicts: no slot used */
+    }
+    in->strkeys_dict = NULL;
+    if (in->g_dict != NULL && in->g_strkeys == 1 &&
+        compat_watched_version(COMPAT_WATCH_GLOBALS, in->g_dict) ==
+            in->g_seen) {
+        in->strkeys_dict = in->g_dict;
+        in->strkeys_version = in->g_seen;
     }
     in->g_epoch++;
     Py_CLEAR(in->g_dict);

@@ -519,6 +519,14 @@ typedef struct Interp {
     struct GSlot *gslots;
     uint32_t ngslots;
     int g_strkeys; /* g_dict's keys are all exact str: 1 / 0, -1 unknown */
+    /* the last step's globals (an address, never dereferenced) and their
+       version at its end, when their keys were all exact str and nothing
+       but our own stores had changed them: the next step on the same dict
+       at the same version knows the verdict without a scan of its keys
+       (the version is unique to one dict up to 3.13; from 3.14 a watched
+       dict's deallocation moves it, so the address is still that dict) */
+    const void *strkeys_dict;
+    uint64_t strkeys_version;
     /* the names of the step's globals read or written (gcache_touched):
        slots filled since g_step_epoch, and the names noted off the slots */
     uint64_t g_step_epoch;

@@ -1244,21 +1244,49 @@ step_record(InterpreterObject *self, PyObject *state, PyObject *limit,
     if (printed == NULL) {
         return -1;
     }
-    int rc = PyDict_SetItem(state, st->str_print_outputs, printed);
-    Py_DECREF(printed);
-    if (rc < 0) {
-        return -1;
-    }
     PyObject *ops = interpreter_get_ops(self, NULL);
     PyObject *count = ops ? PyDict_New() : NULL;
     if (count == NULL || PyDict_SetItem(count, st->str_counter, ops) < 0) {
         Py_XDECREF(ops);
         Py_XDECREF(count);
+        Py_DECREF(printed);
         return -1;
     }
     Py_DECREF(ops);
-    rc = PyDict_SetItem(state, st->str_operations_count, count);
+    /* Two stores of exact str keys.  When the step left the state's keys
+       known to be all exact str (globalcache.c, strkeys_dict), they keep
+       that verdict for the next step: its version is adopted after them.
+       The replaced values are held until then (their deallocation may run
+       code, which then moves the version: the next step scans). */
+    Interp *in = &self->in;
+    int keep = (const void *)state == in->strkeys_dict &&
+               compat_watched_version(COMPAT_WATCH_GLOBALS, state) ==
+                   in->strkeys_version;
+    PyObject *old_printed = NULL, *old_count = NULL;
+    if (keep) {
+        /* exact str keys only: these lookups run no code */
+        old_printed =
+            Py_XNewRef(PyDict_GetItemWithError(state, st->str_print_outputs));
+        old_count = Py_XNewRef(
+            PyDict_GetItemWithError(state, st->str_operations_count));
+        keep = !PyErr_Occurred();
+        PyErr_Clear();
+    }
+    int rc = PyDict_SetItem(state, st->str_print_outputs, printed);
+    Py_DECREF(printed);
+    if (rc == 0) {
+        rc = PyDict_SetItem(state, st->str_operations_count, count);
+    }
     Py_DECREF(count);
+    if (keep && rc == 0) {
+        in->strkeys_version =
+            compat_watched_version(COMPAT_WATCH_GLOBALS, state);
+    }
+    else {
+        in->strkeys_dict = NULL;
+    }
+    Py_XDECREF(old_printed);
+    Py_XDECREF(old_count);
     return rc;
 }
 

@@ -24,11 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def internal_names() -> list[str]:
-    """The refused attribute names, as csrc/policy.c lists them."""
-    src = (ROOT / "csrc" / "policy.c").read_text()
-    block = re.search(r"internal_names\[\] = \{(.*?)NULL", src, re.S)
-    assert block, "internal_names[] not found in csrc/policy.c"
-    names = re.findall(r'"([^"]+)"', block.group(1))
+    """The refused attribute names, as csrc/policy.def lists them (INTERNAL_NAME)."""
+    src = (ROOT / "csrc" / "policy.def").read_text()
+    names = re.findall(r"^INTERNAL_NAME\((\w+),", src, re.M)
     assert len(names) > 20
     return names
 
@@ -413,6 +411,82 @@ def test_a_state_with_keys_that_run_code_is_never_cached_wrongly():
         _Colliding.state = None
         results.append((state["result"], state["side"] > 0, state["counter"]))
     assert results[0] == results[1]
+
+
+class _CollidingLater(str):
+    """As _Colliding, but its __eq__ rebinds the other global only every second time it is
+    asked: a lookup that runs it once leaves the dict as it was, so only a verdict on the
+    keys (never the version) can keep a store's adoption from covering the change."""
+
+    calls = 0
+    state: dict | None = None
+
+    def __hash__(self):
+        return str.__hash__(self)
+
+    def __eq__(self, other):
+        type(self).calls += 1
+        target = type(self).state
+        if target is not None and type(self).calls % 2 == 0:
+            target["side"] = target.get("side", 0) + 1
+        return str.__eq__(self, other)
+
+
+class _AddsCollidingKey:
+    """A value the host leaves in the state whose finalizer adds a colliding key to it."""
+
+    def __init__(self, state):
+        self.state = state
+
+    def __del__(self):
+        self.state[_CollidingLater("counter")] = self.state.pop("counter", 0)
+
+
+@pytest.mark.parametrize("how", ["between steps", "finalizer of a replaced value"])
+def test_a_colliding_key_added_after_a_step_ends_the_verdict_it_carried(how):
+    """The verdict "every key is an exact str" carries from one step to the next on the same
+    state only while nothing but the interpreter changed it (globalcache.c, strkeys_dict).
+    A colliding key the host adds between two steps, or that the finalizer of a value the
+    step's record replaces (`_print_outputs`) adds, must end it: the next step's stores then
+    run the colliding __eq__ as CPython's would."""
+    code = (
+        "total = 0\n"
+        "sides = []\n"
+        "for i in range(20):\n"
+        "    total = total + i\n"
+        "    sides.append(side)\n"
+        "    counter = counter + 1\n"
+        "    sides.append(side)\n"
+        "result = (total, counter, sides)\n"
+    )
+    results = []
+    for runner in ("native", "cpython"):
+        state: dict = {"counter": 0, "side": 0}
+        ex = None
+        if runner == "native":
+            ex = new_executor(tools=False)
+            ex.state = state
+            state["__name__"] = "__main__"
+            ex("a = 1")  # a step that leaves the verdict
+            ex("b = 2")  # and one that carries it
+        else:
+            exec("a = 1", state)  # noqa: S102 - the reference semantics
+            exec("b = 2", state)  # noqa: S102
+        _CollidingLater.state = state
+        _CollidingLater.calls = 0
+        if how == "between steps" or runner == "cpython":
+            state[_CollidingLater("counter")] = state.pop("counter")
+        else:
+            state["_print_outputs"] = _AddsCollidingKey(state)
+            ex("c = 3")  # its record replaces _print_outputs: the finalizer runs
+        if runner == "native":
+            ex(code)
+        else:
+            exec(code, state)  # noqa: S102
+        _CollidingLater.state = None
+        results.append((state["result"], state["side"] > 0))
+    assert results[0] == results[1]
+    assert results[0][1], "the colliding key's __eq__ never ran: it was not in the state"
 
 
 def test_a_warm_instance_attribute_site_still_gates_and_substitutes_the_value():
