@@ -1729,6 +1729,9 @@ void gadgets_reenter_done(Interp *in, GadgetSave *save, int paused);
 void window_begin(Interp *in, int hook);
 /* Not running any more (after window_close and the caller's clean-up). */
 void window_end(Interp *in);
+/* Is the pending exception the interpreter's own error for an abort (its
+ * InterpreterError or timeout error)?  1 / 0. */
+int window_abort_error_pending(Interp *in);
 /* Arm every mechanism, in window.def's order.  0, or -1 with an exception
  * and nothing armed. */
 int window_open(Interp *in, WindowSave *w);

@@ -459,8 +459,8 @@ interp_wrong_thread(Interp *in, int finalizer)
 }
 
 /* Is the pending exception the executor's own error for an abort? */
-static int
-abort_error_pending(Interp *in)
+int
+window_abort_error_pending(Interp *in)
 {
     PyObject *t = PyErr_Occurred();
     return t != NULL &&
@@ -479,7 +479,7 @@ interp_leave(Interp *in, InterpSave *save, PyObject *res)
     window_close(in, &save->w);
     if (in->abort != ABORT_NONE &&
         (res != NULL || (!citizen_abort_passes_through(in->abort) &&
-                         !abort_error_pending(in)))) {
+                         !window_abort_error_pending(in)))) {
         /* host code inside the hook swallowed the abort, or raised another
            error for it (the MemoryError of an allocation the memory budget
            refused, a library's rewrapping of a tripwire refusal): the hook

@@ -432,3 +432,36 @@ def test_the_lowering_deadline_is_not_a_parse_error():
         ex(_dense_source(20_000))
     assert "parsing" not in str(info.value)
     assert str(ex.state["_print_outputs"]) == ""
+
+
+def test_a_memory_budget_refusing_the_entry_frame_is_the_budgets_error():
+    """With every allocation counted (PYTHONMALLOC=malloc: no pymalloc pools to draw on, as
+    under the sanitizers), a budget too small for the step's entry frame refuses an
+    allocation before the body runs: the step still ends with the budget's InterpreterError,
+    never a bare MemoryError, and the executor stays usable (module.c, after the window)."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from smolagents_native import LocalPythonExecutor\n"
+        "from smolagents_native.errors import InterpreterError\n"
+        "ex = LocalPythonExecutor([], max_memory_bytes=0)\n"
+        "ex.send_tools({})\n"
+        "for _ in range(3):\n"
+        "    try:\n"
+        "        ex('x = [1, 2, 3]')\n"
+        "    except InterpreterError as e:\n"
+        "        assert 'Memory budget exceeded' in str(e), e\n"
+        "    else:\n"
+        "        raise SystemExit('the step ran')\n"
+        "ex.max_memory_bytes = None\n"
+        "ok = LocalPythonExecutor([], max_memory_bytes=None)\n"
+        "ok.send_tools({})\n"
+        "assert ok('y = [1, 2, 3]\\ny').output == [1, 2, 3]\n"
+        "print('ok')\n"
+    )
+    env = dict(os.environ, PYTHONMALLOC="malloc")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr
