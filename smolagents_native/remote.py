@@ -193,6 +193,15 @@ class RemoteExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
             self._request("POST", f"{API}/sessions/{sid}/variables", {"variables": encoded})
             self.state.update(variables)
 
+    def reset(self) -> None:
+        """Forget the program's state (variables, functions, imports) before the next step,
+        as `ProcessExecutor.reset()` does: the session's worker renews it (tools, grants and
+        budgets stay). Without a session yet, there is nothing to forget."""
+        with self._lock:
+            if self._session is not None:
+                self._request("POST", f"{API}/sessions/{self._session}/reset", {})
+            self.state.clear()
+
     # -- steps
 
     def __call__(self, code_action: str) -> CodeOutput:

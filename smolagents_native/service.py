@@ -731,6 +731,17 @@ def create_app(config: ServiceConfig) -> Any:
         session.touch()
         return Response(status_code=204)
 
+    async def reset_session(request: Request) -> Response:
+        """A fresh program state for the session's next step (ProcessExecutor.reset): its
+        variables, functions and imports forgotten, the worker's scratch directory emptied
+        (or a new worker); tools, grants and budgets stay."""
+        session, _body = await session_request(request)
+        if session.current is not None:
+            raise _ClientError(409, "busy", "a step of this session is running")
+        await run_in_threadpool(session.executor.reset)
+        session.touch()
+        return Response(status_code=204)
+
     async def get_variables(request: Request) -> Response:
         token = token_of(request)
         session = manager.get(token, request.path_params["sid"])
@@ -777,6 +788,8 @@ def create_app(config: ServiceConfig) -> Any:
         Route(f"{API}/sessions/{{sid}}/variables", endpoint("/variables", put_variables),
               methods=["POST"]),
         Route(f"{API}/sessions/{{sid}}/tools", endpoint("/tools", put_tools),
+              methods=["POST"]),
+        Route(f"{API}/sessions/{{sid}}/reset", endpoint("/reset", reset_session),
               methods=["POST"]),
         Route(f"{API}/sessions/{{sid}}/variables", endpoint("/variables", get_variables),
               methods=["GET"]),

@@ -129,6 +129,33 @@ def test_the_same_results_errors_and_state_as_local(service):
         assert rem.state["_operations_count"]["counter"] > 0
 
 
+def test_reset_starts_the_next_step_from_a_fresh_program_state(service):
+    """RemoteExecutor.reset() (POST .../reset): the session's worker forgets the program's
+    variables, functions and imports, as a local process-mode executor's reset() does; the
+    tools stay."""
+    local = LocalPythonExecutor([], isolation="process")
+    rem = RemoteExecutor(service.url, TOKEN, [])
+    rem.reset()  # no session yet: nothing to forget, no error
+    for ex in (local, rem):
+        ex.send_tools({"double": lambda v: 2 * v})
+    with local, rem:
+        for ex in (local, rem):
+            ex("import math\ny = double(21)\ndef g():\n    return y")
+            assert ex("g()").output == 42
+            ex.reset()
+            assert "y" not in ex.state
+            with pytest.raises(InterpreterError, match="name 'y' is not defined"):
+                ex("y")
+            with pytest.raises(InterpreterError, match="name 'math' is not defined"):
+                ex("math.pi")
+            assert ex("double(4)").output == 8  # the tools stay
+        other = remote(service)  # another session is not the reset one
+        with other:
+            other("z = 1")
+            rem.reset()
+            assert other("z").output == 1
+
+
 def test_tools_run_in_the_client_and_their_errors_reach_the_code(service):
     calls = []
 
