@@ -721,6 +721,9 @@ cache_make_room(InterpreterObject *self, size_t need)
         if (r == 0 && p->referenced) {
             p->referenced = 0;
             r = PyDict_SetItem(cache, k, (PyObject *)p); /* to the back */
+            if (r < 0) {
+                self->cache_bytes -= p->bytes; /* it is out all the same */
+            }
         }
         else if (r == 0) {
             self->cache_bytes -= p->bytes;
