@@ -391,8 +391,13 @@ too_big(Interp *in, const char *what)
 int
 limits_check_binop(Interp *in, int op, PyObject *l, PyObject *r)
 {
-    double max_bits = (double)budget_max_int_bits(in);
-    double max_bytes = (double)budget_max_result_bytes(in);
+    /* none: past any estimate (LLONG_MAX as a double is only 9.2e18) */
+    double max_bits = budget_limited(budget_max_int_bits(in))
+                          ? (double)budget_max_int_bits(in)
+                          : HUGE_VAL;
+    double max_bytes = budget_limited(budget_max_result_bytes(in))
+                           ? (double)budget_max_result_bytes(in)
+                           : HUGE_VAL;
     if (op == OP_Pow) {
         long long lb = int_bits(l);
         if (lb > 1 && PyLong_Check(r)) {

@@ -2271,7 +2271,8 @@ text_shape(PyObject *self, double *len, int *kind)
 static int
 check_int_bits(Interp *in, double bits, const char *what)
 {
-    if (bits > (double)budget_max_int_bits(in)) {
+    if (budget_limited(budget_max_int_bits(in)) &&
+        bits > (double)budget_max_int_bits(in)) {
         return too_big(in, what);
     }
     return 0;
@@ -2280,7 +2281,8 @@ check_int_bits(Interp *in, double bits, const char *what)
 static int
 check_bytes(Interp *in, double bytes, const char *what)
 {
-    if (bytes > (double)budget_max_result_bytes(in)) {
+    if (budget_limited(budget_max_result_bytes(in)) &&
+        bytes > (double)budget_max_result_bytes(in)) {
         return too_big(in, what);
     }
     return 0;
