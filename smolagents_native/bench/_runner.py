@@ -407,9 +407,10 @@ def _ratio(a: dict | None, b: dict | None) -> float | None:
     return a["min"] / b["min"]
 
 
-def compare(entry: dict) -> None:
-    """Mark engines whose output differs from the reference (CPython when it ran, else the
-    first engine that did) and fill the ratios."""
+def mark_outputs(entry: dict) -> None:
+    """Set entry["reference"] (CPython when it ran, else the first engine that did) and
+    entry["outputs_agree"], and mark every engine whose output differs from the reference's
+    as a mismatch (programs and traces alike)."""
     engines = entry["engines"]
     ran = [name for name in ENGINE_NAMES if engines.get(name, {}).get("status") == "ok"]
     reference = "cpython" if "cpython" in ran else (ran[0] if ran else None)
@@ -428,6 +429,13 @@ def compare(entry: dict) -> None:
                     _first_difference(expected, got)
                 agree = False
     entry["outputs_agree"] = agree
+
+
+def compare(entry: dict) -> None:
+    """Mark engines whose output differs from the reference (mark_outputs) and fill the
+    ratios."""
+    mark_outputs(entry)
+    engines = entry["engines"]
     entry["ratios"] = {
         ratio_key(a, b): _ratio(engines.get(a), engines.get(b)) for a, b in RATIO_PAIRS
     }

@@ -20,14 +20,13 @@ from typing import IO, Any
 
 from ._machine import header, load_average
 from ._runner import (
-    ENGINE_NAMES,
     PEER_ENGINES,
     Options,
     Progress,
-    _first_difference,
     _installed,
     _Session,
     geomean,
+    mark_outputs,
     ratio_key,
     run_workload,
 )
@@ -113,22 +112,8 @@ def figures(r: dict) -> dict[str, dict]:
 def compare_trace(entry: dict) -> None:
     """Mark engines whose printed output (step by step) differs from CPython's, and fill the
     ratios of each figure; a capped engine's total gets its lower bound ("> N")."""
+    mark_outputs(entry)
     engines = entry["engines"]
-    ran = [name for name in ENGINE_NAMES if engines.get(name, {}).get("status") == "ok"]
-    reference = "cpython" if "cpython" in ran else (ran[0] if ran else None)
-    entry["reference"] = reference
-    agree = None
-    if reference is not None:
-        expected = engines[reference]["output"] or ""
-        agree = True
-        for name in ran:
-            got = engines[name]["output"] or ""
-            if name != reference and got != expected:
-                engines[name]["status"] = "mismatch"
-                engines[name]["error"] = f"output differs from {reference}: " + \
-                    _first_difference(expected, got)
-                agree = False
-    entry["outputs_agree"] = agree
 
     def ok(e: str) -> bool:
         return engines.get(e, {}).get("status") == "ok"
