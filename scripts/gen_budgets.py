@@ -173,6 +173,30 @@ def _replace_between(text: str, begin: str, end: str, body: str, path: Path) -> 
     return text[: i + len(begin)] + "\n" + body + "\n" + text[j:]
 
 
+def write_or_check(outputs: dict[Path, str], check: bool, script: str) -> int:
+    """Write every generated file whose text changed, or, with `check`, write nothing and
+    fail (1) naming the stale ones: the main of every scripts/gen_*.py."""
+    stale = []
+    for path, text in outputs.items():
+        old = path.read_text() if path.exists() else None
+        if old != text:
+            stale.append(path)
+            if not check:
+                path.write_text(text)
+    if check and stale:
+        for p in stale:
+            print(f"stale: {p.relative_to(ROOT)} (run python scripts/{script})", file=sys.stderr)
+        return 1
+    return 0
+
+
+def check_arg(argv: list[str] | None, doc: str) -> bool:
+    """The --check switch of a scripts/gen_*.py (its docstring's first line as help)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="fail if a generated file is stale")
+    return ap.parse_args(argv).check
+
+
 def outputs(rows: list[dict]) -> dict[Path, str]:
     pyi = _replace_between(
         PYI.read_text(), "        # <budgets:begin>", "        # <budgets:end>",
@@ -190,21 +214,7 @@ def outputs(rows: list[dict]) -> dict[Path, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="fail if a generated file is stale")
-    args = ap.parse_args(argv)
-    stale = []
-    for path, text in outputs(read_budgets()).items():
-        old = path.read_text() if path.exists() else None
-        if old != text:
-            stale.append(path)
-            if not args.check:
-                path.write_text(text)
-    if args.check and stale:
-        for p in stale:
-            print(f"stale: {p.relative_to(ROOT)} (run python scripts/gen_budgets.py)", file=sys.stderr)
-        return 1
-    return 0
+    return write_or_check(outputs(read_budgets()), check_arg(argv, __doc__), "gen_budgets.py")
 
 
 if __name__ == "__main__":

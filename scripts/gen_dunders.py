@@ -11,16 +11,20 @@ same "readable on" and "why" share a row.
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from gen_budgets import _replace_between, check_arg, write_or_check  # noqa: E402
+
 DEF = ROOT / "csrc" / "dunders.def"
 DOC = ROOT / "docs" / "security.md"
 _LINE = re.compile(r'^DUNDER\((\w+), (\w+), "((?:[^"\\]|\\.)*)", "((?:[^"\\]|\\.)*)"\)\s*$')
-BEGIN, END = "<!-- dunders:begin -->", "<!-- dunders:end -->"
+# indented: the table sits in a list item of its section
+BEGIN, END = "  <!-- dunders:begin -->", "  <!-- dunders:end -->"
 
 
 def read_def(text: str | None = None) -> list[tuple[str, str, str, str]]:
@@ -42,27 +46,10 @@ def table(rows: list[tuple[str, str, str, str]]) -> str:
     return "\n".join("  " + row for row in out)  # inside the list item of its section
 
 
-def render(doc: str, rows: list[tuple[str, str, str, str]]) -> str:
-    head, rest = doc.split(BEGIN, 1)
-    _old, tail = rest.split(END, 1)
-    return f"{head}{BEGIN}\n{table(rows)}\n  {END}{tail}"
-
-
-def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true")
-    args = ap.parse_args(argv)
-    doc = DOC.read_text()
-    new = render(doc, read_def())
-    if args.check:
-        if new != doc:
-            print("docs/security.md: the dunder table is stale: run python scripts/gen_dunders.py")
-            return 1
-        return 0
-    if new != doc:
-        DOC.write_text(new)
-    return 0
+def main(argv: list[str] | None = None) -> int:
+    doc = _replace_between(DOC.read_text(), BEGIN, END, table(read_def()), DOC)
+    return write_or_check({DOC: doc}, check_arg(argv, __doc__), "gen_dunders.py")
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

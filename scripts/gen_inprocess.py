@@ -12,7 +12,6 @@ from the same file) and the table in docs/security.md (between `<!-- inprocess:b
 
 from __future__ import annotations
 
-import argparse
 import ast
 import re
 import sys
@@ -21,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from gen_budgets import _replace_between, _split_args  # noqa: E402
+from gen_budgets import _replace_between, _split_args, check_arg, write_or_check  # noqa: E402
 
 DEF = ROOT / "csrc" / "inprocess.def"
 PY_OUT = ROOT / "smolagents_native" / "_inprocess.py"
@@ -138,22 +137,7 @@ def outputs(rows: list[tuple]) -> dict[Path, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="fail if a generated file is stale")
-    args = ap.parse_args(argv)
-    stale = []
-    for path, text in outputs(read_table()).items():
-        old = path.read_text() if path.exists() else None
-        if old != text:
-            stale.append(path)
-            if not args.check:
-                path.write_text(text)
-    if args.check and stale:
-        for p in stale:
-            print(f"stale: {p.relative_to(ROOT)} (run python scripts/gen_inprocess.py)",
-                  file=sys.stderr)
-        return 1
-    return 0
+    return write_or_check(outputs(read_table()), check_arg(argv, __doc__), "gen_inprocess.py")
 
 
 if __name__ == "__main__":

@@ -9,12 +9,15 @@ side, policy.c, expands the same file).
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from gen_budgets import _replace_between, check_arg, write_or_check  # noqa: E402
+
 DEF = ROOT / "csrc" / "policy.def"
 DOC = ROOT / "docs" / "security.md"
 BEGIN, END = "<!-- policy-tables:begin -->", "<!-- policy-tables:end -->"
@@ -60,28 +63,10 @@ def tables(rows: dict[str, list[tuple[str, str]]]) -> str:
     return "\n".join(out).rstrip("\n")
 
 
-def render(doc: str, rows: dict[str, list[tuple[str, str]]]) -> str:
-    head, rest = doc.split(BEGIN, 1)
-    _old, tail = rest.split(END, 1)
-    return f"{head}{BEGIN}\n{tables(rows)}\n{END}{tail}"
-
-
-def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true")
-    args = ap.parse_args(argv)
-    doc = DOC.read_text()
-    new = render(doc, read_def())
-    if args.check:
-        if new != doc:
-            print("docs/security.md: the choke point's tables are stale: "
-                  "run python scripts/gen_policy_tables.py")
-            return 1
-        return 0
-    if new != doc:
-        DOC.write_text(new)
-    return 0
+def main(argv: list[str] | None = None) -> int:
+    doc = _replace_between(DOC.read_text(), BEGIN, END, tables(read_def()), DOC)
+    return write_or_check({DOC: doc}, check_arg(argv, __doc__), "gen_policy_tables.py")
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())
