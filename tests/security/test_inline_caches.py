@@ -366,35 +366,42 @@ def test_a_name_that_shadows_a_builtin_from_the_host_is_seen_at_warm_sites():
 
 class _Colliding(str):
     """A str subclass key equal to a name the code uses, with the same hash, whose __eq__
-    (host code) rebinds another global of the same dict each time it is asked."""
+    (host code) rebinds another global of the same dict every `every`-th time it is asked."""
 
     calls = 0
+    every = 1
+    state: dict | None = None
 
     def __hash__(self):
         return str.__hash__(self)
 
     def __eq__(self, other):
-        type(self).calls += 1
-        target = _Colliding.state
-        if target is not None:
-            target["side"] = target.get("side", 0) + 1
+        cls = type(self)
+        cls.calls += 1
+        if cls.state is not None and cls.calls % cls.every == 0:
+            cls.state["side"] = cls.state.get("side", 0) + 1
         return str.__eq__(self, other)
+
+
+# A loop that stores `counter` (the colliding name) between reads of `side` (the global its
+# __eq__ rebinds): a read served from a stale slot differs from CPython's.
+_COLLIDING_LOOP = (
+    "total = 0\n"
+    "sides = []\n"
+    "for i in range(20):\n"
+    "    total = total + i\n"
+    "    sides.append(side)\n"
+    "    counter = counter + 1\n"
+    "    sides.append(side)\n"
+    "result = (total, counter, sides)\n"
+)
 
 
 def test_a_state_with_keys_that_run_code_is_never_cached_wrongly():
     """A host state whose keys are not all exact str can run code inside a dict operation
     (a colliding key's __eq__); the slots then never adopt a store as the only change, and
     every read gives what CPython's exec gives on the same dict."""
-    code = (
-        "total = 0\n"
-        "sides = []\n"
-        "for i in range(20):\n"
-        "    total = total + i\n"
-        "    sides.append(side)\n"
-        "    counter = counter + 1\n"
-        "    sides.append(side)\n"
-        "result = (total, counter, sides)\n"
-    )
+    code = _COLLIDING_LOOP
     results = []
     for runner in ("native", "cpython"):
         state: dict = {}
@@ -413,23 +420,14 @@ def test_a_state_with_keys_that_run_code_is_never_cached_wrongly():
     assert results[0] == results[1]
 
 
-class _CollidingLater(str):
+class _CollidingLater(_Colliding):
     """As _Colliding, but its __eq__ rebinds the other global only every second time it is
     asked: a lookup that runs it once leaves the dict as it was, so only a verdict on the
     keys (never the version) can keep a store's adoption from covering the change."""
 
     calls = 0
+    every = 2
     state: dict | None = None
-
-    def __hash__(self):
-        return str.__hash__(self)
-
-    def __eq__(self, other):
-        type(self).calls += 1
-        target = type(self).state
-        if target is not None and type(self).calls % 2 == 0:
-            target["side"] = target.get("side", 0) + 1
-        return str.__eq__(self, other)
 
 
 class _AddsCollidingKey:
@@ -449,16 +447,7 @@ def test_a_colliding_key_added_after_a_step_ends_the_verdict_it_carried(how):
     A colliding key the host adds between two steps, or that the finalizer of a value the
     step's record replaces (`_print_outputs`) adds, must end it: the next step's stores then
     run the colliding __eq__ as CPython's would."""
-    code = (
-        "total = 0\n"
-        "sides = []\n"
-        "for i in range(20):\n"
-        "    total = total + i\n"
-        "    sides.append(side)\n"
-        "    counter = counter + 1\n"
-        "    sides.append(side)\n"
-        "result = (total, counter, sides)\n"
-    )
+    code = _COLLIDING_LOOP
     results = []
     for runner in ("native", "cpython"):
         state: dict = {"counter": 0, "side": 0}
