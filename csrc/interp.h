@@ -1729,9 +1729,12 @@ void gadgets_reenter_done(Interp *in, GadgetSave *save, int paused);
 void window_begin(Interp *in, int hook);
 /* Not running any more (after window_close and the caller's clean-up). */
 void window_end(Interp *in);
-/* Is the pending exception the interpreter's own error for an abort (its
- * InterpreterError or timeout error)?  1 / 0. */
-int window_abort_error_pending(Interp *in);
+/* After a window closed: when an abort is pending but `res` (the window's
+ * result, NULL with an exception on failure) does not carry its error (host
+ * code swallowed it or raised another for it, or the limit fired before the
+ * code could report it), the abort's error replaces it.  Returns `res` or
+ * NULL (stolen). */
+PyObject *window_abort_takes_over(Interp *in, PyObject *res);
 /* Arm every mechanism, in window.def's order.  0, or -1 with an exception
  * and nothing armed. */
 int window_open(Interp *in, WindowSave *w);

@@ -1064,14 +1064,10 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
     int run_ok = tripwire_enter_step(in, state, run_module_body, &rc) == 0 &&
                  rc.ok;
     window_close(in, &w);
-    if (!run_ok && in->abort != ABORT_NONE &&
-        !citizen_abort_passes_through(in->abort) &&
-        !window_abort_error_pending(in)) {
-        /* an abort whose error is not the pending one: a limit that fired
-           before the body could report it (the memory budget refusing the
-           entry frame's own allocation), as a hook's end does (interp_leave) */
-        PyErr_Clear();
-        limits_reraise_abort(in);
+    if (!run_ok) {
+        /* a limit that fired before the body could report it (the memory
+           budget refusing the entry frame's own allocation) */
+        window_abort_takes_over(in, NULL);
     }
     if (!run_ok) {
         output = rc.output;

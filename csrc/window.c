@@ -98,8 +98,12 @@ w_provenance_suspend(Interp *in, WindowSave *w)
     w->prov_prev = provenance_arm(NULL); /* the tool's classes are not the
                                             code's */
 }
+static void
+w_provenance_rejoin(Interp *in, WindowSave *w)
+{
+    (void)w_provenance_open(in, w);
+}
 #define w_provenance_resume w_provenance_close
-#define w_provenance_rejoin(in, w) ((void)w_provenance_open((in), (w)))
 #define w_provenance_rejoin_done w_provenance_close
 
 static int
@@ -126,7 +130,11 @@ w_gadgets_resume(Interp *in, WindowSave *w)
     (void)in;
     gadgets_resume(&w->gadgets); /* the tripwire is not on yet */
 }
-#define w_gadgets_rejoin(in, w) ((void)w_gadgets_open((in), (w)))
+static void
+w_gadgets_rejoin(Interp *in, WindowSave *w)
+{
+    (void)w_gadgets_open(in, w);
+}
 #define w_gadgets_rejoin_done w_gadgets_close
 
 static int
@@ -177,8 +185,12 @@ w_tripwire_suspend(Interp *in, WindowSave *w)
     (void)in;
     w->tripwire_prev = tripwire_suspend();
 }
+static void
+w_tripwire_rejoin(Interp *in, WindowSave *w)
+{
+    (void)w_tripwire_open(in, w);
+}
 #define w_tripwire_resume w_tripwire_close
-#define w_tripwire_rejoin(in, w) ((void)w_tripwire_open((in), (w)))
 #define w_tripwire_rejoin_done w_tripwire_close
 
 /* ---------------------------------------------------------------- table */
@@ -193,18 +205,10 @@ typedef struct {
     void (*rejoin_done)(Interp *, WindowSave *);
 } WindowMech;
 
-#define WINDOW_MECH(m, why)                                                 \
-    static void w_##m##_rejoin_fn(Interp *in, WindowSave *w)                \
-    {                                                                       \
-        w_##m##_rejoin(in, w);                                              \
-    }
-#include "window.def"
-#undef WINDOW_MECH
-
 static const WindowMech mechs[] = {
 #define WINDOW_MECH(m, why)                                                 \
     {#m,                 w_##m##_open,   w_##m##_close, w_##m##_suspend,    \
-     w_##m##_resume,     w_##m##_rejoin_fn, w_##m##_rejoin_done},
+     w_##m##_resume,     w_##m##_rejoin, w_##m##_rejoin_done},
 #include "window.def"
 #undef WINDOW_MECH
 };
@@ -459,8 +463,8 @@ interp_wrong_thread(Interp *in, int finalizer)
 }
 
 /* Is the pending exception the executor's own error for an abort? */
-int
-window_abort_error_pending(Interp *in)
+static int
+abort_error_pending(Interp *in)
 {
     PyObject *t = PyErr_Occurred();
     return t != NULL &&
@@ -471,24 +475,33 @@ window_abort_error_pending(Interp *in)
 }
 
 PyObject *
+window_abort_takes_over(Interp *in, PyObject *res)
+{
+    if (in->abort != ABORT_NONE &&
+        (res != NULL || (!citizen_abort_passes_through(in->abort) &&
+                         !abort_error_pending(in)))) {
+        /* host code inside the window swallowed the abort, or raised
+           another error for it (the MemoryError of an allocation the memory
+           budget refused, a library's rewrapping of a tripwire refusal), or
+           the limit fired before the code could report it (the memory
+           budget refusing a step's entry frame): the window ends with the
+           abort (an abort that passes through, a signal's, is its own
+           error) */
+        Py_CLEAR(res);
+        PyErr_Clear();
+        limits_reraise_abort(in);
+    }
+    return res;
+}
+
+PyObject *
 interp_leave(Interp *in, InterpSave *save, PyObject *res)
 {
     if (!save->started) {
         return res;
     }
     window_close(in, &save->w);
-    if (in->abort != ABORT_NONE &&
-        (res != NULL || (!citizen_abort_passes_through(in->abort) &&
-                         !window_abort_error_pending(in)))) {
-        /* host code inside the hook swallowed the abort, or raised another
-           error for it (the MemoryError of an allocation the memory budget
-           refused, a library's rewrapping of a tripwire refusal): the hook
-           ends with the abort, as a step does (an abort that passes
-           through, a signal's, is its own error) */
-        Py_CLEAR(res);
-        PyErr_Clear();
-        limits_reraise_abort(in);
-    }
+    res = window_abort_takes_over(in, res);
     if (res == NULL && PyErr_Occurred() && in->abort != ABORT_SIGNAL &&
         !PyErr_ExceptionMatches(PyExc_Exception) &&
         !PyErr_ExceptionMatches(PyExc_GeneratorExit)) {
