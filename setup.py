@@ -3,7 +3,7 @@
 Environment switches:
   SMOLAGENTS_NATIVE_WERROR=1    add -Werror (CI)
   SMOLAGENTS_NATIVE_SANITIZE=1  build with AddressSanitizer + UndefinedBehaviorSanitizer
-  SMOLAGENTS_NATIVE_FUZZ=1      add edge coverage for the fuzzer (csrc/fuzzcov.c, scripts/fuzz.py)
+  SMOLAGENTS_NATIVE_FUZZ=1      add edge coverage for the fuzzer (csrc/module/fuzzcov.c, scripts/fuzz.py)
   SMOLAGENTS_NATIVE_PGO=0       no profile-guided optimization (a plain -O3 + LTO build)
 
 The release build (neither SANITIZE nor FUZZ) with GCC is optimized as CPython's own
@@ -28,7 +28,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 if sysconfig.get_config_var("Py_GIL_DISABLED"):
-    # csrc/compat.h has the same refusal as an #error, for builds that bypass this file
+    # csrc/base/compat.h has the same refusal as an #error, for builds that bypass this file
     raise SystemExit(
         "smolagents_native does not support free-threaded CPython builds (3.13t, 3.14t, "
         "Py_GIL_DISABLED): its interpreter relies on the GIL. Use the default build of CPython."
@@ -104,8 +104,8 @@ link_args += opt_args if RELEASE else []
 
 core = Extension(
     "smolagents_native._core",
-    sources=sorted(glob("csrc/*.c")),
-    depends=sorted(glob("csrc/*.h") + glob("csrc/*.def") + glob("csrc/*.inc")),
+    sources=sorted(glob("csrc/*/*.c")),
+    depends=sorted(glob("csrc/*/*.h") + glob("csrc/*/*.def") + glob("csrc/*/*.inc")),
     include_dirs=["csrc"],
     extra_compile_args=compile_args,
     extra_link_args=link_args,

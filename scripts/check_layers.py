@@ -1,18 +1,27 @@
 #!/usr/bin/env python3
-"""Check the C core's layers against the layout table of docs/design.md (section 6.1).
+"""Check the C core's layers: one folder of csrc/ per layer, against the layout table of
+docs/design.md (section 6.1).
 
-The table (between `<!-- layout:begin -->` and `<!-- layout:end -->`) gives every file of
-csrc/ a layer. This script fails (exit 1, one line per finding) when:
+The layers, lowest first, are LAYERS; a layer is a folder `csrc/<layer>/` whose public header is
+`csrc/<layer>/<layer>.h`. The table (between `<!-- layout:begin -->` and `<!-- layout:end -->`)
+names every file of csrc/ with its layer and what it is. This script fails (exit 1, one line per
+finding) when:
 
 - a file of csrc/ (.c, .h, .def, .inc) is missing from the table, or the table names a file
-  that does not exist, or names one twice, or uses a layer not in LAYERS;
+  that does not exist, or names one twice, or gives it a layer that is not its folder's; a file
+  lies outside a layer's folder; a layer has no public header;
+- a file includes a header of a higher layer (an include up), or a header of a lower layer other
+  than that layer's public header (the other headers of a layer are its own; its `.def` tables
+  may be included by any layer above, which expands them);
 - a C file uses a global function or variable that a C file of a *higher* layer defines (the
   definitions and uses are read from the sources: a non-static function is defined where its
   name starts a line followed by `(`, as PEP 7 writes definitions; a global variable where a
-  top-level declaration without `extern`/`static` names it);
-- a file includes a header of a higher layer.
+  top-level declaration without `extern`/`static` names it). With one header per layer the
+  compiler refuses such a use already (the declaration is not in sight); this is the second
+  line, for a declaration written by hand.
 
-Run by CI (.ci/run) and by tests/test_c_layers.py. `--graph` prints the layer-to-layer uses.
+Run by CI (.ci/run) and by tests/test_c_layers.py. `--graph` prints the layer-to-layer uses and
+the count of includes between layers.
 """
 
 from __future__ import annotations
@@ -98,49 +107,81 @@ def includes(src: str) -> list[str]:
     return re.findall(r'^\s*#\s*include\s+"([^"]+)"', src, re.M)
 
 
+def resolve(including: str, inc: str) -> str:
+    """The csrc-relative path an `#include "inc"` of csrc/`including` names (the including
+    file's folder first, then csrc/, as the build's -Icsrc does)."""
+    here = str(Path(including).parent / inc)
+    return here if (CSRC / here).exists() or "/" not in inc else inc
+
+
+def tree_files() -> list[str]:
+    return sorted(
+        str(p.relative_to(CSRC)) for p in CSRC.rglob("*") if p.is_file() and p.suffix in SUFFIXES
+    )
+
+
 def check(
     text: str | None = None, sources_override: dict[str, str] | None = None
 ) -> tuple[list[str], dict[tuple[str, str], set[str]]]:
     """The problems found, and the uses between layers.  `text` replaces docs/design.md and
-    `sources_override` some files' sources (the self-test)."""
+    `sources_override` some files' sources, by csrc-relative path (the self-test)."""
     text = DESIGN.read_text() if text is None else text
     table, problems = read_table(text)
-    files = sorted(p.name for p in CSRC.iterdir() if p.suffix in SUFFIXES)
+    files = tree_files()
     for name in files:
-        if name not in table:
-            problems.append(f"csrc/{name}: not in docs/design.md's layout table (give it a layer)")
+        folder = name.split("/")[0] if "/" in name else None
+        if folder not in LAYERS:
+            problems.append(f"csrc/{name}: not in a layer's folder (csrc/<layer>/, layers {LAYERS})")
+        elif name not in table:
+            problems.append(f"csrc/{name}: not in docs/design.md's layout table (give it a line)")
+        elif table[name] != folder:
+            problems.append(
+                f"docs/design.md: csrc/{name} is in the {folder} folder, the table says {table[name]}"
+            )
     for name in table:
         if not (CSRC / name).exists():
             problems.append(f"docs/design.md: csrc/{name} does not exist")
+    for layer in LAYERS:
+        if not (CSRC / layer / f"{layer}.h").exists():
+            problems.append(f"csrc/{layer}/{layer}.h: the {layer} layer has no public header")
+    layer_of = {n: n.split("/")[0] for n in files if n.split("/")[0] in LAYERS}
     rank = {layer: i for i, layer in enumerate(LAYERS)}
-    read = dict((n, (CSRC / n).read_text()) for n in files)
+    read = {n: (CSRC / n).read_text() for n in files}
     read.update(sources_override or {})
-    sources = {n: read[n] for n in files if n.endswith(".c") and n in table}
+    sources = {n: read[n] for n in layer_of if n.endswith(".c")}
     defined_in: dict[str, str] = {}
     for name, src in sources.items():
         for sym in definitions(src):
             defined_in.setdefault(sym, name)
     uses: dict[tuple[str, str], set[str]] = defaultdict(set)
     for name, src in sources.items():
-        mine = rank[table[name]]
+        mine = layer_of[name]
         for ident in set(_IDENT.findall(strip(src))):
             owner = defined_in.get(ident)
             if owner is None or owner == name:
                 continue
-            uses[(table[name], table[owner])].add(ident)
-            if rank[table[owner]] > mine:
+            uses[(mine, layer_of[owner])].add(ident)
+            if rank[layer_of[owner]] > rank[mine]:
                 problems.append(
-                    f"csrc/{name} ({table[name]}) uses {ident} of csrc/{owner} "
-                    f"({table[owner]}): a call up the layers"
+                    f"csrc/{name} ({mine}) uses {ident} of csrc/{owner} "
+                    f"({layer_of[owner]}): a call up the layers"
                 )
-    for name in files:
-        if name not in table:
-            continue
+    for name in layer_of:
+        mine = layer_of[name]
         for inc in includes(read[name]):
-            if inc in table and rank[table[inc]] > rank[table[name]] and inc != "interp.h":
+            target = resolve(name, inc)
+            theirs = layer_of.get(target)
+            if theirs is None or theirs == mine:
+                continue  # a system header, or one of the layer's own
+            uses[(mine, theirs)].add(f"#include {target}")
+            if rank[theirs] > rank[mine]:
                 problems.append(
-                    f"csrc/{name} ({table[name]}) includes {inc} ({table[inc]}): "
-                    "an include up the layers"
+                    f"csrc/{name} ({mine}) includes {target} ({theirs}): an include up the layers"
+                )
+            elif target != f"{theirs}/{theirs}.h" and not target.endswith(".def"):
+                problems.append(
+                    f"csrc/{name} ({mine}) includes {target}: another layer is reached through "
+                    f"its public header ({theirs}/{theirs}.h) only"
                 )
     return problems, uses
 
@@ -150,13 +191,17 @@ def main(argv: list[str]) -> int:
     if "--graph" in argv:
         for (a, b), syms in sorted(uses.items()):
             if a != b:
-                print(f"{a:8} -> {b:8} {len(syms):4}  {', '.join(sorted(syms)[:6])}")
+                incs = sorted(s for s in syms if s.startswith("#include"))
+                calls = sorted(s for s in syms if not s.startswith("#include"))
+                print(f"{a:8} -> {b:8} {len(calls):4} uses  {len(incs)} includes  "
+                      f"{', '.join(calls[:5])}")
     for p in problems:
         print(p)
     if problems:
         print(f"check_layers: {len(problems)} problem(s)")
         return 1
-    print(f"check_layers: {len(LAYERS)} layers, no use up the layers")
+    print(f"check_layers: {len(LAYERS)} layers, one folder and one public header each, "
+          "no use or include up the layers")
     return 0
 
 

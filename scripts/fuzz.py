@@ -16,7 +16,7 @@ Inputs are programs, made two ways (the first byte chooses):
   tests/programs, which libFuzzer then mutates.
 
 Coverage: the extension is built separately (build/fuzz-lib, SMOLAGENTS_NATIVE_FUZZ=1) with
-GCC's `-fsanitize-coverage=trace-pc`; csrc/fuzzcov.c turns that into 8-bit counters that this
+GCC's `-fsanitize-coverage=trace-pc`; csrc/module/fuzzcov.c turns that into 8-bit counters that this
 script registers with libFuzzer, so inputs reaching new C code are kept.
 
 A finding is a crash of the process (libFuzzer reports the signal and saves the input) or an

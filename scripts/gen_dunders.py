@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generate the table of docs/security.md, "Dunder attributes agents read", from
-csrc/dunders.def (the reviewed allowlist of dunder reads; the C side expands the same file).
+csrc/guard/dunders.def (the reviewed allowlist of dunder reads; the C side expands the same file).
 
     python scripts/gen_dunders.py           # rewrite the table
     python scripts/gen_dunders.py --check   # exit 1 if it is stale
@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from gen_budgets import _replace_between, check_arg, write_or_check  # noqa: E402
 
-DEF = ROOT / "csrc" / "dunders.def"
+DEF = ROOT / "csrc" / "guard" / "dunders.def"
 DOC = ROOT / "docs" / "security.md"
 _LINE = re.compile(r'^DUNDER\((\w+), (\w+), "((?:[^"\\]|\\.)*)", "((?:[^"\\]|\\.)*)"\)\s*$')
 # indented: the table sits in a list item of its section
@@ -34,7 +34,7 @@ def read_def(text: str | None = None) -> list[tuple[str, str, str, str]]:
         if line.startswith("DUNDER("):
             m = _LINE.match(line)
             if not m:
-                raise SystemExit(f"csrc/dunders.def: entry not understood: {line}")
+                raise SystemExit(f"csrc/guard/dunders.def: entry not understood: {line}")
             rows.append(m.groups())
     return rows
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the tables of docs/security.md, "Tables of the choke point", from csrc/policy.def
+"""Generate the tables of docs/security.md, "Tables of the choke point", from csrc/guard/policy.def
 (the names the attribute choke point and the value gates list, each with its reason; the C
 side, policy.c, expands the same file).
 
@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from gen_budgets import _replace_between, check_arg, write_or_check  # noqa: E402
 
-DEF = ROOT / "csrc" / "policy.def"
+DEF = ROOT / "csrc" / "guard" / "policy.def"
 DOC = ROOT / "docs" / "security.md"
 BEGIN, END = "<!-- policy-tables:begin -->", "<!-- policy-tables:end -->"
 _STR = r'"((?:[^"\\]|\\.)*)"'
@@ -48,7 +48,7 @@ def read_def(text: str | None = None) -> dict[str, list[tuple[str, str]]]:
             continue
         m = _LINES[kind].match(line)
         if not m:
-            raise SystemExit(f"csrc/policy.def: entry not understood: {line}")
+            raise SystemExit(f"csrc/guard/policy.def: entry not understood: {line}")
         g = m.groups()
         out[kind].append((f"{g[0]}.{g[1]}", g[2]) if kind == "FUNC_REFUSED" else (g[0], g[1]))
     return out

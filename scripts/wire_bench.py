@@ -1,4 +1,4 @@
-"""Timings of the wire codec (csrc/wire.c, smolagents_native/isolation/wire.py) against pickle.
+"""Timings of the wire codec (csrc/module/wire.c, smolagents_native/isolation/wire.py) against pickle.
 
     python scripts/wire_bench.py [--repeat N] [--cpu]
 

@@ -5,15 +5,15 @@ from typing import Any, NoReturn, overload
 
 NODE_KINDS: tuple[str, ...]
 REFUSED_NODES: tuple[str, ...]
-MEMORY_BUDGET: int  # 1 when the allocator hooks enforce max_memory_bytes (csrc/memlimit.c)
+MEMORY_BUDGET: int  # 1 when the allocator hooks enforce max_memory_bytes (csrc/budget/memlimit.c)
 BUILD: str  # how setup.py optimized this build: compiler, flags, profile-guided or not
 
 class Budgets:
-    """run()'s budget keywords, parsed once (csrc/budgets.c): pass it as `run`'s third
+    """run()'s budget keywords, parsed once (csrc/budget/budgets.c): pass it as `run`'s third
     argument. Unknown keywords and bad values raise as `run` does."""
     def __init__(self, **budgets: int | float | None) -> None: ...
     # <budget-attrs:begin>
-    # one attribute per budget (generated from csrc/budgets.def; None: no limit)
+    # one attribute per budget (generated from csrc/budget/budgets.def; None: no limit)
     max_operations: int | None
     max_while_iterations: int | None
     timeout: float | None
@@ -30,7 +30,7 @@ class Budgets:
 class Interpreter:
     tools: dict[str, Any]
     extra_builtins: dict[str, Any]
-    # What host code acting for the code may do (csrc/tripwire.c): keys readable_dirs,
+    # What host code acting for the code may do (csrc/guard/tripwire.c): keys readable_dirs,
     # writable_dirs (a tuple of directories, or None: unrestricted), allow_network,
     # allow_processes. Never set: only the Python installation is readable, nothing else.
     grants: dict[str, Any]
@@ -59,7 +59,7 @@ class Interpreter:
         state: dict[str, Any],
         *,
         # <budgets:begin>
-        # budgets (generated from csrc/budgets.def; None: no limit)
+        # budgets (generated from csrc/budget/budgets.def; None: no limit)
         max_operations: int | None = 10_000_000,
         max_while_iterations: int | None = 1_000_000,
         timeout: float | None = 30,
@@ -92,10 +92,10 @@ class Interpreter:
     # The cache of lowered programs: programs, bytes, limit, hits, misses, evictions
     def cache_info(self) -> dict[str, int]: ...
 
-# (name, default, unit, constant, what it bounds, message), from csrc/budgets.def
+# (name, default, unit, constant, what it bounds, message), from csrc/budget/budgets.def
 BUDGETS: tuple[tuple[str, int | float | None, str, str, str, str], ...]
 
-# Helpers of the shim's per-step path (csrc/shim.c)
+# Helpers of the shim's per-step path (csrc/module/shim.c)
 def same_entries(a: dict[Any, Any], b: dict[Any, Any], /) -> bool: ...
 def entries_token(d: object, /) -> int | None: ...
 def same_tools(tools: Any, snapshot: list[Any], /) -> bool: ...
@@ -105,7 +105,7 @@ def release_on_step_stack(d: dict[str, Any], /) -> None: ...
 def thread_stack_size() -> int: ...
 def stack_bound_queries() -> int: ...
 
-# Process-mode worker confinement (csrc/sandbox.c, csrc/jail.c; docs/isolation.md). Linux
+# Process-mode worker confinement (csrc/module/sandbox.c, csrc/module/jail.c; docs/isolation.md). Linux
 # only.
 def sandbox_apply(network: bool = False) -> None: ...
 def sandbox_apply_forkserver() -> None: ...
@@ -137,7 +137,7 @@ JAIL_MS_REC: int
 JAIL_MS_PRIVATE: int
 JAIL_MS_BIND: int
 
-# The data-only value codec of the process boundary (csrc/wire.c describes the format;
+# The data-only value codec of the process boundary (csrc/module/wire.c describes the format;
 # smolagents_native/_wire.py has the ext and build hooks of the types beyond the builtins).
 def wire_dumps(
     obj: object,

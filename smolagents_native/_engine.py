@@ -67,7 +67,7 @@ def _tools_snapshot(tools: Any) -> list[Any]:
 # (`_core.same_entries`; `==` would call each value's __eq__ and miss a tool replaced in
 # place by one that compares equal), after which the snapshot takes this object and a fresh
 # token; anything else is compared with `==`. A False only means the tools are given to the
-# core again. (csrc/shim.c)
+# core again. (csrc/module/shim.c)
 _same_tools = _core.same_tools
 
 

@@ -1,7 +1,7 @@
 """Which mode a new executor runs in (`isolation="none"` or `"process"`).
 
 Deny by default: in-process is the default only when every authorized module is one the
-in-process table lists (`csrc/inprocess.def`, through the generated `_inprocess.py`; the C
+in-process table lists (`csrc/guard/inprocess.def`, through the generated `_inprocess.py`; the C
 policy reads the same file for what it withholds from those modules). Any other module, a
 third-party one or a standard-library module nobody reviewed, selects process mode.
 

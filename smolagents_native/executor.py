@@ -24,7 +24,7 @@ from typing import Any
 
 from . import _core, _engine, _smolbridge
 from . import observability as _obs
-from ._budgets import (  # the defaults, generated from csrc/budgets.def
+from ._budgets import (  # the defaults, generated from csrc/budget/budgets.def
     BUDGETS,
     MAX_EXECUTION_TIME_SECONDS,
     MAX_GENERATORS,
@@ -103,7 +103,7 @@ BASE_BUILTIN_MODULES = [
 DEFAULT_MAX_LEN_OUTPUT = 50000
 # MAX_OPERATIONS, MAX_WHILE_ITERATIONS, MAX_EXECUTION_TIME_SECONDS and the sandbox's own budgets
 # (MAX_PRINT_OUTPUTS_CHARS, MAX_RECURSION_DEPTH, MAX_INT_BITS, MAX_RESULT_BYTES, MAX_GENERATORS,
-# MAX_NESTING) come from csrc/budgets.def through ._budgets (docs/security.md, section 5). A
+# MAX_NESTING) come from csrc/budget/budgets.def through ._budgets (docs/security.md, section 5). A
 # step that exceeds one ends with InterpreterError. They are the defaults: `evaluate_python_code`
 # reads them at each call (as smolagents), a `LocalPythonExecutor` copies them when created.
 # smolagents' list of dunder methods the code may call. Kept for API compatibility only: the C
@@ -581,7 +581,7 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         isolation: `"none"` (in this process) or `"process"` (a sandboxed worker process,
             docs/isolation.md; then the object is an `isolation.ProcessExecutor`, which takes
             more options). `None`: `"process"` when an authorized module is not in the
-            in-process table (`csrc/inprocess.def`: third-party modules, wildcards, and the
+            in-process table (`csrc/guard/inprocess.def`: third-party modules, wildcards, and the
             standard-library modules not reviewed for the host's process;
             `isolation.needs_process`), else `"none"`.
 

@@ -1,6 +1,6 @@
 """What host code acting for the sandboxed code may do: the tripwire's grants.
 
-The C tripwire (`csrc/tripwire.c`, docs/security.md "Tripwire and grants") refuses file, network
+The C tripwire (`csrc/guard/tripwire.c`, docs/security.md "Tripwire and grants") refuses file, network
 and process access made by host code on the code's behalf (pandas, numpy, `io.FileIO`...) unless
 granted. This module turns the executor's arguments and authorized imports into the grants dict
 of `_core.Interpreter.grants`:

@@ -68,7 +68,7 @@ DEFAULT_LIMITS = {
     "frame_bytes": P.MAX_FRAME,
 }
 _RLIMIT_KEYS = ("memory_bytes", "open_files", "file_bytes", "cpu_seconds", "processes")
-# The source-size budget's message (csrc/budgets.def), as the worker's core words it.
+# The source-size budget's message (csrc/budget/budgets.def), as the worker's core words it.
 _SOURCE_TOO_LONG = next(
     row[5] for row in BUDGETS if row[0] == "max_source_bytes").replace("%lld", "%d")
 FALLBACKS = ("error", "warn", "allow")

@@ -24,7 +24,7 @@ of its tool calls carry the RUN's, a CALL's RESULT carries it back, OK / FAIL ca
 control request's. The host treats a frame with another number, or bytes that arrive after
 a step's DONE, as a worker out of turn and replaces it.
 
-Values cross as *encoded values* (`csrc/wire.c`, the data-only codec): None, bools, ints,
+Values cross as *encoded values* (`csrc/module/wire.c`, the data-only codec): None, bools, ints,
 floats, complex, str, bytes, bytearray, lists, tuples, dicts, sets, frozensets (with shared
 references and cycles), and the types `_wire.py` describes as such data (datetimes, Decimal,
 Fraction, numpy arrays and scalars, pandas objects...). Decoding never runs a constructor the

@@ -1,6 +1,6 @@
 """The extension types of the process-boundary codec (`_core.wire_dumps` / `wire_loads`).
 
-The C codec (csrc/wire.c) encodes the builtin data types itself. Every other value goes
+The C codec (csrc/module/wire.c) encodes the builtin data types itself. Every other value goes
 through the two hooks here, which describe it as plain data and rebuild it from that data:
 
 - `describe(obj)`, the `ext` hook of the worker side: `(name, payload)` for a value of one of

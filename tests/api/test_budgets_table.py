@@ -1,4 +1,4 @@
-"""The one list of budgets (csrc/budgets.def) and what is generated from it."""
+"""The one list of budgets (csrc/budget/budgets.def) and what is generated from it."""
 
 from __future__ import annotations
 
@@ -154,7 +154,7 @@ def test_run_defaults_come_from_the_list():
 
 # A program over each COUNT budget at 0, and that program's error: with the budget None the
 # same program runs (None is no limit), with 0 it ends with the budget's error (0 is a limit of
-# zero, for every budget alike: csrc/budgets.def, one encoding of "no limit").
+# zero, for every budget alike: csrc/budget/budgets.def, one encoding of "no limit").
 ZERO_CASES = {
     "max_operations": ("x = 1", "max number of operations of 0"),
     "max_while_iterations": ("i = 0\nwhile i < 1:\n    i += 1", "Maximum number of 0 iterations"),

@@ -75,7 +75,7 @@ KNOWN_FAILURES = {
     "b = a.__class__": "dunder allowlist",
     "TestLocalPythonExecutorSecurity::test_vulnerability_via_dunder_indirect_access":
         "dunder allowlist",
-    # The reviewed dunder reads (csrc/dunders.c): these attacks are still refused, one step
+    # The reviewed dunder reads (csrc/guard/dunders.c): these attacks are still refused, one step
     # later (at `__subclasses__`, not at `__bases__`), so smolagents' expected message differs;
     # `x.__dict__` of the code's own instance is an allowed read.
     "TestLocalPythonExecutorSecurity::test_vulnerability_builtins_via_class_catch_warnings":

@@ -1,4 +1,4 @@
-/* switch_harness.c: csrc/switch.c on its own (tests/engine/test_switch.py builds
+/* switch_harness.c: csrc/budget/switch.c on its own (tests/engine/test_switch.py builds
  * and runs it, natively and, when a cross compiler and qemu are installed,
  * for AArch64).  A body and its resumer ping-pong on a fresh stack, three
  * times on the same stack; checked: values flow both ways, callee-saved
@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "switch.h"
+#include "budget/switch.h"
 
 #define STACK_SIZE (256 * 1024)
 #define ROUNDS 5

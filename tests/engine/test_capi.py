@@ -69,7 +69,7 @@ def test_free_threaded_build_is_refused():
     """setup.py and compat.h refuse Py_GIL_DISABLED with a clear message."""
     root = Path(__file__).resolve().parents[2]
     setup = (root / "setup.py").read_text(encoding="utf-8")
-    compat = (root / "csrc" / "compat.h").read_text(encoding="utf-8")
+    compat = (root / "csrc" / "base" / "compat.h").read_text(encoding="utf-8")
     assert "Py_GIL_DISABLED" in setup and "free-threaded" in setup
     assert re.search(r"#ifdef Py_GIL_DISABLED\s*\n#error \"[^\"]*free-threaded", compat)
 

@@ -1,6 +1,6 @@
 """SyntaxErrors of CPython's compile stage are ours too, with CPython's message and line.
 
-The core parses a source once (csrc/lower.c, lower_program): the lowering repeats the common
+The core parses a source once (csrc/front/lower.c, lower_program): the lowering repeats the common
 compile-stage checks and runs CPython's compiler only for sources holding a construct whose
 other checks it leaves to it, or that it refuses. Each snippet below is refused by CPython's
 symbol table or code generator (not by its parser) on some supported version; on the running

@@ -1,7 +1,7 @@
 """Coroutines (`async def`, `await`, `async with`, `async for`): what holds.
 
 - Defining a coroutine function never needs anything authorized; calling it makes a coroutine
-  object (`csrc/generator.c`) that any event loop drives with send() / throw() / close() or
+  object (`csrc/eval/generator.c`) that any event loop drives with send() / throw() / close() or
   through `__await__`: `asyncio.run` when the host authorizes asyncio (in process, or in a
   process-mode worker, whose kernel filter lets asyncio make its AF_UNIX self-pipe), or the
   code's own loop of send() calls (tests/programs/272_coroutines.py compares with CPython).

@@ -1,6 +1,6 @@
 """PEP 649 / 749 (CPython 3.14+): annotations are evaluated when they are read.
 
-What holds (csrc/annotate.c, csrc/lower.c's lower_annotate): a `def` or a class body never
+What holds (csrc/eval/annotate.c, csrc/front/lower.c's lower_annotate): a `def` or a class body never
 evaluates its annotations; `__annotations__` evaluates them on first read, in an annotation
 scope that sees the enclosing function's variables as they are then and, in a class body, the
 class's names; host code (annotationlib, dataclasses, typing, functools) gets CPython's

@@ -1,4 +1,4 @@
-"""Generators (csrc/generator.c): each snippet runs under CPython ``exec`` and
+"""Generators (csrc/eval/generator.c): each snippet runs under CPython ``exec`` and
 under the executor; printed text and the uncaught exception must agree.
 Further tests cover what a snippet cannot show: generators resumed by host
 code after the step, finalization, limits inside generators.

@@ -1,4 +1,4 @@
-"""A long step shares the GIL with the host's other threads (csrc/citizen.c).
+"""A long step shares the GIL with the host's other threads (csrc/budget/citizen.c).
 
 Interpreted code hands the GIL over at CPython's switch interval, so a heartbeat thread keeps
 beating during a busy step. Bounds here are generous (the machine may be loaded): the point is

@@ -1,4 +1,4 @@
-"""Signals during a step (csrc/citizen.c): Ctrl-C and the host's signal handlers.
+"""Signals during a step (csrc/budget/citizen.c): Ctrl-C and the host's signal handlers.
 
 A KeyboardInterrupt (a real SIGINT, `_thread.interrupt_main()`, or one raised inside a host
 call such as time.sleep) ends the step at once and reaches the caller as KeyboardInterrupt;

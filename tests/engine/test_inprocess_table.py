@@ -1,4 +1,4 @@
-"""The in-process table (csrc/inprocess.def): one table, deny by default (issue 37, point 1).
+"""The in-process table (csrc/guard/inprocess.def): one table, deny by default (issue 37, point 1).
 
 It is the only source of the mode choice (`_mode`), the C policy's copy
 (`_core.IN_PROCESS`) and the generated one (`_inprocess.py`) agree, the docs table is current,

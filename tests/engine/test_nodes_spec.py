@@ -1,4 +1,4 @@
-"""The typed node layout (csrc/nodes.def) against the generated C and CPython's own ast.
+"""The typed node layout (csrc/ir/nodes.def) against the generated C and CPython's own ast.
 
 nodes.def is the one spec of node kinds and their fields; scripts/gen_nodes.py generates
 the payload structs and the lowering of the automatic fields from it.  These tests check

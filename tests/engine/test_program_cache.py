@@ -1,4 +1,4 @@
-"""The interpreter's cache of lowered programs (csrc/module.c, docs/core-api.md): keyed by
+"""The interpreter's cache of lowered programs (csrc/module/module.c, docs/core-api.md): keyed by
 source text, bounded by the memory its programs hold, evicting the least recently served
 first (CLOCK) instead of clearing everything when full."""
 

@@ -1,4 +1,4 @@
-"""Loops over `range(...)` that the evaluator counts in C (csrc/eval_stmt.c, `LoopSource`) behave
+"""Loops over `range(...)` that the evaluator counts in C (csrc/eval/eval_stmt.c, `LoopSource`) behave
 as the same loops over an iterator.
 
 What CPython itself shows is checked by tests/programs/260_for_range_counting.py. What a

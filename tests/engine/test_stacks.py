@@ -1,4 +1,4 @@
-"""Step stacks, generator stacks, deep structures and threads (csrc/bigstack.c, generator.c,
+"""Step stacks, generator stacks, deep structures and threads (csrc/budget/bigstack.c, generator.c,
 nesting.c; docs/security.md, "Stacks and deep structures").
 
 Everything that could crash the process runs in a subprocess, so that a crash is reported as

@@ -1,4 +1,4 @@
-"""`Interpreter.step`: the executors' step in one C call (csrc/module.c).
+"""`Interpreter.step`: the executors' step in one C call (csrc/module/module.c).
 
 It runs the code as `run` does, rewords a timeout as smolagents does (`from None`), and, whether
 the step succeeds or fails, leaves `_print_outputs` (a PrintContainer, cut by truncate_content

@@ -1,4 +1,4 @@
-"""The stack switch of csrc/switch.c on its own: tests/engine/switch_harness.c, built with the C
+"""The stack switch of csrc/budget/switch.c on its own: tests/engine/switch_harness.c, built with the C
 compiler (skipped without one), for each implementation this machine can run: the assembly
 one, the ucontext fallback and, when a cross compiler and qemu-user are installed, AArch64."""
 
@@ -12,7 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = ROOT / "tests" / "engine" / "switch_harness.c"
-SOURCES = [str(HARNESS), str(ROOT / "csrc" / "switch.c")]
+SOURCES = [str(HARNESS), str(ROOT / "csrc" / "budget" / "switch.c")]
 FLAGS = ["-O2", "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", str(ROOT / "csrc")]
 
 

@@ -1,4 +1,4 @@
-"""`Interpreter.touched_names()` (csrc/globalcache.c): the names a step read, wrote or
+"""`Interpreter.touched_names()` (csrc/eval/globalcache.c): the names a step read, wrote or
 deleted in its globals, from the slots it filled as it went (no pass over every name the
 module state ever numbered), and from a pass over every slot past GCACHE_FILLED_MAX."""
 

@@ -366,7 +366,7 @@ def test_fixed_sysv_shared_memory_and_memfds_escape_rlimit_as_and_the_scratch_si
     Neither is charged to the worker's rlimits; the OOM killer cannot pin detached SysV
     memory on the worker either.
     Fix: in the jail's init, write kernel/shmmax, shmall and shmmni of the new IPC namespace
-    (0 or small) before /proc/sys is made read-only, or deny shmget/shmat (csrc/sandbox.c);
+    (0 or small) before /proc/sys is made read-only, or deny shmget/shmat (csrc/module/sandbox.c);
     deny memfd_create (or bound RLIMIT_NOFILE x RLIMIT_FSIZE); best: a memory cgroup per
     worker, which charges shmem to it."""
     result = run_compromised(textwrap.dedent(r"""

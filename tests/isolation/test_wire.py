@@ -1,4 +1,4 @@
-"""The data-only value codec of the process boundary: csrc/wire.c (`_core.wire_dumps` /
+"""The data-only value codec of the process boundary: csrc/module/wire.c (`_core.wire_dumps` /
 `wire_loads`) and its extension types, smolagents_native/isolation/wire.py.
 
 Round trips of every type (exact types, identity and cycles kept), the ext and build hook
@@ -252,7 +252,7 @@ def test_large_values():
 
 
 def test_dumps_keeps_the_format():
-    """The wire format is documented at the top of csrc/wire.c; a few fixed encodings."""
+    """The wire format is documented at the top of csrc/module/wire.c; a few fixed encodings."""
     assert dumps(None) == b"N" and dumps(True) == b"T" and dumps(False) == b"F"
     assert dumps(0) == b"i\x00" and dumps(-1) == b"i\x01" and dumps(1) == b"i\x02"
     assert dumps(64) == b"i\x80\x01"

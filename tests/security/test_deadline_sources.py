@@ -1,4 +1,4 @@
-"""The deadline at its sources (docs/security.md, "Deadline"; csrc/deadline.c).
+"""The deadline at its sources (docs/security.md, "Deadline"; csrc/guard/deadline.c).
 
 C loops over iterators with no end of their own, big-int arithmetic and modular exponentiation
 used to outlive the deadline (the clock was read only between interpreted operations). Each

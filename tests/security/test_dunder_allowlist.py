@@ -114,7 +114,7 @@ def test_going_further_is_refused(code):
 
 
 def test_the_docs_table_is_generated_from_the_def_file():
-    """docs/security.md's table of dunder reads is csrc/dunders.def's (scripts/gen_dunders.py),
+    """docs/security.md's table of dunder reads is csrc/guard/dunders.def's (scripts/gen_dunders.py),
     and every listed name is one the interpreter allows somewhere (on some object)."""
     import subprocess
     import sys

@@ -1,5 +1,5 @@
 """Gadgets (issue 9, part D; seen class 2): host Python functions that traverse attributes,
-format or evaluate with names the code chooses are listed in one table (csrc/gadgets.def, one
+format or evaluate with names the code chooses are listed in one table (csrc/guard/gadgets.def, one
 entry per function with its reason) and refused when their frame starts, however they are
 reached. The scan at the end fails on any function of the base modules and the reviewed
 standard-library modules that uses getattr / format / eval / exec and is neither in the table
@@ -194,10 +194,10 @@ def test_inspect_signature_reads_the_class_through_its_reviewed_callers():
 
 # ------------------------------------------------------------------ the scan
 
-DEF = Path(__file__).resolve().parents[2] / "csrc" / "gadgets.def"
+DEF = Path(__file__).resolve().parents[2] / "csrc" / "guard" / "gadgets.def"
 
 # The standard-library modules reviewed for authorization besides the base modules: the
-# in-process table's (csrc/inprocess.def; docs/security.md, "Modules in process").
+# in-process table's (csrc/guard/inprocess.def; docs/security.md, "Modules in process").
 from smolagents_native import _inprocess  # noqa: E402
 
 REVIEWED_MODULES = sorted(
@@ -284,7 +284,7 @@ def test_every_function_that_can_traverse_is_reviewed():
         if _canonical(k) not in table and _canonical(k) not in REVIEWED_SAFE
         and k.split(".")[0] not in modules
     ]
-    assert not missing, "neither in csrc/gadgets.def nor reviewed as safe:\n" + "\n".join(missing)
+    assert not missing, "neither in csrc/guard/gadgets.def nor reviewed as safe:\n" + "\n".join(missing)
 
 
 def test_the_scan_finds_the_known_gadgets():
@@ -318,7 +318,7 @@ def test_every_table_entry_exists():
         importlib.import_module(m)
 
 
-# Pure calls (csrc/pure.def): reviewed standard-library functions called with inert arguments
+# Pure calls (csrc/guard/pure.def): reviewed standard-library functions called with inert arguments
 # run without the gadget profile (a fast path); anything else keeps it.
 
 
@@ -471,7 +471,7 @@ def test_gadgets_stay_refused_around_pure_functions(code):
 
 
 def test_every_pure_entry_exists():
-    text = (Path(__file__).resolve().parents[2] / "csrc" / "pure.def").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[2] / "csrc" / "guard" / "pure.def").read_text(encoding="utf-8")
     entries = re.findall(r'^PURE\("([^"]+)", "([^"]+)"\)', text, re.M)
     assert len(entries) > 20
     for mod, qual in entries:

@@ -3,7 +3,7 @@
 A `for` loop, a comprehension, a generator expression or a flat generator's `for` skips the
 value gate on the items of a flat generator or a generator expression of the *same* executor:
 what those yield is the value of an expression of their own body, which the gate already saw
-(csrc/generator.c, generator_yields_gated).  Every other iterator's items are gated: a generator
+(csrc/eval/generator.c, generator_yields_gated).  Every other iterator's items are gated: a generator
 of another executor (another policy), and a generator that runs on its own stack, whose
 `yield from` passes a host iterator's items through unseen.
 """

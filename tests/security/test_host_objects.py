@@ -1,5 +1,5 @@
 """Host objects (issue 9, part B; seen classes 4 and 11): which classes the code made is recorded
-when they are created (csrc/provenance.c: `type.__new__` is watched while a step runs), not
+when they are created (csrc/guard/provenance.c: `type.__new__` is watched while a step runs), not
 guessed from `__module__`. Objects and classes the code did not create are read-only and their
 `_private` attributes are refused (namedtuple's `_asdict`, `_replace`, `_fields`, `_make`,
 `_field_defaults` excepted); what the code made stays fully usable."""

@@ -1,7 +1,7 @@
-"""The one host-call entry point (docs/security.md, "Host-call entry point"; csrc/hostcall.c).
+"""The one host-call entry point (docs/security.md, "Host-call entry point"; csrc/guard/hostcall.c).
 
 A source scan: every raw call, iteration or C loop over an object of the code's choosing in the
-evaluator files is either in csrc/hostcall.c / csrc/deadline.c or listed below with the reason
+evaluator files is either in csrc/guard/hostcall.c / csrc/guard/deadline.c or listed below with the reason
 it is not a host call (or is bounded otherwise). A new raw call fails this test until it is
 routed through the entry point or reviewed and added here.
 
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import new_executor, refused
 
-CSRC = Path(__file__).resolve().parents[2] / "csrc"
+CSRC = Path(__file__).resolve().parents[2] / "csrc" / "eval"
 EVALUATOR = ["eval_expr.c", "eval_stmt.c", "eval_match.c", "function.c", "generator.c"]
 RAW = re.compile(
     r"\b(PyObject_(?:Call\w*|Vectorcall\w*|GetIter)|PyIter_Next|PySequence_(?:Tuple|List|Contains)"
@@ -135,7 +135,7 @@ def test_no_raw_host_call_outside_the_entry_point():
         if not any(f == name and frag in text for (f, frag) in ALLOWED)
     ]
     assert not unknown, (
-        "raw calls in the evaluator: route them through csrc/hostcall.c or review them and add "
+        "raw calls in the evaluator: route them through csrc/guard/hostcall.c or review them and add "
         "them to ALLOWED with a reason:\n" + "\n".join(unknown)
     )
 

@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def internal_names() -> list[str]:
-    """The refused attribute names, as csrc/policy.def lists them (INTERNAL_NAME)."""
-    src = (ROOT / "csrc" / "policy.def").read_text()
+    """The refused attribute names, as csrc/guard/policy.def lists them (INTERNAL_NAME)."""
+    src = (ROOT / "csrc" / "guard" / "policy.def").read_text()
     names = re.findall(r"^INTERNAL_NAME\((\w+),", src, re.M)
     assert len(names) > 20
     return names

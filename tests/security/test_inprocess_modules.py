@@ -1,4 +1,4 @@
-"""Attacks on every module of the in-process table (csrc/inprocess.def; issue 37, point 5).
+"""Attacks on every module of the in-process table (csrc/guard/inprocess.def; issue 37, point 5).
 
 Five payloads per module, one per kind of host state a module's functions could reach: the
 environment, files, processes, process-wide settings, other threads. Each runs in process

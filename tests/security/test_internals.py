@@ -67,7 +67,7 @@ def test_class_attribute_is_harmless():
     # attribute of a class is behind the same choke point
     ex = new_executor()
     assert ex("(1).__class__ is type(1)").output is True
-    # __base__ is a reviewed read (csrc/dunders.c); what lies beyond stays refused
+    # __base__ is a reviewed read (csrc/guard/dunders.c); what lies beyond stays refused
     refused(ex, "(1).__class__.__base__.__subclasses__()", match="dunder")
     refused(ex, "(1).__class__.mro()", match="internal")
 

@@ -1,4 +1,4 @@
-"""The memory budget (docs/security.md, "Memory budget"; csrc/memlimit.c).
+"""The memory budget (docs/security.md, "Memory budget"; csrc/budget/memlimit.c).
 
 CPython's allocators are wrapped: net bytes allocated on the step's thread count against
 `max_memory_bytes`, whatever C path allocates them. Every payload here has no size pre-check of

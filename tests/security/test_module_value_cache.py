@@ -1,4 +1,4 @@
-"""An Attribute node remembers the value a module gave it (csrc/eval_expr.c, module_attr_load).
+"""An Attribute node remembers the value a module gave it (csrc/eval/eval_expr.c, module_attr_load).
 
 The node keeps the module's value for its name while the module's dict is unchanged (its PEP
 509 version up to 3.11, a dict watcher from 3.12) and the budget window is the one that let the

@@ -2,7 +2,7 @@
 
 The gate recognizes a namespace by its keys: `__builtins__` (some code's globals), or `__name__`
 naming a loaded module whose `__dict__` it is.  Small dicts are scanned before those lookups
-(csrc/policy.c, is_namespace_dict): these cases cover both sides of that scan.
+(csrc/guard/policy.c, is_namespace_dict): these cases cover both sides of that scan.
 """
 
 from __future__ import annotations

@@ -504,7 +504,7 @@ def _params():
 
 # Deep chains of host iterators: CPython 3.11 recurses through them in C with
 # no depth check and would crash the host on its default stack.  Steps run on
-# a large stack of their own (csrc/bigstack.c), so these now simply run, as
+# a large stack of their own (csrc/budget/bigstack.c), so these now simply run, as
 # the same code would in a CPython with an unlimited stack; what matters is
 # that the process survives and the executor keeps working.
 DEEP_HOST_CHAINS = [

@@ -1,4 +1,4 @@
-"""csrc/policy.def, the choke point's name tables: the docs' tables are generated from it, and
+"""csrc/guard/policy.def, the choke point's name tables: the docs' tables are generated from it, and
 every entry does what its table says, on this CPython (scripts/gen_policy_tables.py)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Protocols that hand host code raw power (issue 9, part I): a class the code makes may not
 define __array_interface__, __array_struct__, __reduce__, __reduce_ex__, __buffer__... however
-it is built, and its instances never answer those names (csrc/provenance.c); id() is a keyed
+it is built, and its instances never answer those names (csrc/guard/provenance.c); id() is a keyed
 permutation of the address, not the address."""
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from smolagents_native import InterpreterError, LocalPythonExecutor
 TRIPWIRE = r"Forbidden by the sandbox \(host code acting for the code\)"
 # A string annotation evaluated by typing: the tripwire refuses the evaluation's compile; from
 # 3.14 the compile is annotationlib's syntax check (allowed) and the evaluation is
-# ForwardRef.evaluate, a gadget (csrc/gadgets.def), refused when it starts.
+# ForwardRef.evaluate, a gadget (csrc/guard/gadgets.def), refused when it starts.
 STRING_EVAL = TRIPWIRE + (r"|Forbidden call of annotationlib\.ForwardRef\.evaluate"
                           if sys.version_info >= (3, 14) else "")
 
