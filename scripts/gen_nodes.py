@@ -8,7 +8,7 @@ Generated (never edit them by hand):
 
 * csrc/ir/nodes_gen.h -- one payload struct per layout (``NodeBinOp``, ``NodeTry``
   for Try and TryStar, ...), ``NODE_PAYLOAD``: the anonymous union that
-  ``struct Node`` in interp.h ends with, so a field is ``n->BinOp.left``; and
+  ``struct Node`` in ir.h ends with, so a field is ``n->BinOp.left``; and
   ``NODE_AST_FIELDS(X)``: every ast field name lowering reads, from which
   lower.c builds its interned field names.
 * csrc/front/lower_gen.inc -- ``lower_fields_<Layout>(L, o, n)`` per layout with
@@ -64,6 +64,7 @@ class Field:
     type: str  # as written, without `!` and `=fn`
     manual: bool  # `!`: lowered by hand
     fn: str | None = None  # node*=fn
+    cache: bool = False  # declared by a CACHE line: an inline cache, not the schema
 
     @property
     def is_node(self) -> bool:
@@ -163,7 +164,7 @@ def read_spec(path: Path = DEF) -> Spec:
     layouts: dict[str, Layout] = {}
     refused: list[str] = []
     hand: list[str] = []
-    entry = re.compile(r"\b(STMT|EXPR|PAT|AUX|REFUSED|AST_FIELDS)\s*\(", re.S)
+    entry = re.compile(r"\b(STMT|EXPR|PAT|AUX|REFUSED|AST_FIELDS|CACHE)\s*\(", re.S)
     pos = 0
     while True:
         m = entry.search(text, pos)
@@ -197,6 +198,24 @@ def read_spec(path: Path = DEF) -> Spec:
             raise SpecError(f"bad kind name {name!r}")
         if macro == "REFUSED":
             refused.append(name)
+            continue
+        if macro == "CACHE":
+            kind = next((k for k in kinds if k.name == name), None)
+            if kind is None:
+                raise SpecError(f"CACHE({name}): no kind {name} before it")
+            lay = layouts[kind.layout]
+            if kind.layout != name:
+                raise SpecError(f"CACHE({name}): {name} shares layout {kind.layout}")
+            if any(f.cache for f in lay.fields):
+                raise SpecError(f"CACHE({name}): a second CACHE line for {name}")
+            for w in _strings(rest).split():
+                f = _parse_field(w, f"CACHE({name})")
+                if f.is_node:
+                    raise SpecError(f"CACHE({name}): {f.name} is node-valued; a cache is C-typed")
+                if any(g.name == f.name for g in lay.fields):
+                    raise SpecError(f"CACHE({name}): {f.name} is also a field of the schema")
+                f.cache = True
+                lay.fields.append(f)
             continue
         words = _strings(rest).split()
         where = f"{macro}({name})"
@@ -256,6 +275,8 @@ def render_header(spec: Spec) -> str:
         out.append(f"/* {kinds} */\n")
         out.append("typedef struct {\n")
         for f in lay.fields:
+            if f.cache and not any(g.cache for g in lay.fields[: lay.fields.index(f)]):
+                out.append("    /* inline caches (nodes.def CACHE): written by eval/specialize.c only */\n")
             for d in _decl(f):
                 out.append(f"    {d}\n")
         out.append(f"}} Node{lay.name};\n\n")

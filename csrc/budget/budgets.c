@@ -7,7 +7,7 @@
  *
  * An interpreter's budgets are a copy in its own Interp (budgets_apply), so
  * a running step and the hooks host code calls later read only that copy,
- * through one accessor per budget (budget_<name>, interp.h): never a Python
+ * through one accessor per budget (budget_<name>, budget.h): never a Python
  * global that code could rebind.  None is stored as BUDGET_NONE_<KIND>, the
  * largest value of the budget's type (one encoding of "no limit").
  */

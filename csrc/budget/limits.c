@@ -1,6 +1,6 @@
 /* limits.c: budgets (docs/security.md lists each with its default).
  *
- * - operations: one decrement per evaluated node (charge() in interp.h);
+ * - operations: one decrement per evaluated node (charge() in eval.h);
  * - wall clock: checked every CLOCK_EVERY operations (a host call counts
  *   HOST_CALL_CLOCK_WEIGHT towards that), inside the interpreter, with no
  *   threads; blocking calls are bounded by the remaining time (policy.c);

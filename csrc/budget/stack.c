@@ -23,7 +23,7 @@
 
 /* Lowest safe address of the generator stack the thread runs on; NULL on
  * the thread's own stack.  Accessors: stack_current_limit() and
- * stack_set_current_limit() (interp.h). */
+ * stack_set_current_limit() (budget.h). */
 HOT_TLS char *stack_current_limit_tls;
 #if COMPAT_STACK_PROTECTION
 HOT_TLS CompatStack compat_stack_tls; /* compat.h */

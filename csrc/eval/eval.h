@@ -67,6 +67,50 @@ in_eval(const Interp *in)
     return &((InterpEvalView *)in)->eval;
 }
 
+/* specialize.c: the one writer of the inline caches (nodes.def's CACHE
+ * fields), each from a verdict its caller obtained (specialize.c's head). */
+/* How many callables one call site may remember in turn (each one is kept
+ * alive by the program): past it the site is megamorphic and always takes
+ * the full gate. */
+#define HC_MAX_FILLS 4
+/* How many modules one Attribute node may remember in turn (each one is
+ * held by the program); the same for the values of a module
+ * (Attribute.mval). */
+#define MOD_MAX_FILLS 4
+/* Attribute.mval_version of a value remembered in an earlier budget window:
+ * the next load takes the full path (a watched version is never this
+ * large: it counts dict changes from 1) */
+#define MVAL_STALE UINT64_MAX
+/* A store to Name `t` passed the tool check at this tools epoch. */
+void specialize_name_checked(Node *t, uint32_t tools_epoch);
+/* Call `e` remembers host callable `func` (a pass of hostcall_gate with
+ * HC_REMEMBER; plain: with HC_REMEMBER_PLAIN), held by `program`, unless
+ * the site has learned HC_MAX_FILLS callables already. */
+void specialize_call_gate(Node *e, PyObject *program, PyObject *func,
+                          int plain);
+/* Call `e` remembers the class and __init__ function_init_for_call found. */
+void specialize_call_init(Node *e, const CompatTypeCache *learned);
+/* Attribute `e` remembers a guard's verdict on its type (itype / itag, and
+ * stag when the verdict has one); nothing when v->type is NULL. */
+void specialize_attr_verdict(Node *e, const AttrVerdict *v);
+/* Attribute `attr` remembers module `mod` (held by f's program) as passing
+ * the attribute check in this budget window. */
+void specialize_module_checked(Frame *f, Node *attr, PyObject *mod);
+/* Attribute `attr` remembers v, the value its module gave as it is, at
+ * the module dict's watched version (0: not watched). */
+void specialize_module_value(Frame *f, Node *attr, PyObject *v,
+                             uint64_t version);
+/* A method load at `attr` remembers its type-alone verdict (mtype, NULL for
+ * none), whether provenance found the code's own method (mcode) and the
+ * type cache the lookup filled. */
+void specialize_method(Node *attr, PyTypeObject *mtype, int mcode,
+                       const CompatTypeCache *tcache);
+/* After PyObject_GenericGetAttr(obj, name) gave v at Attribute `e` whose
+ * itype / itag are obj's type at its tag: when that type has no attribute
+ * `name` at all (no descriptor, no class attribute: the generic lookup is
+ * the instance dict's entry), remember where the dict holds it. */
+void specialize_instance_attr(Node *e, PyObject *obj, PyObject *v);
+
 /* globalcache.c: module-level names and globals, one slot per name.
  * gcache_name_slot: the slot number + 1 of a global name (lowering), 0 for
  * none.  gcache_begin: a step starts with these dicts (exact, watched).
@@ -155,8 +199,8 @@ PyObject *function_call_simple(Frame *f, FunctionObject *fn,
                                Py_ssize_t nargs);
 /* Instantiating a class of the code's own without type_call (3.11's
  * CALL_ALLOC_AND_ENTER_INIT does the same for Python classes in CPython):
- * function_init_for_call says, from the call site's cache `ic` (filled on
- * a miss), whether `tp` is made by object_new, has no __new__, is not
+ * function_init_for_call says, from the cache of Call `e` (its icache,
+ * which specialize_call_init fills on a miss), whether `tp` is made by object_new, has no __new__, is not
  * abstract, is plain to the call policy and has an interpreted __init__
  * (*pinit, borrowed from the type) that can run directly: 1, or 0 (the call
  * takes the full path; no exception set).  Then function_call_init_simple
@@ -166,7 +210,7 @@ PyObject *function_call_simple(Frame *f, FunctionObject *fn,
  * arguments, makes the object with tp_new and no arguments, runs __init__,
  * and gives the object, or a TypeError when __init__ returned anything but
  * None. */
-int function_init_for_call(Interp *in, PyTypeObject *tp, CompatTypeCache *ic,
+int function_init_for_call(Interp *in, Node *e, PyTypeObject *tp,
                            FunctionObject **pinit);
 PyObject *function_call_init_simple(Frame *f, FunctionObject *init,
                                     PyTypeObject *tp, Node **args,
@@ -178,6 +222,9 @@ PyObject *function_call_init(Interp *in, FunctionObject *init,
  * handler in expr_table / stmt_table.  0, or -1 with SystemError. */
 int eval_expr_table_check(void);
 int eval_stmt_table_check(void);
+/* eval_expr.c: a store to a plain attribute name (NF_PLAIN_NAME) at
+ * Attribute `t`, its site's verdicts used and learned.  0 / -1. */
+int attr_store_plain(Frame *f, Node *t, PyObject *obj, PyObject *value);
 int store_target_slow(Frame *f, Node *t, PyObject *value);
 /* The load of `obj.name` in an augmented assignment to the plain-name
  * attribute target t (policy_getattr_plain's checks and result): t's

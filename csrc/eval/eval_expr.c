@@ -196,7 +196,7 @@ check_tool_binding(Frame *f, Node *t)
     if (check_tool_binding_slow(f, t->obj) < 0) {
         return -1;
     }
-    t->Name.checked_epoch = in_eval(f->in)->tools_epoch;
+    specialize_name_checked(t, in_eval(f->in)->tools_epoch);
     return 0;
 }
 
@@ -481,6 +481,23 @@ store_subscript(Frame *f, Node *t, PyObject *value)
     return r;
 }
 
+/* A store to a plain name (NF_PLAIN_NAME) at Attribute `t`:
+ * policy_setattr_plain_cached with the verdict the site remembered, and the
+ * one it learns remembered (eval_stmt.c's augmented assignment too). */
+int
+attr_store_plain(Frame *f, Node *t, PyObject *obj, PyObject *value)
+{
+    AttrVerdict cached = {t->Attribute.itype, t->Attribute.itag,
+                          t->Attribute.stag};
+    AttrVerdict learned = {NULL, 0, 0};
+    int r = policy_setattr_plain_cached(f->in, obj, t->obj, value, &cached,
+                                        &learned);
+    if (learned.type != NULL) {
+        specialize_attr_verdict(t, &learned);
+    }
+    return r;
+}
+
 /* Out of store_target: a tail jump to the store's own function, without
  * a frame.  A module-level name (agent code runs there: every assignment
  * and loop target of a step) goes straight to its global-cache store. */
@@ -529,9 +546,7 @@ store_target_other(Frame *f, Node *t, PyObject *value)
             return -1;
         }
         int r = t->flags & NF_PLAIN_NAME
-                    ? policy_setattr_plain_cached(
-                          f->in, obj, t->obj, value, &t->Attribute.itype,
-                          &t->Attribute.itag, &t->Attribute.stag)
+                    ? attr_store_plain(f, t, obj, value)
                     : policy_setattr(f->in, obj, t->obj, value);
         Py_DECREF(obj);
         return r;
@@ -1821,14 +1836,6 @@ fail:
  * Otherwise return the attribute's value as `obj.name` would, *self_arg
  * NULL.  The name passes the attribute choke point either way.  New
  * reference, or NULL with an exception. */
-/* How many modules one Attribute node may remember in turn (each one is
- * held by the program); the same for the values of a module
- * (Attribute.mval). */
-#define MOD_MAX_FILLS 4
-/* Attribute.mval_version of a value remembered in an earlier budget window:
- * the next load takes the full path (a watched version is never this
- * large: it counts dict changes from 1) */
-#define MVAL_STALE UINT64_MAX
 
 /* The attribute check of a node whose name is plain (NF_PLAIN_NAME): only
  * what the object decides (policy_check_attr_plain).  A module's verdict
@@ -1850,21 +1857,7 @@ attr_check_plain(Frame *f, Node *attr, PyObject *obj)
     if (policy_check_attr_plain(in, obj, attr->obj) < 0) {
         return -1;
     }
-    if (attr->Attribute.mod_ok == obj) {
-        attr->Attribute.mod_epoch = in_budget(in)->window_epoch; /* held already */
-        /* a new window: the value's verdict is the window's to give */
-        attr->Attribute.mval_version = MVAL_STALE;
-    }
-    else if (attr->Attribute.mod_fills < MOD_MAX_FILLS &&
-             PyList_Append(((ProgramObject *)f->program)->consts, obj) == 0) {
-        attr->Attribute.mod_ok = obj;
-        attr->Attribute.mod_epoch = in_budget(in)->window_epoch;
-        attr->Attribute.mod_fills++;
-        attr->Attribute.mval = NULL;
-    }
-    else {
-        PyErr_Clear();
-    }
+    specialize_module_checked(f, attr, obj);
     return 0;
 }
 
@@ -1940,17 +1933,9 @@ module_attr_load(Frame *f, Node *attr, PyObject *obj)
                 compat_watched_version(COMPAT_WATCH_MODULES, d) == 0)) {
         return v;
     }
-    if (v != mv) {
-        if (attr->Attribute.mval_fills >= MOD_MAX_FILLS ||
-            PyList_Append(((ProgramObject *)f->program)->consts, v) < 0) {
-            PyErr_Clear();
-            return v;
-        }
-        attr->Attribute.mval = v;
-        attr->Attribute.mval_fills++;
-    }
-    attr->Attribute.mval_version =
-        watched ? compat_watched_version(COMPAT_WATCH_MODULES, d) : 0;
+    specialize_module_value(
+        f, attr, v,
+        watched ? compat_watched_version(COMPAT_WATCH_MODULES, d) : 0);
     return v;
 }
 
@@ -1964,7 +1949,7 @@ module_attr_load(Frame *f, Node *attr, PyObject *obj)
 static inline int
 builtin_method_cached(Node *call, Node *attr, PyObject *obj)
 {
-    CompatTypeCache *tc = &attr->Attribute.tcache;
+    const CompatTypeCache *tc = &attr->Attribute.tcache;
     PyTypeObject *tp = Py_TYPE(obj);
     return tc->value == call->Call.hc_func && tc->tp == tp && tc->tag != 0 &&
            tp->tp_version_tag == tc->tag && (attr->flags & NF_PLAIN_NAME) &&
@@ -1983,7 +1968,7 @@ load_method(Frame *f, Node *call, PyObject *obj, PyObject **self_arg)
 {
     Node *attr = call->Call.func;
     *self_arg = NULL;
-    CompatTypeCache *tc = &attr->Attribute.tcache;
+    const CompatTypeCache *tc = &attr->Attribute.tcache;
     PyTypeObject *tp = Py_TYPE(obj);
     /* A method of the code's class found here before (mcode): the type at
        this tag reads attributes generically and gives this interpreted
@@ -2011,21 +1996,22 @@ load_method(Frame *f, Node *call, PyObject *obj, PyObject **self_arg)
     }
     /* the type alone decides the check for the next objects of this type
        at this site (trusted with tcache's type and tag only) */
-    attr->Attribute.mtype =
+    PyTypeObject *mtype =
         (attr->flags & NF_PLAIN_NAME) && !policy_attr_plain_asks_object(obj)
             ? tp
             : NULL;
     int unbound;
     PyObject *meth;
-    if (provenance_get_method(obj, attr->obj, &meth, &unbound,
-                              &attr->Attribute.tcache)) {
-        attr->Attribute.mcode = 1;
+    /* the lookups fill a copy of the site's type cache, which the site
+       then remembers (they may run code that uses this site meanwhile:
+       each cache entry is whole, a type, its tag and what it gave) */
+    CompatTypeCache learned = *tc;
+    int mcode = provenance_get_method(obj, attr->obj, &meth, &unbound,
+                                      &learned);
+    if (!mcode) {
+        meth = compat_get_method_cached(obj, attr->obj, &unbound, &learned);
     }
-    else {
-        attr->Attribute.mcode = 0;
-        meth = compat_get_method_cached(obj, attr->obj, &unbound,
-                                        &attr->Attribute.tcache);
-    }
+    specialize_method(attr, mtype, mcode, &learned);
     if (meth == NULL) {
         Py_DECREF(obj);
         return NULL;
@@ -2286,6 +2272,42 @@ call_with_callee(Frame *f, Node *e, PyObject *func)
     return call_function_with(f, e, func, NULL);
 }
 
+/* The call gate of Call `e` for host callable `func`: the flags for
+ * hostcall_vectorcall, or -1 when the call is refused.  A callable the site
+ * remembered passes as it did; otherwise hostcall_gate decides, and the
+ * site remembers what its verdict allows (specialize_call_gate). */
+static NOINLINE int
+call_gate_slow(Frame *f, Node *e, PyObject *func)
+{
+    int site = 0;
+    if (e->Call.hc_fills < HC_MAX_FILLS) {
+        site = HC_SITE_LEARNS;
+        /* a module value the callee node holds (Attribute.mval) keeps
+           nothing more alive when remembered here */
+        if (e->Call.func->kind == K_Attribute &&
+            e->Call.func->Attribute.mval == func) {
+            site |= HC_SITE_HOLDS;
+        }
+    }
+    int r = hostcall_gate(f->in, func, site);
+    if (r < 0) {
+        return -1;
+    }
+    if (r & HC_REMEMBER) {
+        specialize_call_gate(e, f->program, func, r & HC_REMEMBER_PLAIN);
+    }
+    return r & HC_CHECKED;
+}
+
+static inline int
+call_gate(Frame *f, Node *e, PyObject *func)
+{
+    if (e->Call.hc_func == func) {
+        return e->Call.hc_plain ? HC_CHECKED | HC_PLAIN : HC_CHECKED;
+    }
+    return call_gate_slow(f, e, func);
+}
+
 /* The call of `func` (owned), with `self_arg` (owned, or NULL) first when
  * load_method gave an unbound method. */
 static NOINLINE PyObject *
@@ -2312,8 +2334,7 @@ call_function_with(Frame *f, Node *e, PyObject *func, PyObject *self_arg)
     PyObject *res = NULL;
     FunctionObject *init;
     if (Py_IS_TYPE(func, &PyType_Type) && !(e->flags & NF_STAR_ARGS) &&
-        function_init_for_call(f->in, (PyTypeObject *)func, &e->Call.icache,
-                               &init)) {
+        function_init_for_call(f->in, e, (PyTypeObject *)func, &init)) {
         /* a class of the code's own, made as type_call would make it but
            without it: not a host call (object_new, then interpreted code) */
         res = call_class_init(f, e, (PyTypeObject *)func, init);
@@ -2336,8 +2357,7 @@ call_function_with(Frame *f, Node *e, PyObject *func, PyObject *self_arg)
        and their results were gated inside */
     int interpreted = hostcall_is_interpreted(f->in, func);
     int hcflags = 0;
-    if (!interpreted &&
-        (hcflags = hostcall_gate(f->in, e, f->program, func)) < 0) {
+    if (!interpreted && (hcflags = call_gate(f, e, func)) < 0) {
         Py_DECREF(func);
         Py_XDECREF(self_arg);
         return NULL;
@@ -2534,7 +2554,7 @@ done:
 
 /* ------------------------------------------------------------------- main */
 
-/* Cases of eval_expr kept out of line (see NOINLINE in interp.h). */
+/* Cases of eval_expr kept out of line (see NOINLINE in base.h). */
 
 static NOINLINE PyObject *
 eval_unary(Frame *f, Node *e)
@@ -2618,43 +2638,6 @@ eval_namedexpr(Frame *f, Node *e)
  * other orders stops learning after that and takes the generic lookup. */
 #define AIDX_MAX_FILLS 4
 
-/* After PyObject_GenericGetAttr(obj, name) gave v at a site whose itype /
- * itag are obj's type at its tag: when that type has no attribute `name`
- * at all (no descriptor, no class attribute: the generic lookup is the
- * instance dict's entry), remember where the dict holds it. */
-static NOINLINE void
-instance_attr_learn(Node *e, PyObject *obj, PyObject *v)
-{
-    e->Attribute.afills++;
-    if (Py_TYPE(obj)->tp_dictoffset == 0) {
-        return; /* no instance dict */
-    }
-    PyObject *found = compat_type_lookup(Py_TYPE(obj), e->obj);
-    if (found != NULL || PyErr_Occurred()) {
-        Py_XDECREF(found);
-        PyErr_Clear();
-        return;
-    }
-    PyObject *d = PyObject_GenericGetDict(obj, NULL);
-    if (d == NULL) {
-        PyErr_Clear();
-        return;
-    }
-    Py_ssize_t pos = 0, at = 0;
-    PyObject *k, *val;
-    while (PyDict_Next(d, &pos, &k, &val)) {
-        if (k == e->obj && val == v) {
-            if (at < INT32_MAX) {
-                e->Attribute.aidx = (int32_t)at + 1;
-                e->Attribute.atag = e->Attribute.itag;
-            }
-            break;
-        }
-        at = pos;
-    }
-    Py_DECREF(d);
-}
-
 /* The value at the position the site learned for its itag (aidx - 1) in
  * obj's instance dict when its key is the node's name object itself: a new
  * reference, or NULL (no error). */
@@ -2684,7 +2667,7 @@ instance_dict_at(Node *e, PyObject *obj)
 
 /* `obj.name` at a site whose itype / itag are obj's type at its tag: what
  * PyObject_GenericGetAttr gives, then the attribute result.  With aidx
- * (the type has no attribute `name`, instance_attr_learn), the instance
+ * (the type has no attribute `name`, specialize_instance_attr), the instance
  * dict's entry at that position when its key is the name itself: what the
  * generic lookup would find there, without the type lookup nor the hash
  * probe (CPython 3.11's LOAD_ATTR_INSTANCE_VALUE, through public API:
@@ -2706,7 +2689,7 @@ instance_attr_load(Frame *f, Node *e, PyObject *obj)
     if (e->Attribute.afills < AIDX_MAX_FILLS &&
         Py_TYPE(obj) == e->Attribute.itype &&
         compat_type_version(Py_TYPE(obj)) == e->Attribute.itag) {
-        instance_attr_learn(e, obj, v);
+        specialize_instance_attr(e, obj, v);
     }
     return policy_attr_result(f->in, v);
 }
@@ -2733,7 +2716,7 @@ attr_load_for_update(Frame *f, Node *t, PyObject *obj)
     if (warm && t->Attribute.afills < AIDX_MAX_FILLS && Py_TYPE(obj) == tp &&
         provenance_getattr_is_generic(tp, t->obj) &&
         compat_type_version(tp) == t->Attribute.itag) {
-        instance_attr_learn(t, obj, raw);
+        specialize_instance_attr(t, obj, raw);
     }
     return policy_attr_result(f->in, raw);
 }
@@ -2756,8 +2739,8 @@ eval_attribute(Frame *f, Node *e)
             v = module_attr_load(f, e, obj);
         }
         else {
-            policy_getattr_remember(obj, e->obj, &e->Attribute.itype,
-                                    &e->Attribute.itag);
+            AttrVerdict av = policy_getattr_verdict(obj, e->obj);
+            specialize_attr_verdict(e, &av);
             v = attr_check_plain(f, e, obj) < 0
                     ? NULL
                     : policy_getattr_checked(f->in, obj, e->obj);

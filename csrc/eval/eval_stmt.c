@@ -1404,9 +1404,7 @@ eval_augassign(Frame *f, Node *s)
            changed the class): the load's dict position is kept for the tag
            it was learned at (Attribute.atag) */
         if ((t->flags & NF_PLAIN_NAME
-                 ? policy_setattr_plain_cached(
-                       f->in, obj, t->obj, res, &t->Attribute.itype,
-                       &t->Attribute.itag, &t->Attribute.stag)
+                 ? attr_store_plain(f, t, obj, res)
                  : policy_setattr(f->in, obj, t->obj, res)) < 0) {
             goto done;
         }
@@ -1952,7 +1950,7 @@ eval_match(Frame *f, Node *s)
 
 /* --------------------------------------------------------------- dispatch */
 
-/* One handler per statement kind, reached through stmt_table (interp.h).
+/* One handler per statement kind, reached through stmt_table (ir.h).
  * Each is its own function, so that eval_stmt itself needs no stack frame
  * and its dispatch is a tail jump. */
 

@@ -771,9 +771,10 @@ function_call_init(Interp *in, FunctionObject *init, PyTypeObject *tp,
 }
 
 int
-function_init_for_call(Interp *in, PyTypeObject *tp, CompatTypeCache *ic,
+function_init_for_call(Interp *in, Node *e, PyTypeObject *tp,
                        FunctionObject **pinit)
 {
+    const CompatTypeCache *ic = &e->Call.icache;
     unsigned int tag = compat_type_version(tp);
     if (tag != 0 && ic->tp == tp && ic->tag == tag) {
         *pinit = (FunctionObject *)ic->value;
@@ -801,9 +802,8 @@ function_init_for_call(Interp *in, PyTypeObject *tp, CompatTypeCache *ic,
     if (!ok) {
         return 0;
     }
-    ic->tp = tp;
-    ic->tag = tag;
-    ic->value = init;
+    CompatTypeCache learned = {tp, tag, init};
+    specialize_call_init(e, &learned);
     *pinit = (FunctionObject *)init;
     return function_is_direct(in, *pinit);
 }

@@ -1174,7 +1174,7 @@ fail:
  * of an expression of their body.  (Not of other generators: `yield from`
  * passes a host iterator's items through unseen.) */
 _Static_assert(offsetof(GenObject, func) == offsetof(GenHead, func),
-               "GenObject begins with GenHead (interp.h)");
+               "GenObject begins with GenHead (guard.h)");
 
 int
 generator_yields_gated(Interp *in, PyObject *it)

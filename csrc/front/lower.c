@@ -1,4 +1,4 @@
-/* lower.c: Python ast objects -> the compact IR of interp.h, plus the scope
+/* lower.c: Python ast objects -> the compact IR of ir.h, plus the scope
  * pass that resolves every name to a slot.
  *
  * Lowering reads the ast objects exactly once; the evaluator never touches

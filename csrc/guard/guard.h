@@ -165,6 +165,18 @@ PyObject *policy_getattr_checked(Interp *in, PyObject *obj, PyObject *name);
  * object decides (a module, a tool, an object the code did not create) */
 int policy_setattr_plain(Interp *in, PyObject *obj, PyObject *name,
                          PyObject *value);
+/* A verdict on plain-name attribute access to the instances of one type at
+ * one version tag, which a site may remember (an Attribute node's itype,
+ * itag, stag: eval/specialize.c writes them; the guards only return
+ * verdicts).  type NULL: nothing to remember.  dict_only_tag: for a store,
+ * the tag at which the type has no attribute of the name and its instances
+ * have a dict (0: not known). */
+typedef struct {
+    PyTypeObject *type;
+    uint32_t tag;
+    uint32_t dict_only_tag;
+} AttrVerdict;
+
 /* Plain-name loads from instances (an Attribute node's itype / itag).  A
  * load of a name policy_attr_name_plain accepted, from an object that is
  * neither a module nor an internal object, passes the attribute check on the
@@ -173,25 +185,25 @@ int policy_setattr_plain(Interp *in, PyObject *obj, PyObject *name,
  * is PyObject_GenericGetAttr.  Both facts depend only on the type and its
  * bases, which get a new version tag whenever they change (tags are never
  * reused; provenance_adopt gives one when it installs its guard), so
- * policy_getattr_remember records the type and tag it found them for (from
+ * policy_getattr_verdict gives the type and tag it found them for (from
  * facts that ran no code, before the load), and a load from an object of
  * that type at that tag is PyObject_GenericGetAttr then policy_attr_result
  * (eval_attribute). */
-void policy_getattr_remember(PyObject *obj, PyObject *name, PyTypeObject **ctp,
-                             uint32_t *ctag);
-/* policy_setattr_plain remembering its verdict at a site (an Attribute
- * node's itype / itag): a store to an instance whose type's verdict was
+AttrVerdict policy_getattr_verdict(PyObject *obj, PyObject *name);
+/* policy_setattr_plain with a verdict a site remembered (`cached`: an
+ * Attribute node's itype / itag / stag) and the one it may remember next
+ * (`*learned`, zeroed by the caller): a store to an instance whose type's verdict was
  * "allowed" (it depends on the type alone for an instance that is not a
  * class, a super() proxy, a module or an internal object, and not a tool)
  * and whose type's store is the generic one, at the same version tag, is
- * PyObject_GenericSetAttr after the tool check.  *cstag: the tag at which
+ * PyObject_GenericSetAttr after the tool check.  cached->dict_only_tag: the tag at which
  * the type was also seen, when the site remembered it, to have no
  * attribute of the name while its instances have a dict: the store is then
  * what PyObject_GenericSetAttr does in that case, an item store in the
  * instance's dict. */
 int policy_setattr_plain_cached(Interp *in, PyObject *obj, PyObject *name,
-                                PyObject *value, PyTypeObject **ctp,
-                                uint32_t *ctag, uint32_t *cstag);
+                                PyObject *value, const AttrVerdict *cached,
+                                AttrVerdict *learned);
 int policy_setattr(Interp *in, PyObject *obj, PyObject *name, PyObject *value);
 int policy_delattr(Interp *in, PyObject *obj, PyObject *name);
 /* Value gate: 0 if `v` may enter interpreted code, -1 with error otherwise. */
@@ -395,11 +407,21 @@ int policy_is_budget_iterator(Interp *in, PyObject *v);
 #define HC_PLAIN \
     0x4 /* policy_prepare_call and funcbridge_adapt_call
                           have nothing to do for it */
-/* The call gate of a Call node `e` for host callable `func`: the flags to
- * pass to hostcall_vectorcall (HC_CHECKED, with HC_PLAIN when a verdict
- * remembered for a plain callable applies), or -1 when the call is
- * refused. */
-int hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func);
+/* The call gate for host callable `func` at a call site that has not
+ * remembered it: -1 when the call is refused, else HC_CHECKED (the flag to
+ * pass to hostcall_vectorcall), with the verdict a site may remember
+ * (specialize_call_gate) when `site` has HC_SITE_LEARNS: HC_REMEMBER when
+ * the pass may stand for the next calls of this very object there (it is
+ * not dangerous, and its identity is stable or, HC_SITE_HOLDS, the site
+ * keeps it alive anyway; never a pass the tool exemption gave), and
+ * HC_REMEMBER_PLAIN when policy_prepare_call and the bridge have nothing to
+ * do for it either.  A call site that remembered `func` passes HC_CHECKED,
+ * with HC_PLAIN for a plain one, without asking. */
+#define HC_SITE_LEARNS 0x1    /* the site may still learn a callable */
+#define HC_SITE_HOLDS 0x2     /* the site's callee node holds func */
+#define HC_REMEMBER 0x100      /* verdict: may be remembered by identity */
+#define HC_REMEMBER_PLAIN 0x200 /* verdict: remembered as plain */
+int hostcall_gate(Interp *in, PyObject *func, int site);
 /* 1 when `func` is an interpreted function or a method bound to one: not a
  * host call (its arguments and results stay inside the interpreter). */
 static inline int

@@ -15,9 +15,10 @@
  * Every host call goes through hostcall_vectorcall (or hostcall_call for a
  * call with *args / **kwargs), which, in this order:
  * 1. applies the call policy (policy_check_call: dangerous callables;
- *    hostcall_gate remembers a pass per call site for callables whose
- *    verdicts depend on their identity alone, and whether step 2 and the
- *    bridge have nothing to do for them: HC_PLAIN skips those);
+ *    hostcall_gate says when a call site may remember a pass, for
+ *    callables whose verdicts depend on their identity alone, and whether
+ *    step 2 and the bridge have nothing to do for them (the site remembers
+ *    it: eval/specialize.c; HC_PLAIN then skips those);
  * 2. applies the per-callable security hook (policy_prepare_call: bounded
  *    substitutes for blocking calls, size pre-checks, consumers' budgets);
  *    Then funcbridge_adapt_call: interpreted functions passed where
@@ -79,7 +80,7 @@ finish(Interp *in, PyObject *res)
  * verdict and the policy_prepare_call kind of any callable are functions of
  * its identity: policy.c builds both tables once, at module init, and keys
  * them by object or C function; only the tool exemption changes, and
- * hostcall_gate never remembers a pass it gave.) */
+ * hostcall_gate never lets a site remember a pass it gave.) */
 static inline int
 type_is_host_fixed(PyTypeObject *tp)
 {
@@ -104,39 +105,20 @@ identity_is_stable(PyObject *func)
     return 0;
 }
 
-/* How many callables one call site may remember in turn (each one is kept
- * alive by the program): past it the site is megamorphic and always takes
- * the full gate. */
-#define HC_MAX_FILLS 4
-
 int
-hostcall_gate(Interp *in, Node *e, PyObject *program, PyObject *func)
+hostcall_gate(Interp *in, PyObject *func, int site)
 {
-    if (e->Call.hc_func == func) {
-        return e->Call.hc_plain ? HC_CHECKED | HC_PLAIN : HC_CHECKED;
-    }
     if (policy_check_call(in, func) < 0) {
         return -1;
     }
     /* never a pass the tool exemption gave: the tools change between
        steps, the remembered verdict would not */
-    /* a module value the callee node holds (Attribute.mval) keeps nothing
-       more alive when remembered here */
-    int held = e->Call.func->kind == K_Attribute &&
-               e->Call.func->Attribute.mval == func;
-    if (e->Call.hc_fills < HC_MAX_FILLS &&
-        (held || identity_is_stable(func)) &&
+    if ((site & HC_SITE_LEARNS) &&
+        ((site & HC_SITE_HOLDS) || identity_is_stable(func)) &&
         !policy_callable_is_dangerous(in, func)) {
-        ProgramObject *prog = (ProgramObject *)program;
-        if (PyList_Append(prog->consts, func) == 0) {
-            e->Call.hc_func = func; /* held by the program from now on */
-            e->Call.hc_plain = policy_call_is_plain(in, func) &&
-                               !funcbridge_may_adapt(in, func);
-            e->Call.hc_fills++;
-        }
-        else {
-            PyErr_Clear();
-        }
+        int plain = policy_call_is_plain(in, func) &&
+                    !funcbridge_may_adapt(in, func);
+        return HC_CHECKED | HC_REMEMBER | (plain ? HC_REMEMBER_PLAIN : 0);
     }
     return HC_CHECKED;
 }

@@ -1437,7 +1437,7 @@ substitute(Interp *in, PyObject *v)
  * only `_` names on loads), not `co_*` nor an internal name (part 1), not
  * `obj` (part 2's AttributeError.obj / memoryview.obj).  For such a name a
  * load from an object that is neither a module nor a frame, traceback or
- * code object passes: policy_check_attr_plain (interp.h) checks that much
+ * code object passes: policy_check_attr_plain (guard.h) checks that much
  * and sends everything else here.  The lowering asks once per Attribute
  * node (NF_PLAIN_NAME); keep this in step with policy_check_attr_name. */
 int
@@ -1495,29 +1495,31 @@ policy_setattr_plain(Interp *in, PyObject *obj, PyObject *name,
     return PyObject_SetAttr(obj, name, value);
 }
 
-void
-policy_getattr_remember(PyObject *obj, PyObject *name, PyTypeObject **ctp,
-                        uint32_t *ctag)
+AttrVerdict
+policy_getattr_verdict(PyObject *obj, PyObject *name)
 {
+    AttrVerdict v = {NULL, 0, 0};
     PyTypeObject *tp = Py_TYPE(obj);
     unsigned int tag = compat_type_version(tp);
     if (tag == 0 || policy_attr_plain_asks_object(obj) ||
         !provenance_getattr_is_generic(tp, name)) {
-        return;
+        return v;
     }
-    *ctp = tp;
-    *ctag = tag;
+    v.type = tp;
+    v.tag = tag;
+    return v;
 }
 
 int
 policy_setattr_plain_cached(Interp *in, PyObject *obj, PyObject *name,
-                            PyObject *value, PyTypeObject **ctp,
-                            uint32_t *ctag, uint32_t *cstag)
+                            PyObject *value, const AttrVerdict *cached,
+                            AttrVerdict *learned)
 {
     PyTypeObject *tp = Py_TYPE(obj);
     unsigned int tag = compat_type_version(tp);
-    if (tag != 0 && tp == *ctp && tag == *ctag && !is_tool(in, obj)) {
-        if (tag == *cstag) {
+    if (tag != 0 && tp == cached->type && tag == cached->tag &&
+        !is_tool(in, obj)) {
+        if (tag == cached->dict_only_tag) {
             /* the type at this tag has nothing of the name (no descriptor
                to call) and its instances have a dict: what
                PyObject_GenericSetAttr does then, without the type lookup
@@ -1553,11 +1555,9 @@ policy_setattr_plain_cached(Interp *in, PyObject *obj, PyObject *name,
         /* the lookup may have run code (a str subclass key's __eq__):
            remember nothing unless the tag is still the one checked */
         if (compat_type_version(tp) == tag) {
-            *ctp = tp;
-            *ctag = tag;
-            if (dict_only) {
-                *cstag = tag;
-            }
+            learned->type = tp;
+            learned->tag = tag;
+            learned->dict_only_tag = dict_only ? tag : 0;
         }
     }
     return PyObject_SetAttr(obj, name, value);
@@ -2475,7 +2475,7 @@ policy_check_percent(Interp *in, PyObject *fmt, PyObject *args)
                        "format");
 }
 
-/* self.extend(arg): see interp.h. */
+/* self.extend(arg): see guard.h. */
 int
 policy_check_extend(Interp *in, PyObject *self, PyObject *arg)
 {

@@ -229,6 +229,7 @@ typedef struct {
     Py_ssize_t nargs;
     struct Node **keywords;
     Py_ssize_t nkeywords;
+    /* inline caches (nodes.def CACHE): written by eval/specialize.c only */
     PyObject *hc_func;
     uint8_t hc_fills;
     uint8_t hc_plain;
@@ -267,6 +268,7 @@ typedef struct {
 /* Attribute */
 typedef struct {
     struct Node *value;
+    /* inline caches (nodes.def CACHE): written by eval/specialize.c only */
     CompatTypeCache tcache;
     PyObject *mod_ok;
     uint64_t mod_epoch;
@@ -298,6 +300,7 @@ typedef struct {
 /* Name */
 typedef struct {
     uint32_t gslot;
+    /* inline caches (nodes.def CACHE): written by eval/specialize.c only */
     uint32_t checked_epoch;
 } NodeName;
 

@@ -731,3 +731,85 @@ def test_a_warm_instantiation_site_follows_the_class_the_host_changes_mid_loop()
         )
     # the executor stays usable and the site still makes plain instances
     assert ex("class P:\n    def __init__(self, v):\n        self.v = v\n[P(i).v for i in range(3)]").output == [0, 1, 2]
+
+
+# --- who writes the caches (docs/design.md 6.4; csrc/eval/specialize.c's head) --------------
+
+_C_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def _cache_fields() -> set[str]:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import gen_nodes
+    finally:
+        sys.path.pop(0)
+    spec = gen_nodes.read_spec()
+    fields = {f.name for lay in spec.layouts.values() for f in lay.fields if f.cache}
+    assert {"hc_func", "tcache", "itype", "mval", "checked_epoch"} <= fields
+    return fields
+
+
+def _sources(*layers: str) -> dict[str, str]:
+    out = {}
+    for layer in layers:
+        for p in sorted((ROOT / "csrc" / layer).glob("*.[ch]")):
+            out[f"{layer}/{p.name}"] = _C_COMMENT.sub(" ", p.read_text())
+    return out
+
+
+def cache_writes(sources: dict[str, str]) -> list[str]:
+    """Every place outside eval/specialize.c that writes a cache field of nodes.def's CACHE
+    lines: an assignment, an increment, or its address taken other than for a const
+    pointer (through which nothing is written)."""
+    names = "|".join(sorted(_cache_fields()))
+    write = re.compile(
+        rf"\.({names})\b(\s*\[[^\]]*\])?(\.\w+)?\s*(=(?!=)|\+=|-=|\|=|&=|\+\+|--)"
+        rf"|(\+\+|--)\s*[\w>().-]*\.({names})\b"
+    )
+    # unary `&` (after an operator, a parenthesis, a comma or `return`; not `&&`, not `a & b`)
+    address = re.compile(rf"(?:^|[(,=?:!]|\breturn)\s*&(?!&)\s*[\w>().-]*\.({names})\b")
+    const_ptr = re.compile(rf"\bconst\s+\w+\s*\*\s*\w+\s*=\s*&\s*[\w>().-]*\.({names})\b")
+    found = []
+    for name, src in sources.items():
+        if name == "eval/specialize.c":
+            continue
+        for lineno, line in enumerate(src.splitlines(), 1):
+            taken = len(address.findall(line)) > len(const_ptr.findall(line))
+            if write.search(line) or taken:
+                found.append(f"{name}:{lineno}: {line.strip()}")
+    return found
+
+
+def test_specialize_c_is_the_one_writer_of_inline_caches():
+    found = cache_writes(_sources("base", "ir", "budget", "guard", "runtime", "eval", "front", "module"))
+    assert found == [], "inline caches written outside eval/specialize.c:\n" + "\n".join(found)
+
+
+def test_the_writer_check_finds_a_write():
+    src = {
+        "eval/x.c": "void f(Node *e) { e->Attribute.itype = tp; }\n"
+        "void g(Node *e) { e->Call.hc_fills++; }\n"
+        "void h(Node *e) { fill(&e->Attribute.tcache); }\n"
+        "void k(Node *e) { const CompatTypeCache *tc = &e->Attribute.tcache; }\n"
+    }
+    found = cache_writes(src)
+    assert [f.split(":")[1] for f in found] == ["1", "2", "3"], found
+
+
+def test_the_guards_never_touch_a_node():
+    """The layers below the evaluator give verdicts: none of their C files names a node, and
+    none of their functions takes one (a layout they share, FunctionObject's `def`, may hold a
+    pointer the evaluator reads)."""
+    sources = _sources("base", "budget", "guard", "runtime")
+    touching = []
+    for name, src in sources.items():
+        for lineno, line in enumerate(src.splitlines(), 1):
+            in_c = name.endswith(".c") and re.search(r"\bNode\b", line)
+            if in_c or re.search(r"->(Call|Attribute|Name)\.", line):
+                touching.append(f"{name}:{lineno}: {line.strip()}")
+        # prototypes and inline functions of the headers: no Node parameter
+        for m in re.finditer(r"\b\w+\s*\(([^;{}()]*)\)\s*[;{]", src):
+            if re.search(r"\bNode\b", m.group(1)):
+                touching.append(f"{name}: {m.group(0).strip()}")
+    assert touching == [], "\n".join(touching)
