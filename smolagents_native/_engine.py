@@ -20,7 +20,7 @@ from typing import Any
 from . import _core, errors
 from . import observability as _obs
 from .errors import ExecutionTimeoutError, FinalAnswerException, InterpreterError
-from .grants import effective_grants
+from .grants import effective_grants_cached
 
 # ---------------------------------------------------------------------------------------------
 # Glue between smolagents' tool dictionaries and the core's `tools` / `extra_builtins`.
@@ -115,6 +115,38 @@ def _split_tools(
     return tools, extra
 
 
+# How the last tool mappings split, by the names and ids of their values in order: which
+# static names are protected tools and which become extra builtins. Which way a name goes
+# depends only on whether its value is one of the base tools (by identity), and the base tools
+# live as long as this module, so the split of a (name, id) sequence cannot change even when an
+# object dies and another takes its id: the memo holds names, never the tools. At most
+# _SPLIT_MEMO_SIZE entries, the oldest dropped first. Not for traced runs.
+_SPLIT_MEMO: dict[tuple[Any, ...], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+_SPLIT_MEMO_SIZE = 16
+
+
+def _split_tools_memo(
+    static_tools: dict[str, Callable], custom_tools: dict[str, Callable], traced: bool
+) -> tuple[dict[str, Callable], dict[str, Any]]:
+    """`_split_tools` for plain dicts, with the names' split remembered (_SPLIT_MEMO)."""
+    if traced or type(static_tools) is not dict or type(custom_tools) is not dict:
+        return _split_tools(static_tools, custom_tools, traced)
+    key = (tuple(static_tools), tuple(map(id, static_tools.values())))
+    names = _SPLIT_MEMO.get(key)
+    if names is None:
+        tools, extra = _split_tools(static_tools, None, traced)
+        names = (tuple(tools), tuple(extra))
+        if len(_SPLIT_MEMO) >= _SPLIT_MEMO_SIZE:
+            del _SPLIT_MEMO[next(iter(_SPLIT_MEMO))]
+        _SPLIT_MEMO[key] = names
+    tools = {name: static_tools[name] for name in names[0]}
+    if "final_answer" in tools:
+        tools["final_answer"] = _wrap_final_answer(tools["final_answer"])
+    extra = dict(custom_tools)
+    extra.update({name: static_tools[name] for name in names[1]})
+    return tools, extra
+
+
 def _new_interpreter(authorized_imports: list[str]) -> Any:
     return _core.Interpreter(
         authorized_imports=list(authorized_imports),
@@ -206,7 +238,7 @@ def sync(self: Any) -> None:
         or not _same_tools(static, synced[0])
         or not _same_tools(custom, synced[1])
     ):
-        self._interp.tools, self._interp.extra_builtins = _split_tools(
+        self._interp.tools, self._interp.extra_builtins = _split_tools_memo(
             static, custom, traced
         )
         self._synced = (_tools_snapshot(static), _tools_snapshot(custom), traced)
@@ -216,7 +248,7 @@ def sync(self: Any) -> None:
     # its identity stands for them.
     key = (self._interp, self.readable_dirs, self.writable_dirs, self.allow_network)
     if self._grants_key != key:
-        self._interp.grants = effective_grants(self.authorized_imports, *key[1:])
+        self._interp.grants = effective_grants_cached(self.authorized_imports, *key[1:])
         # copies: a list changed in place later must be seen as a change
         self._grants_key = tuple(list(v) if isinstance(v, list) else v for v in key)
 

@@ -15,6 +15,7 @@ of `_core.Interpreter.grants`:
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable
 from typing import Any
@@ -76,3 +77,25 @@ def effective_grants(
         ),
         "allow_processes": _implied(imports, PROCESS_MODULES),
     }
+
+
+@functools.lru_cache(maxsize=64)
+def _grants_of(
+    imports: tuple[str, ...], readable: Any, writable: Any, allow_network: bool | None
+) -> dict[str, Any]:
+    return effective_grants(imports, readable, writable, allow_network)
+
+
+def effective_grants_cached(
+    authorized_imports: Iterable[str],
+    readable_dirs: Any = None,
+    writable_dirs: Any = None,
+    allow_network: bool | None = None,
+) -> dict[str, Any]:
+    """`effective_grants`, remembered for the same hashable arguments (a new executor with
+    the usual attributes asks the same question as the last one); a fresh dict each time."""
+    try:
+        return dict(_grants_of(tuple(authorized_imports), readable_dirs, writable_dirs,
+                               allow_network))
+    except TypeError:  # a list of directories: not hashable
+        return effective_grants(authorized_imports, readable_dirs, writable_dirs, allow_network)
