@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generate the tables of docs/security.md, "Tables of the choke point", from csrc/guard/policy.def
 (the names the attribute choke point and the value gates list, each with its reason; the C
-side, policy.c, expands the same file).
+side, policy.c, expands the same file), and the table of the audit events the tripwire watches
+(section 8) from csrc/guard/events.def (tripwire.c expands it).
 
     python scripts/gen_policy_tables.py           # rewrite the tables
     python scripts/gen_policy_tables.py --check   # exit 1 if they are stale
@@ -21,7 +22,10 @@ from gen_budgets import _replace_between, check_arg, write_or_check  # noqa: E40
 DEF = ROOT / "csrc" / "guard" / "policy.def"
 DOC = ROOT / "docs" / "security.md"
 BEGIN, END = "<!-- policy-tables:begin -->", "<!-- policy-tables:end -->"
+EVENTS_DEF = ROOT / "csrc" / "guard" / "events.def"
+EVENTS_BEGIN, EVENTS_END = "<!-- events:begin -->", "<!-- events:end -->"
 _STR = r'"((?:[^"\\]|\\.)*)"'
+_EVENT = re.compile(rf"^(EVENT|EVENT_PREFIX)\({_STR}, (\w+), (NULL|{_STR}), {_STR}\)\s*$")
 _LINES = {
     "DUNDER_READ": re.compile(rf"^DUNDER_READ\((\w+), {_STR}\)\s*$"),
     "INTERNAL_NAME": re.compile(rf"^INTERNAL_NAME\((\w+), {_STR}\)\s*$"),
@@ -63,8 +67,31 @@ def tables(rows: dict[str, list[tuple[str, str]]]) -> str:
     return "\n".join(out).rstrip("\n")
 
 
+def read_events(text: str | None = None) -> list[tuple[str, str, str | None, str]]:
+    """[(event name, or prefix + "*"; rule; what (DENY's words) or None; why)], in the file's
+    order."""
+    out = []
+    for line in (EVENTS_DEF.read_text() if text is None else text).splitlines():
+        if not line.startswith("EVENT"):
+            continue
+        m = _EVENT.match(line)
+        if not m:
+            raise SystemExit(f"csrc/guard/events.def: entry not understood: {line}")
+        macro, name, rule, _what, what, why = m.groups()
+        out.append((name + "*" if macro == "EVENT_PREFIX" else name, rule, what, why))
+    return out
+
+
+def events_table(rows: list[tuple[str, str, str | None, str]]) -> str:
+    out = [f"**The watched events** ({len(rows)}; `*`: every event the name starts; rules as "
+           "`csrc/guard/events.def` says):", "", "| Event | Rule | Why |", "|---|---|---|"]
+    out += [f"| `{name}` | {rule} | {why} |" for name, rule, _what, why in rows]
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     doc = _replace_between(DOC.read_text(), BEGIN, END, tables(read_def()), DOC)
+    doc = _replace_between(doc, EVENTS_BEGIN, EVENTS_END, events_table(read_events()), DOC)
     return write_or_check({DOC: doc}, check_arg(argv, __doc__), "gen_policy_tables.py")
 
 

@@ -656,118 +656,32 @@ typedef struct {
     const char *what; /* for EV_DENY: the reason */
 } EventRule;
 
-/* Exact event names.  Prefix rules follow in event_kind(). */
+/* The watched events, from events.def: exact names, then prefixes. */
 static const EventRule rules[] = {
-    {"exec", EV_EXEC, NULL},
-    {"compile", EV_EXEC, NULL},
-    {"object.__getattr__", EV_GETATTR, NULL},
-    {"sys._getframe", EV_GETFRAME, NULL},
-    {"marshal.loads", EV_MARSHAL, NULL},
-    {"marshal.load", EV_MARSHAL, NULL},
-    {"pickle.find_class", EV_DENY, "unpickling a class or function"},
-    {"sys.settrace", EV_DENY, "sys.settrace"},
-    {"sys.setprofile", EV_DENY, "sys.setprofile"},
-    {"sys.addaudithook", EV_DENY, "adding an audit hook"},
-    {"sys._current_frames", EV_DENY, "reading other threads' frames"},
-    {"sys._current_exceptions", EV_DENY, "reading other threads' frames"},
-    {"sys.set_asyncgen_hooks_firstiter", EV_DENY, "async generator hooks"},
-    {"sys.set_asyncgen_hooks_finalizer", EV_DENY, "async generator hooks"},
-    {"gc.get_objects", EV_DENY, "gc.get_objects"},
-    {"gc.get_referrers", EV_DENY, "gc.get_referrers"},
-    {"gc.get_referents", EV_DENY, "gc.get_referents"},
-    {"code.__new__", EV_DENY, "creating a code object"},
-    {"function.__new__", EV_DENY, "creating a function from a code object"},
-    {"builtins.input", EV_DENY, "reading the host's standard input"},
-    {"builtins.breakpoint", EV_DENY, "breakpoint()"},
-    {"cpython.run_command", EV_DENY, "running source"},
-    {"cpython.run_file", EV_DENY, "running a file"},
-    {"open", EV_OPEN, NULL},
-    {"os.listdir", EV_READ, NULL},
-    {"os.scandir", EV_READ, NULL},
-    {"glob.glob", EV_READ, NULL},
-    {"os.chdir", EV_READ, NULL},
-    {"os.remove", EV_WRITE, NULL},
-    {"os.rmdir", EV_WRITE, NULL},
-    {"os.mkdir", EV_WRITE, NULL},
-    {"os.chmod", EV_WRITE, NULL},
-    {"os.chown", EV_WRITE, NULL},
-    {"os.chflags", EV_WRITE, NULL},
-    {"os.lchflags", EV_WRITE, NULL},
-    {"os.truncate", EV_WRITE, NULL},
-    {"os.utime", EV_WRITE, NULL},
-    {"os.setxattr", EV_WRITE, NULL},
-    {"os.removexattr", EV_WRITE, NULL},
-    {"os.mkfifo", EV_WRITE, NULL},
-    {"os.mknod", EV_WRITE, NULL},
-    {"shutil.rmtree", EV_WRITE, NULL},
-    {"shutil.chown", EV_WRITE, NULL},
-    {"shutil.make_archive", EV_WRITE, NULL},
-    {"shutil.unpack_archive", EV_WRITE2, NULL},
-    {"tempfile.mkstemp", EV_WRITE, NULL},
-    {"tempfile.mkdtemp", EV_WRITE, NULL},
-    {"os.rename", EV_WRITE2, NULL},
-    {"os.link", EV_WRITE2, NULL},
-    {"os.symlink", EV_WRITE2, NULL},
-    {"shutil.move", EV_WRITE2, NULL},
-    {"shutil.copyfile", EV_COPY, NULL},
-    {"shutil.copymode", EV_COPY, NULL},
-    {"shutil.copystat", EV_COPY, NULL},
-    {"shutil.copytree", EV_COPY, NULL},
-    {"os.putenv", EV_ENV, NULL},
-    {"os.unsetenv", EV_ENV, NULL},
-    {"os.system", EV_PROCESS, NULL},
-    {"os.fork", EV_PROCESS, NULL},
-    {"os.forkpty", EV_PROCESS, NULL},
-    {"os.kill", EV_PROCESS, NULL},
-    {"os.killpg", EV_PROCESS, NULL},
-    {"os.startfile", EV_PROCESS, NULL},
-    {"pty.spawn", EV_PROCESS, NULL},
-    {"subprocess.Popen", EV_PROCESS, NULL},
-    {"webbrowser.open", EV_PROCESS, NULL},
-    {"urllib.Request", EV_NETWORK, NULL},
-    {"http.client.connect", EV_NETWORK, NULL},
-    {"http.client.send", EV_NETWORK, NULL},
-    {"ftplib.connect", EV_NETWORK, NULL},
-    {"smtplib.connect", EV_NETWORK, NULL},
-    {"imaplib.open", EV_NETWORK, NULL},
-    {"poplib.connect", EV_NETWORK, NULL},
-    {"nntplib.connect", EV_NETWORK, NULL},
-    {"telnetlib.Telnet.open", EV_NETWORK, NULL},
+#define EVENT(name, rule, what, why) {name, EV_##rule, what},
+#include "events.def"
     {NULL, EV_DENY, NULL},
 };
 
-static int
-starts(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
+static const EventRule prefix_rules[] = {
+#define EVENT_PREFIX(prefix, rule, what, why) {prefix, EV_##rule, what},
+#include "events.def"
+    {NULL, EV_DENY, NULL},
+};
 
 /* The rule for `event`, or NULL: not watched. */
 static const EventRule *
 event_rule(const char *event)
 {
-    static const EventRule deny_ctypes = {"ctypes.*", EV_DENY,
-                                          "ctypes (native code and memory)"};
-    static const EventRule process = {"os.exec*", EV_PROCESS, NULL};
-    static const EventRule network = {"socket.*", EV_NETWORK, NULL};
-    static const EventRule winreg = {"winreg.*", EV_DENY, "the registry"};
     for (const EventRule *r = rules; r->name; r++) {
         if (strcmp(event, r->name) == 0) {
             return r;
         }
     }
-    if (starts(event, "ctypes.")) {
-        return &deny_ctypes;
-    }
-    if (starts(event, "os.exec") || starts(event, "os.spawn") ||
-        starts(event, "os.posix_spawn")) {
-        return &process;
-    }
-    if (starts(event, "socket.") || starts(event, "ssl.")) {
-        return &network;
-    }
-    if (starts(event, "winreg.")) {
-        return &winreg;
+    for (const EventRule *r = prefix_rules; r->name; r++) {
+        if (strncmp(event, r->name, strlen(r->name)) == 0) {
+            return r;
+        }
     }
     return NULL;
 }

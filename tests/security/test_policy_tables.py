@@ -70,3 +70,52 @@ def test_a_refused_function_is_refused_with_its_module_authorized(ex, dotted):
 def test_a_listed_dunder_is_readable(ex, name):
     ex("class K:\n    'doc'\n    def __init__(self):\n        pass\n")
     ex(f"v = K.{name}")  # a class has every one of them
+
+
+# --- csrc/guard/events.def: the audit events the tripwire watches -----------------------------
+
+EVENTS = gen_policy_tables.read_events()
+# what each rule refuses an event raised by host code acting for the code, with no file,
+# process or network module authorized (EXEC, GETATTR, GETFRAME and MARSHAL depend on the caller:
+# tests/security/test_tripwire.py)
+_REFUSED_AS = {
+    "READ": "readable_dirs", "OPEN": "readable_dirs", "COPY": "readable_dirs",
+    "WRITE": "writable_dirs", "WRITE2": "writable_dirs",
+    "PROCESS": "Forbidden by the sandbox", "NETWORK": "Forbidden by the sandbox",
+    "ENV": "Forbidden by the sandbox",
+}
+
+
+def test_every_event_line_is_understood_and_has_a_reason():
+    assert len(EVENTS) > 60
+    for name, rule, what, why in EVENTS:
+        assert rule in {"EXEC", "GETATTR", "GETFRAME", "MARSHAL", "DENY", *_REFUSED_AS}, name
+        assert (what is not None) == (rule == "DENY"), name
+        assert len(why) > 8, name
+
+
+@pytest.fixture(scope="module")
+def ex_sys():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # sys authorized in process
+        e = LocalPythonExecutor(["sys"], isolation="none")
+    e.send_tools({})
+    return e
+
+
+@pytest.mark.parametrize(
+    "name,rule,what", [(n, r, w) for n, r, w, _ in EVENTS if r in _REFUSED_AS or r == "DENY"]
+)
+def test_a_watched_event_is_refused_as_its_rule_says(ex_sys, name, rule, what):
+    event = name[:-1] + "x" if name.endswith("*") else name
+    args = ("/etc/passwd", "r", 0) if rule == "OPEN" else ("/etc/passwd", "/etc/hosts")
+    message = _error(ex_sys, f"import sys\nsys.audit({event!r}, *{args!r})")
+    assert "Forbidden by the sandbox (host code acting for the code)" in message
+    assert (what if rule == "DENY" else _REFUSED_AS[rule]) in message
+
+
+def test_an_event_not_in_the_table_passes(ex_sys):
+    ex_sys("import sys\nsys.audit('smolagents_native.test.unwatched', 1)")
+    ex_sys("import sys\nsys.audit('ctype.notaprefix', 1)")
