@@ -372,6 +372,24 @@ interpreter_rebuild_builtins(InterpreterObject *self)
     }
     Py_DECREF(gm);
     Py_XSETREF(in_module(in)->builtins, b);
+    self->builtins_stale = 0;
+    return 0;
+}
+
+/* The tools or the extra builtins changed: the code's builtins are built
+ * again by the next step (once, however many setters ran before it), and
+ * the old ones are dropped now, so that nothing keeps the old tools'
+ * proxies alive.  While a step or a hook runs they are built at once, as
+ * when every setter built them (the running step keeps the ones it started
+ * with: its frame and its global-name cache hold them). */
+static int
+interpreter_builtins_changed(InterpreterObject *self)
+{
+    if (in_budget(&self->in)->running) {
+        return interpreter_rebuild_builtins(self);
+    }
+    Py_CLEAR(in_module(&self->in)->builtins);
+    self->builtins_stale = 1;
     return 0;
 }
 
@@ -447,7 +465,8 @@ interpreter_init(InterpreterObject *self, PyObject *args, PyObject *kwds)
     if (self->cache == NULL && (self->cache = PyDict_New()) == NULL) {
         return -1;
     }
-    return interpreter_rebuild_builtins(self);
+    self->builtins_stale = 1; /* built by the first step */
+    return 0;
 }
 
 static int
@@ -949,9 +968,12 @@ interpreter_run_budgets(InterpreterObject *self, PyObject *code,
                         "this interpreter is already running a step");
         return NULL;
     }
-    if (in_module(in)->builtins == NULL || in_guard(in)->tools == NULL) {
+    if (in_guard(in)->tools == NULL) {
         PyErr_SetString(PyExc_RuntimeError,
                         "Interpreter.__init__ was not called");
+        return NULL;
+    }
+    if (self->builtins_stale && interpreter_rebuild_builtins(self) < 0) {
         return NULL;
     }
     budgets_apply(in, bp);
@@ -1125,7 +1147,7 @@ interpreter_set_tools(InterpreterObject *self, PyObject *v, void *c)
        remembered for the window (Attribute.mod_ok, mval) are asked again,
        even when the host changes the tools in the middle of a step */
     limits_new_window_epoch(&self->in);
-    return interpreter_rebuild_builtins(self);
+    return interpreter_builtins_changed(self);
 }
 
 static PyObject *
@@ -1147,7 +1169,7 @@ interpreter_set_extra(InterpreterObject *self, PyObject *v, void *c)
         return -1;
     }
     Py_XSETREF(self->extra_builtins, copy);
-    return interpreter_rebuild_builtins(self);
+    return interpreter_builtins_changed(self);
 }
 
 static PyObject *

@@ -45,6 +45,10 @@ typedef struct InterpreterObject {
     size_t cache_bytes;  /* the programs' ProgramObject.bytes, summed */
     long long cache_hits, cache_misses, cache_evictions;
     PyObject *extra_builtins;
+    /* the tools or the extra builtins changed since the code's builtins
+       (ModuleState.builtins) were built: the next step builds them
+       (interpreter_rebuild_builtins), once however many setters ran */
+    int builtins_stale;
 } InterpreterObject;
 _Static_assert(offsetof(InterpreterObject, in) == INTERP_OFFSET,
                "interp_of(): the Interp follows the object header");
