@@ -43,6 +43,9 @@ def _set_base_values(base_tools: dict[str, Any], smol_base_tools: dict[str, Any]
     }
     _BASE_VALUES = values
     _BASE_IDS = {name: frozenset(map(id, v)) for name, v in values.items()}
+    # the splits remembered were made against the old base tools (and their ids could now
+    # be reused): forget them
+    _SPLIT_MEMO.clear()
 
 
 _PY_BUILTIN_NAMES = frozenset(dir(builtins))

@@ -75,3 +75,22 @@ def test_the_memo_keeps_no_tool_alive():
     del ex, tool
     gc.collect()
     assert ref() is None
+
+
+def test_new_base_tools_forget_the_remembered_splits():
+    base = _base_static()
+    static = {**base, "sqrt": _user_tool}
+    tools, extra = _engine._split_tools_memo(static, {}, False)
+    assert tools["sqrt"] is _user_tool and _engine._SPLIT_MEMO
+    old_values = dict(_engine._BASE_VALUES)
+    try:
+        # smolagents found later: its base tools join ours (executor.py)
+        _engine._set_base_values({n: v[0] for n, v in old_values.items()}, {"sqrt": _user_tool})
+        assert not _engine._SPLIT_MEMO
+        tools, extra = _engine._split_tools_memo(static, {}, False)
+        assert "sqrt" not in tools and extra["sqrt"] is _user_tool  # now a base tool
+    finally:
+        _engine._BASE_VALUES, _engine._BASE_IDS = old_values, {
+            n: frozenset(map(id, v)) for n, v in old_values.items()
+        }
+        _engine._SPLIT_MEMO.clear()
