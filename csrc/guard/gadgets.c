@@ -105,7 +105,7 @@ typedef struct {
 } PureDef;
 
 static const PureDef pure_defs[] = {
-#define PURE(m, q) {m, q},
+#define PURE(m, q, why) {m, q},
 #include "pure.def"
 #undef PURE
 };

@@ -472,9 +472,11 @@ def test_gadgets_stay_refused_around_pure_functions(code):
 
 def test_every_pure_entry_exists():
     text = (Path(__file__).resolve().parents[2] / "csrc" / "guard" / "pure.def").read_text(encoding="utf-8")
-    entries = re.findall(r'^PURE\("([^"]+)", "([^"]+)"\)', text, re.M)
-    assert len(entries) > 20
-    for mod, qual in entries:
+    lines = [ln for ln in text.splitlines() if ln.startswith("PURE(")]
+    entries = re.findall(r'^PURE\("([^"]+)", "([^"]+)", "([^"]+)"\)$', text, re.M)
+    assert len(entries) == len(lines) > 20, "every entry is PURE(module, qualname, why)"
+    for mod, qual, why in entries:
+        assert len(why) > 8, (mod, qual)
         obj = importlib.import_module(mod)
         *owner, name = qual.split(".")
         for p in owner:
