@@ -9,7 +9,7 @@ in-process executor per program, one thread), `process-shared` (`WorkerPool(size
 `process-fresh` (`run_many()`: a new sandbox per program), and `monty` (pydantic-monty's pool, a
 session checked out per program, `lanes` threads) when installed. Every engine must print the
 same outputs; the best of `rounds` rounds is reported, after one warm-up round (fork servers and
-pools started).
+pools started). Every round's programs are new sources (a comment naming the round).
 """
 
 from __future__ import annotations
@@ -40,8 +40,11 @@ print(total, ranked[0], len(set(data)))
 """
 
 
-def programs(n: int) -> list[str]:
-    return [TEMPLATE.format(i=i) for i in range(n)]
+def programs(n: int, tag: str = "") -> list[str]:
+    """`n` programs; `tag` (a comment line) makes every round's sources new, so that no
+    cache keyed by source (our executors' lowering cache, kept with a lane's worker between
+    batches, or any engine's) serves a round what an earlier one ran."""
+    return [TEMPLATE.format(i=i) + tag for i in range(n)]
 
 
 def run_cpython(codes: list[str], lanes: int) -> list[str]:
@@ -100,7 +103,8 @@ def main() -> int:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--engines", default="cpython,native,process-shared,process-fresh,monty")
     args = p.parse_args()
-    codes = programs(args.programs)
+    rounds = [programs(args.programs, f"# round {r}\n") for r in range(args.rounds + 1)]
+    codes = rounds[0]
     makers = {"cpython": lambda: run_cpython, "native": lambda: run_native,
               "process-shared": lambda: make_process(True),
               "process-fresh": lambda: make_process(False), "monty": make_monty}
@@ -116,9 +120,9 @@ def main() -> int:
             continue
         run(codes[: max(args.lanes * 4, 8)], args.lanes)  # warm-up: pools, fork servers
         best = float("inf")
-        for _ in range(args.rounds):
+        for r in range(1, args.rounds + 1):
             t0 = time.perf_counter()
-            got = run(codes, args.lanes)
+            got = run(rounds[r], args.lanes)
             best = min(best, time.perf_counter() - t0)
             if got != expected:
                 bad = next(i for i, (a, b) in enumerate(zip(got, expected)) if a != b)

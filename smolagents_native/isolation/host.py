@@ -11,10 +11,13 @@ deadline or broke the protocol. docs/isolation.md explains the layers.
 from __future__ import annotations
 
 import atexit
+import collections
+import copy
 import inspect
 import os
 import pickle
 import secrets
+import select
 import signal
 import socket
 import subprocess
@@ -32,7 +35,7 @@ from .._budgets import BUDGETS
 from .._engine import _BASE_IDS, _same_tools, _tools_snapshot
 from .._mode import needs_process  # noqa: F401  (in __all__)
 from ..errors import ExecutionTimeoutError, InterpreterError
-from ..executor import LocalPythonExecutor, PrintContainer
+from ..executor import CodeOutput, LocalPythonExecutor, PrintContainer, _get_ident
 from . import jail as _jail
 from . import protocol as P
 from . import wire as _wire
@@ -329,6 +332,9 @@ class WorkerPool(_Closing):
         # for the workers forked after (`learn`, `warm`).
         self._learned: dict[str, None] = {}
         self._slots = threading.BoundedSemaphore(size) if size is not None else None
+        # Executors of `run_many(share_sandbox=True)` lanes, idle between batches, with the
+        # configuration they were made for (`_lane_executor`, `_keep_lane`).
+        self._idle_lanes: list[tuple[dict[str, Any], Any]] = []
         self._closed = False
         self._ray: Any = None
         if backend == "ray":
@@ -385,6 +391,9 @@ class WorkerPool(_Closing):
             return
         if timeout is None:
             timeout = self.pool_timeout
+        if self._slots.acquire(blocking=False):
+            return
+        self._end_idle_lanes()  # workers a batch left for the next one give way
         if not self._slots.acquire(timeout=timeout):
             raise InterpreterError(
                 f"no free worker in the pool (size {self.size}) within {timeout} s")
@@ -417,6 +426,9 @@ class WorkerPool(_Closing):
         actor's process on its node, outside the sandbox, as tools run in the host on the
         local backend."""
         codes = list(codes)
+        for code in codes:
+            if not isinstance(code, str):
+                raise TypeError(f"each program must be a str, not {type(code).__name__}")
         executor_kwargs.setdefault("additional_authorized_imports", [])
         if self._ray is not None:
             return self._ray.run_many(codes, executor_kwargs, tools, share_sandbox)
@@ -424,27 +436,51 @@ class WorkerPool(_Closing):
         work = iter(enumerate(codes))
         lock = threading.Lock()
 
+        def take() -> tuple[int, str] | None:
+            with lock:
+                return next(work, None)
+
+        def give(index: int, result: Any) -> None:
+            results[index] = result
+
         def lane() -> None:
-            executor = None
-            try:
-                while True:
-                    with lock:
-                        item = next(work, None)
-                    if item is None:
-                        return
-                    index, code = item
-                    if executor is None or not share_sandbox:
-                        if executor is not None:
-                            executor.close()
-                        executor = LocalPythonExecutor(
-                            **executor_kwargs, isolation="process", pool=self)
-                        executor.send_tools(dict(tools or {}))
-                    else:
-                        executor.reset()
-                    results[index] = run_program(executor, code)
-            finally:
-                if executor is not None:
+            if share_sandbox:
+                return shared_lane()
+            while (item := take()) is not None:
+                try:
+                    executor = LocalPythonExecutor(
+                        **executor_kwargs, isolation="process", pool=self)
+                except InterpreterError as exc:  # as the program's step would have ended
+                    give(item[0], exc)
+                    continue
+                try:
+                    executor.send_tools(dict(tools or {}))
+                    give(item[0], run_program(executor, item[1]))
+                finally:
                     executor.close()
+
+        def shared_lane() -> None:
+            while True:
+                try:
+                    executor = self._lane_executor(executor_kwargs, tools)
+                except InterpreterError as exc:
+                    if (item := take()) is None:
+                        return
+                    give(item[0], exc)
+                    continue
+                try:
+                    if _obs.quiet():
+                        # The lane's programs sent a window ahead of its worker.
+                        executor._run_batch(take, give)
+                    else:  # each program observed on its own
+                        while (item := take()) is not None:
+                            executor.reset()
+                            give(item[0], run_program(executor, item[1]))
+                except BaseException:
+                    executor.close()
+                    raise
+                self._keep_lane(executor_kwargs, executor)
+                return
 
         lanes = max(1, min(self.size or os.cpu_count() or 2, len(codes)))
         threads = [threading.Thread(target=lane, name=f"run_many-{i}", daemon=True)
@@ -456,8 +492,58 @@ class WorkerPool(_Closing):
             thread.join()
         return results
 
+    # -- batch lanes kept between batches ---------------------------------------------------
+
+    def _lane_executor(self, kwargs: dict[str, Any], tools: dict[str, Callable] | None) -> Any:
+        """An executor for a lane of `run_many(share_sandbox=True)`: an idle one a batch with
+        the same configuration left (its worker up, each program made fresh anyway), or a
+        new one."""
+        executor = None
+        with self._lock:
+            for i, (key, idle) in enumerate(self._idle_lanes):
+                if _same_config(key, kwargs):
+                    executor = idle
+                    del self._idle_lanes[i]
+                    break
+        if executor is None:
+            executor = LocalPythonExecutor(**kwargs, isolation="process", pool=self)
+        try:
+            executor._check_idle_worker()
+            executor.reset()
+            executor.send_tools(dict(tools or {}))
+        except BaseException:
+            executor.close()
+            raise
+        return executor
+
+    def _keep_lane(self, kwargs: dict[str, Any], executor: Any) -> None:
+        """Keep a lane's executor, idle, for the next batch with the same configuration (it
+        holds its slot; `acquire` ends idle lanes before it waits for one)."""
+        try:
+            key = copy.deepcopy(kwargs)
+        except Exception:  # noqa: BLE001 - a configuration that cannot be kept: not kept
+            key = None
+        old = []
+        with self._lock:
+            if key is not None and not self._closed and not executor._closed:
+                self._idle_lanes.append((key, executor))
+                executor = None
+                keep = self.size or os.cpu_count() or 2
+                old, self._idle_lanes = self._idle_lanes[:-keep], self._idle_lanes[-keep:]
+        for _, idle in old:
+            idle.close()
+        if executor is not None:
+            executor.close()
+
+    def _end_idle_lanes(self) -> None:
+        with self._lock:
+            idle, self._idle_lanes = self._idle_lanes, []
+        for _, executor in idle:
+            executor.close()
+
     def close(self) -> None:
         self._closed = True
+        self._end_idle_lanes()
         with self._lock:
             server, self._server = self._server, None
         if server is not None:
@@ -495,6 +581,15 @@ def run_many(
     """`pool.run_many(codes, tools, ...)` on `pool` or the default pool."""
     return (pool or default_pool()).run_many(
         codes, tools, share_sandbox=share_sandbox, **executor_kwargs)
+
+
+def _same_config(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two executors' keyword arguments are equal (an argument whose comparison
+    fails or is not a plain truth value: not equal)."""
+    try:
+        return bool(a.keys() == b.keys() and all(a[k] == b[k] for k in a))
+    except Exception:  # noqa: BLE001 - e.g. an array's ambiguous truth value
+        return False
 
 
 def run_program(executor: LocalPythonExecutor, code: str) -> Any:
@@ -1062,6 +1157,177 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                 raise
             return self._finish(data, deadline)
 
+    def _run_batch(self, take: Callable[[], tuple[int, str] | None],
+                   give: Callable[[int, Any], None]) -> None:
+        """Run the programs `take()` hands out ((index, code), None when there are no more)
+        in this executor's worker, each on a fresh program state (as `reset()` then a step)
+        and give each one's CodeOutput or the error it ended with (InterpreterError,
+        ExecutionTimeoutError) to `give(index, result)`, what `run_many(share_sandbox=True)`
+        returns for it. The programs go as BATCH_RUN frames, a window of them ahead of the
+        worker; their reports carry no variables (the state stays fresh: no program of a
+        batch leaves the executor anything). A program whose worker ends (its deadline, a
+        crash) ends as the step would; the programs sent after it, which the worker never
+        started, run in the next worker. Each program's host deadline (the backstop) counts
+        from the report of the one before it, or from its sending."""
+        me = _get_ident()
+        if self._step_thread == me or self._tool_thread == me:
+            raise InterpreterError("This executor is already running a step on this thread")
+        with self._step_lock:
+            self._step_thread = me
+            try:
+                self.reset()
+                self._batch(take, give)
+            finally:
+                self._step_thread = None
+                with self._lock:
+                    self.state = {"__name__": "__main__"}
+                    self._saved.clear()
+                    self._fresh = True
+
+    def _batch(self, take: Callable[[], tuple[int, str] | None],
+               give: Callable[[int, Any], None]) -> None:
+        limit = self._budget_copy.get("max_source_bytes")
+        queue: collections.deque[tuple[int, bytes]] = collections.deque()  # to send
+        # sent, not yet reported: (index, source, seq, made fresh first)
+        sent: collections.deque[tuple[int, bytes, int, bool]] = collections.deque()
+        more = True
+        started = 0.0  # when the oldest program sent began, as the host sees it
+        timeout = self.timeout_seconds
+        while True:
+            if not queue and more and len(sent) < P.BATCH_WINDOW:
+                item = take()
+                if item is None:
+                    more = False
+                else:
+                    index, code = item
+                    source = code.encode("utf-8", "surrogatepass")
+                    if limit is not None and len(source) > limit:
+                        give(index, InterpreterError(_SOURCE_TOO_LONG % limit))
+                    else:
+                        queue.append((index, source))
+                    continue
+            if not queue and not sent:
+                return
+            with self._lock:
+                if self._closed:
+                    error = InterpreterError("this executor is closed")
+                    for index, *_ in (*sent, *queue):  # noqa: B007
+                        give(index, error)
+                    sent.clear()
+                    queue.clear()
+                    while (item := take()) is not None:
+                        give(item[0], error)
+                    return
+                if self._sock is None:  # a new worker: what was sent and not run goes again
+                    assert not sent
+                    try:
+                        self._start()
+                        self._sync_tools()
+                    except InterpreterError as exc:  # the step would have ended so
+                        give(queue.popleft()[0], exc)
+                        continue
+                self._sync_budgets()
+                timeout = self.timeout_seconds
+                sock, channel = self._sock, self._channel
+                assert sock is not None and channel is not None
+                try:
+                    ahead = sum(len(source) for _, source, _, _ in sent)
+                    while queue and len(sent) < P.BATCH_WINDOW and (
+                            not sent or ahead + len(queue[0][1]) <= P.BATCH_WINDOW_BYTES):
+                        index, source = queue.popleft()
+                        seq = self._next_seq()
+                        fresh, self._fresh = self._fresh, True  # the next is made fresh
+                        if not sent:
+                            started = time.monotonic()
+                        sent.append((index, source, seq, fresh))
+                        ahead += len(source)
+                        P.send(sock, P.BATCH_RUN, [b"\x01" if fresh else b"\x00", source],
+                               seq)
+                    index, _, seq, fresh = sent[0]
+                    deadline = None if timeout is None else started + timeout + self._grace
+                    kind, data, rseq = channel.recv(deadline, P.SPIN_SECONDS)
+                    if rseq != seq:
+                        raise P.ProtocolError(f"a frame of step {rseq} during step {seq}")
+                    if kind == P.CALL:
+                        self._serve_tool_call(sock, data, seq, deadline)
+                        continue
+                    if kind == P.FAIL and fresh:
+                        # The worker could not make the program fresh and did not run it
+                        # (nor, as far as the host will see, those sent after it): a new
+                        # worker, fresh by birth, runs them.
+                        self._end_worker()
+                        self._requeue(sent, queue)
+                        continue
+                    if kind != P.DONE:
+                        raise P.ProtocolError(f"unexpected frame kind {kind}")
+                    if len(sent) == 1 and channel.pending():
+                        raise P.ProtocolError("bytes arrived after the step's report")
+                    sent.popleft()
+                    started = time.monotonic()
+                except P.ChannelTimeout:
+                    self._end_worker()
+                    give(sent.popleft()[0], ExecutionTimeoutError(
+                        f"Code execution exceeded the maximum execution time of {timeout} "
+                        "seconds"))
+                    self._requeue(sent, queue)
+                    continue
+                except (P.ProtocolError, OSError) as exc:
+                    if self._closed:
+                        self._end_worker()
+                        continue  # the closed branch above answers them all
+                    if isinstance(exc, (BrokenPipeError, ConnectionResetError)) or (
+                        isinstance(exc, P.ProtocolError) and "closed the channel" in str(exc)
+                    ):
+                        how = self._worker_died()
+                        what = f"The sandbox worker process died ({how}) while running this step"
+                    else:
+                        how = self._end_worker()
+                        what = ("The sandbox worker broke the protocol and was stopped "
+                                f"({how}) while running this step")
+                    if sent:
+                        give(sent.popleft()[0], InterpreterError(
+                            f"{what} [{exc}]. A new worker takes over at the next step."))
+                    self._requeue(sent, queue)
+                    continue
+                except BaseException:
+                    self._end_worker()
+                    raise
+                try:
+                    status, output, is_final, logs, _, _, _, imported, lineno = \
+                        P.decode_done(data)
+                    if imported:
+                        self._pool.learn(imported, self.authorized_imports)
+                    value, is_final = self._outcome(status, output, is_final, lineno, deadline)
+                    result: Any = CodeOutput(value, logs, is_final)
+                except P.ProtocolError as exc:
+                    self._end_worker()
+                    result = InterpreterError(
+                        f"The sandbox worker sent a malformed report and was stopped [{exc}]")
+                except (InterpreterError, ExecutionTimeoutError) as exc:
+                    result = exc
+                if self._sock is None:  # the report ended the worker (_malformed...)
+                    self._requeue(sent, queue)
+            give(index, result)
+
+    def _check_idle_worker(self) -> None:
+        """Before a kept lane's next batch: a worker that ended while idle (its supervisor's
+        pidfd readable), or that sent something unasked, is replaced now, not found dead
+        by the next program."""
+        with self._lock:
+            if self._closed or self._sock is None or self._channel is None:
+                return
+            pidfd = self._pidfd
+            ended = pidfd is not None and bool(select.select([pidfd], [], [], 0)[0])
+            if ended or self._channel.pending():
+                self._end_worker()
+
+    @staticmethod
+    def _requeue(sent: Any, queue: Any) -> None:
+        """Programs sent to a worker that ended before it ran them: first in line again, in
+        their order, for the next worker."""
+        queue.extendleft(reversed([(index, source) for index, source, _, _ in sent]))
+        sent.clear()
+
     def _serve_tool_call(
         self, sock: socket.socket, data: Any, seq: int, deadline: float | None
     ) -> None:
@@ -1157,6 +1423,12 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         # (service.py): what the worker reported, nothing re-encoded here.
         self.last_changes = (tuple(updates), tuple(removed))
         self._set_logs(logs, ops)
+        return self._outcome(status, output, is_final, lineno, deadline)
+
+    def _outcome(self, status: int, output: Any, is_final: bool, lineno: int,
+                 deadline: float | None) -> tuple[Any, bool]:
+        """The step's (value, is_final) from its report, or the error it ended with."""
+        allowed = self._allowed
         if status == P.STANDIN:  # the worker could not encode it: its repr, made there
             return P.WorkerValue(output), False
         if status == 2:

@@ -16,6 +16,11 @@ and the payload. Kinds and payloads:
          directory emptied; `ProcessExecutor.reset`); FAIL, without running the code, when
          the worker cannot make it fresh
   RESET  (empty) the same without a run, when variables are sent before the next step
+  BATCH_RUN one byte (1: make the program fresh first, as FRESH_RUN; 0: the worker's first
+         program) and code as UTF-8: a program of a batch (`ProcessExecutor._run_batch`),
+         answered by a DONE that reports no variables (the next program is fresh, the host
+         keeps none); the host may send several before the first DONE (a window), which
+         the worker reads and runs in turn
   BUDGETS (timeout, max_operations, max_while_iterations): the executor's attributes, sent
          when the host changed them (the rest of its budgets cross once, in INIT)
 
@@ -63,6 +68,7 @@ RESTORE = 5
 FRESH_RUN = 6
 RESET = 7
 BUDGETS = 8
+BATCH_RUN = 9
 DONE = 10
 CALL = 11
 OK = 12
@@ -291,6 +297,14 @@ class ProtocolError(Exception):
 
 
 _SMALL = 1 << 16  # frames up to this size are sent as one buffer
+
+# A batch lane sends at most BATCH_WINDOW programs (BATCH_RUN) ahead of its worker, holding at
+# most BATCH_WINDOW_BYTES of source between them (a larger program goes alone): what is sent
+# ahead always fits in the socket's buffer, so the host never blocks on a send while the
+# worker blocks sending it a report. A worker waiting for a tool's RESULT keeps the BATCH_RUN
+# frames that arrive before it, up to BATCH_WINDOW (more is a protocol error).
+BATCH_WINDOW = 4
+BATCH_WINDOW_BYTES = 1 << 15
 
 
 def send(sock: socket.socket, kind: int, payload: Any, seq: int = 0) -> None:

@@ -24,6 +24,7 @@ and wait for the host's RESULT.
 
 from __future__ import annotations
 
+import collections
 import os
 import pickle
 import resource
@@ -281,6 +282,8 @@ class _Worker:
         gc.callbacks.append(self.on_gc)
         self.executor: Any = None
         self.seq = 0  # the RUN being served (tool calls carry it)
+        # BATCH_RUN frames that arrived while a tool call waited for its result (`stub`)
+        self.queued: collections.deque[tuple[int, Any, int]] = collections.deque()
         # The classes the host takes as pickles (cross_classes): a value that needs another
         # class is refused here, so the host gets its stand-in text, made in the step.
         self.cross = frozenset(tuple(k) for k in config.get("cross_classes", ()))
@@ -308,8 +311,16 @@ class _Worker:
                 ) from None
             seq = worker.seq
             P.send(sock, P.CALL, payload, seq)
-            # SPIN_SECONDS: poll before sleeping (0 by default: measured slower here)
-            kind, data, rseq = channel.recv(None, P.SPIN_SECONDS)
+            while True:
+                # SPIN_SECONDS: poll before sleeping (0 by default: measured slower here)
+                kind, data, rseq = channel.recv(None, P.SPIN_SECONDS)
+                if kind != P.BATCH_RUN:
+                    break
+                # The batch's next programs, sent ahead of this one's tool result: run
+                # after this one.
+                if len(worker.queued) >= P.BATCH_WINDOW:
+                    raise P.ProtocolError("more programs sent ahead than a batch's window")
+                worker.queued.append((kind, data, rseq))
             if kind != P.RESULT or rseq != seq or not data:
                 raise P.ProtocolError(f"unexpected frame {kind} during a tool call")
             value = P.decode_value(memoryview(data)[1:], None)
@@ -421,8 +432,9 @@ class _Worker:
         self.scan_all = False
         return updates, removed
 
-    def run(self, code: str) -> list[bytes]:
-        """Run one step; return the DONE payload's parts."""
+    def run(self, code: str, report: bool = True) -> list[bytes]:
+        """Run one step; return the DONE payload's parts. `report=False` (a program of a
+        batch, BATCH_RUN): no variables reported; the next report looks at every name."""
         status, output, is_final, lineno = 0, b"", False, 0
         executor = self.executor
         started = time.monotonic()
@@ -462,7 +474,14 @@ class _Worker:
         logs = str(prints) if prints is not None else ""
         ops = state.get("_operations_count", {}).get("counter", 0)
         try:
-            updates, removed = self.sync_state()
+            if report:
+                updates, removed = self.sync_state()
+            else:
+                updates, removed = {}, []
+                self.last.clear()
+                self.last_obj.clear()
+                self.inert.clear()
+                self.scan_all = True
             return P.encode_done(status, output, is_final, logs, ops, updates, removed,
                                  self.imported(), lineno)
         except MemoryError:
@@ -496,7 +515,7 @@ class _Worker:
         sock, channel = self.sock, self.channel
         while True:
             try:
-                kind, data, seq = channel.recv()
+                kind, data, seq = self.queued.popleft() if self.queued else channel.recv()
             except P.ProtocolError:
                 return
             if kind == P.RUN or kind == P.FRESH_RUN:
@@ -511,6 +530,20 @@ class _Worker:
                             "utf-8", "surrogatepass"), seq)
                         continue
                 P.send(sock, P.DONE, self.run(code), seq)
+                continue
+            if kind == P.BATCH_RUN and data:
+                fresh = data[0]
+                code = str(memoryview(data)[1:], "utf-8", "surrogatepass")
+                del data
+                self.seq = seq
+                if fresh:
+                    try:
+                        self.reset()
+                    except Exception as exc:  # the host runs it in a new worker
+                        P.send(sock, P.FAIL, f"{type(exc).__name__}: {exc}".encode(
+                            "utf-8", "surrogatepass"), seq)
+                        continue
+                P.send(sock, P.DONE, self.run(code, report=False), seq)
                 continue
             try:
                 if kind == P.RESTORE:

@@ -183,3 +183,152 @@ def test_shared_sandbox_programs_do_not_see_each_others_files():
                                 additional_authorized_imports=["os"])
     assert [r.output for r in results] == [[]] * 5
     assert not any(os.path.exists(f"p-{i}") for i in range(5))  # not the host's files
+
+
+# -- the batch path: programs sent a window ahead of the lane's worker, lanes kept ----------
+
+def _worker_start(results):
+    return {r.output for r in results if not isinstance(r, Exception)}
+
+
+def test_a_lane_runs_tool_calls_between_programs_sent_ahead():
+    # One lane: every program after the first is sent while an earlier one runs, so the tool
+    # results reach the worker behind programs it has not started.
+    calls = []
+
+    def lookup(k):
+        calls.append(k)
+        return k * 10
+
+    codes = [f"a = lookup({i})\nb = lookup(a)\n(a, b, 'a' in dir())" for i in range(12)]
+    with WorkerPool(size=1) as pool:
+        results = pool.run_many(codes, tools={"lookup": lookup}, share_sandbox=True)
+    assert [r.output for r in results] == [(i * 10, i * 100, True) for i in range(12)]
+    assert calls == [k for i in range(12) for k in (i, i * 10)]  # each once, in order
+
+
+def test_programs_sent_after_one_that_ends_its_worker_run_once_in_the_next():
+    with WorkerPool(size=1) as pool:
+        codes = ["seen = 'n' in dir()\nn = 1\nseen", "sum(range(10**12))",
+                 *[f"seen = 'n' in dir()\nn = {i}\n(seen, {i})" for i in range(6)]]
+        results = pool.run_many(codes, share_sandbox=True, timeout_seconds=1)
+    assert results[0].output is False
+    assert isinstance(results[1], ExecutionTimeoutError)
+    assert [r.output for r in results[2:]] == [(False, i) for i in range(6)]
+
+
+def test_a_worker_that_dies_mid_batch_fails_its_program_only():
+    import signal
+
+    def end_the_sandbox():  # a host tool that kills the lane's jail (the pool has one)
+        server = pool._server.proc.pid
+        for task in os.listdir(f"/proc/{server}/task"):
+            with open(f"/proc/{server}/task/{task}/children") as f:
+                for pid in f.read().split():
+                    os.kill(int(pid), signal.SIGKILL)
+        time.sleep(0.2)
+
+    import time
+
+    codes = ["1", "end_the_sandbox()\n'not reached'", *[f"x = {i}\nx * 2" for i in range(5)]]
+    with WorkerPool(size=1) as pool:
+        results = pool.run_many(codes, tools={"end_the_sandbox": end_the_sandbox},
+                                share_sandbox=True)
+    assert results[0].output == 1
+    assert isinstance(results[1], InterpreterError) and "died" in str(results[1]), results[1]
+    assert [r.output for r in results[2:]] == [i * 2 for i in range(5)]
+
+
+def test_large_and_over_long_programs_in_a_batch():
+    from smolagents_native.isolation import protocol as P
+
+    big = "x = 0\n" + "x += 1\n" * (P.BATCH_WINDOW_BYTES // 7 + 10) + "x"
+    codes = ["1", big, "2", big, "3"]
+    with WorkerPool(size=1) as pool:
+        results = pool.run_many(codes, share_sandbox=True)
+        assert [r.output for r in results] == [1, big.count("+= 1"), 2, big.count("+= 1"), 3]
+        limited = pool.run_many(["1", "x = '" + "a" * 200 + "'", "3"], share_sandbox=True,
+                                max_source_bytes=100)
+    assert limited[0].output == 1 and limited[2].output == 3
+    assert isinstance(limited[1], InterpreterError) and "100" in str(limited[1])
+
+
+def test_errors_and_outputs_of_a_batch_match_one_step_each(make_process_executor):
+    codes = ["print('a')\n1/0", "print('b')\nfinal_answer(7)", "[1, 2]", "def f(): pass\nf",
+             "x = undefined_name", "print('c', end='')"]
+    with WorkerPool(size=1) as pool:
+        batch = pool.run_many(codes, share_sandbox=True)
+    ex = make_process_executor()
+    for code, got in zip(codes, batch):
+        ex.reset()
+        try:
+            want = ex(code)
+        except InterpreterError as exc:
+            assert type(got) is type(exc) and str(got) == str(exc)
+            continue
+        assert (type(got.output), got.logs, got.is_final_answer) == (
+            type(want.output), want.logs, want.is_final_answer)
+        if not hasattr(want.output, "text"):  # a stand-in's text names no address
+            assert got.output == want.output
+
+
+def test_a_pool_keeps_its_lanes_for_the_next_batch_and_gives_them_way():
+    with WorkerPool(size=1, pool_timeout=5) as pool:
+        opts = dict(share_sandbox=True, additional_authorized_imports=["os"])
+        first = pool.run_many([STARTED, "import os\nopen('left', 'w').close()"], **opts)
+        second = pool.run_many([STARTED, "import os\nos.listdir('.')"], **opts)
+        assert _worker_start(first[:1]) == _worker_start(second[:1])  # the same worker
+        assert second[1].output == []  # made fresh: the scratch emptied
+        # Another configuration: a new lane (the kept one ends to free the only slot).
+        other = pool.run_many([STARTED], share_sandbox=True, timeout_seconds=7,
+                              additional_authorized_imports=["os"])
+        assert _worker_start(other) != _worker_start(first[:1])
+        # An executor of the pool takes the slot the idle lane held, without waiting.
+        ex = LocalPythonExecutor([], isolation="process", pool=pool)
+        try:
+            assert ex("1 + 1").output == 2
+        finally:
+            ex.close()
+
+
+def test_a_kept_lane_whose_worker_ended_while_idle_is_replaced():
+    import select
+    import signal
+
+    with WorkerPool(size=1) as pool:
+        pool.run_many(["1"], share_sandbox=True)
+        (_, executor), = pool._idle_lanes
+        os.kill(executor.worker_pid, signal.SIGKILL)
+        assert select.select([executor._pidfd], [], [], 10)[0]  # it has ended
+        results = pool.run_many(["2", "3"], share_sandbox=True)
+    assert [r.output for r in results] == [2, 3]
+
+
+def test_run_many_refuses_a_program_that_is_not_a_str():
+    with WorkerPool(size=1) as pool, pytest.raises(TypeError, match="str"):
+        pool.run_many(["1", b"2"], share_sandbox=True)
+
+
+def test_an_observed_batch_logs_one_record_per_program():
+    import io
+    import json
+    import logging
+
+    from smolagents_native import observability as obs
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(obs.JsonFormatter())
+    logger = obs.get_logger()
+    previous = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        with WorkerPool(size=1) as pool:
+            results = pool.run_many([f"{i} * 3" for i in range(4)], share_sandbox=True)
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(previous)
+    assert [r.output for r in results] == [0, 3, 6, 9]
+    records = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert len([r for r in records if r["logger"] == "smolagents_native.executor"]) == 4
