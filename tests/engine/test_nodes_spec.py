@@ -182,3 +182,44 @@ def test_spec_errors_are_reported(tmp_path):
     bad.write_text('STMT(Foo, "a:expr a:expr")\n')
     with pytest.raises(gen.SpecError, match="named twice"):
         gen.read_spec(bad)
+
+
+def _ast_classes():
+    for name in dir(ast):
+        cls = getattr(ast, name)
+        if isinstance(cls, type) and issubclass(cls, ast.AST):
+            yield cls
+
+
+# Deprecated aliases the parser never makes (Num, Str, Bytes: 3.8 to 3.11): their `n` / `s`
+# are properties of ast.Constant that no lowering reads.
+_ALIASES = {"Num", "Str", "Bytes", "NameConstant", "Ellipsis"}
+
+
+def test_the_lowering_may_read_ast_fields_from_the_instance_dict():
+    """lower.c's getf reads a field from the ast object's instance dict (a fifth of the
+    instructions of PyObject_GetAttr): that gives what getattr gives only if the objects keep
+    their fields there (a `__dict__` at a fixed offset, not a managed one), if no ast class
+    defines a data descriptor under a field or location name, and if the parser's objects
+    hold every field and location in that dict."""
+    read = {*SPEC.hand_ast_fields, "lineno", "col_offset", "end_lineno", "end_col_offset",
+            *(f.name for lay in SPEC.layouts.values() for f in lay.fields)}
+    descriptors = []
+    for cls in _ast_classes():
+        assert cls.__dictoffset__ > 0, cls
+        assert not cls.__flags__ & (1 << 4), cls  # Py_TPFLAGS_MANAGED_DICT
+        if cls.__name__ in _ALIASES:
+            continue
+        for name in {*cls._fields, *getattr(cls, "_attributes", ()), *read}:
+            for klass in cls.__mro__:
+                if name in vars(klass):
+                    value = type(vars(klass)[name])
+                    if hasattr(value, "__set__") or hasattr(value, "__delete__"):
+                        descriptors.append(f"{cls.__name__}.{name}")
+                    break
+    assert not descriptors, descriptors
+    source = (ROOT / "smolagents_native" / "bench" / "traces" / "long_steps.py").read_text()
+    for node in ast.walk(ast.parse(source + "\nclass C[T]: pass\n" if sys.version_info >= (3, 12)
+                                   else source)):
+        missing = [f for f in (*node._fields, *node._attributes) if f not in vars(node)]
+        assert not missing, (type(node).__name__, missing)
