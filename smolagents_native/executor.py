@@ -716,22 +716,20 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
         with self._step_lock:  # waits without the GIL; Ctrl-C interrupts the wait
             self._step_thread = me
             try:
-                return self._step(code_action)
+                # The step, the code path every executor shares (in process and
+                # `isolation="process"`, whose hooks are `_prepare_step` and `_run_code`):
+                # prepare, then run under the observability wrapper.
+                self._prepare_step()
+                if _obs.quiet():  # nothing to observe: the common case, without a closure
+                    output, is_final_answer = self._run_code(code_action)
+                else:
+                    output, is_final_answer = _obs.observed(
+                        code_action, self.state, lambda: self._run_code(code_action)
+                    )
+                printed = self.state["_print_outputs"]  # PrintContainer: str() is its value
+                logs = printed.value if type(printed) is PrintContainer else str(printed)
             finally:
                 self._step_thread = None
-
-    def _step(self, code_action: str) -> CodeOutput:
-        """One step, under the step lock: the code path every executor shares (in process
-        and `isolation="process"`): prepare, then run under the observability wrapper."""
-        self._prepare_step()
-        if _obs.quiet():  # nothing to observe: the common case, without a closure
-            output, is_final_answer = self._run_code(code_action)
-        else:
-            output, is_final_answer = _obs.observed(
-                code_action, self.state, lambda: self._run_code(code_action)
-            )
-        printed = self.state["_print_outputs"]  # our PrintContainer's str() is its value
-        logs = printed.value if type(printed) is PrintContainer else str(printed)
         return CodeOutput(output, logs, is_final_answer)
 
     # Before a step: bring the core up to date with the executor's attributes (the same
