@@ -482,14 +482,26 @@ class WorkerPool(_Closing):
                 self._keep_lane(executor_kwargs, executor)
                 return
 
+        failures: list[BaseException] = []
+
+        def lane_thread() -> None:
+            try:
+                lane()
+            except BaseException as exc:  # noqa: BLE001 - raised in the caller, below
+                failures.append(exc)
+
         lanes = max(1, min(self.size or os.cpu_count() or 2, len(codes)))
-        threads = [threading.Thread(target=lane, name=f"run_many-{i}", daemon=True)
+        threads = [threading.Thread(target=lane_thread, name=f"run_many-{i}", daemon=True)
                    for i in range(lanes - 1)]
         for thread in threads:
             thread.start()
-        lane()  # the calling thread is a lane too
-        for thread in threads:
-            thread.join()
+        try:
+            lane()  # the calling thread is a lane too
+        finally:
+            for thread in threads:
+                thread.join()
+        if failures:  # what ended another lane (a bad keyword argument...) reaches the caller
+            raise failures[0]
         return results
 
     # -- batch lanes kept between batches ---------------------------------------------------

@@ -332,3 +332,27 @@ def test_an_observed_batch_logs_one_record_per_program():
     assert [r.output for r in results] == [0, 3, 6, 9]
     records = [json.loads(line) for line in stream.getvalue().splitlines()]
     assert len([r for r in records if r["logger"] == "smolagents_native.executor"]) == 4
+
+
+@pytest.mark.parametrize("share", [False, True], ids=["sandbox-per-program", "shared-sandbox"])
+def test_what_ends_another_lane_reaches_the_caller(share):
+    # A lane other than the caller's ends with an error: the caller gets it (not a list
+    # holding None for that lane's programs).
+    import threading
+    from collections.abc import Mapping
+
+    class ToolsOnlyTheCallerReads(Mapping):  # each lane reads the tools when it starts
+        def __getitem__(self, key):
+            raise KeyError(key)
+
+        def __len__(self):  # not empty: `tools or {}` reads it
+            return 1
+
+        def __iter__(self):
+            if threading.current_thread() is not threading.main_thread():
+                raise RuntimeError("this lane cannot start")
+            return iter(())
+
+    with WorkerPool(size=2) as pool, pytest.raises(RuntimeError, match="cannot start"):
+        pool.run_many([str(i) for i in range(6)], tools=ToolsOnlyTheCallerReads(),
+                      share_sandbox=share)
