@@ -960,7 +960,8 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         seq = self._next_seq()
         try:
             try:
-                P.send(sock, P.INIT, P.dumps(self._config()), seq)
+                P.send(sock, P.INIT, P.dumps(self._config()), seq,
+                       time.monotonic() + WORKER_START_SECONDS)
             except OSError as exc:
                 # The sandbox may have failed and said why before the INIT arrived.
                 sent_error: OSError | None = exc
@@ -1051,7 +1052,9 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         assert self._sock is not None and self._channel is not None
         seq = self._next_seq()
         try:
-            P.send(self._sock, kind, payload, seq)
+            # the send and the answer each within CONTROL_SECONDS (a worker that stops
+            # reading cannot hold the host in the send either)
+            P.send(self._sock, kind, payload, seq, time.monotonic() + CONTROL_SECONDS)
             rkind, data, rseq = self._channel.recv(time.monotonic() + CONTROL_SECONDS)
             if rkind not in (P.OK, P.FAIL) or rseq != seq:
                 raise P.ProtocolError(f"frame kind {rkind} out of turn")
@@ -1108,7 +1111,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             assert sock is not None and channel is not None
             seq = self._next_seq()
             try:
-                P.send(sock, P.FRESH_RUN if fresh else P.RUN, source, seq)
+                P.send(sock, P.FRESH_RUN if fresh else P.RUN, source, seq, deadline)
                 while True:
                     # SPIN_SECONDS: poll before sleeping (0 by default: measured slower here)
                     kind, data, rseq = channel.recv(deadline, P.SPIN_SECONDS)
@@ -1126,7 +1129,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                         sock, channel = self._sock, self._channel
                         assert sock is not None and channel is not None
                         seq = self._next_seq()
-                        P.send(sock, P.RUN, source, seq)
+                        P.send(sock, P.RUN, source, seq, deadline)
                         continue
                     if kind != P.CALL:
                         raise P.ProtocolError(f"unexpected frame kind {kind}")
@@ -1244,6 +1247,9 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                 assert sock is not None and channel is not None
                 try:
                     ahead = sum(len(source) for _, source, _, _ in sent)
+                    # what is sent ahead fits in the socket's buffer; bounded all the same
+                    limit_at = None if timeout is None else (
+                        time.monotonic() + timeout + self._grace)
                     while queue and len(sent) < P.BATCH_WINDOW and (
                             not sent or ahead + len(queue[0][1]) <= P.BATCH_WINDOW_BYTES):
                         index, source = queue.popleft()
@@ -1254,7 +1260,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                         sent.append((index, source, seq, fresh))
                         ahead += len(source)
                         P.send(sock, P.BATCH_RUN, [b"\x01" if fresh else b"\x00", source],
-                               seq)
+                               seq, limit_at)
                     index, _, seq, fresh = sent[0]
                     deadline = None if timeout is None else started + timeout + self._grace
                     kind, data, rseq = channel.recv(deadline, P.SPIN_SECONDS)
@@ -1364,7 +1370,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             payload = P.encode_for_worker(TypeError(
                 f"the {what} of tool {name!r}, of type {type(value).__name__}, cannot "
                 f"cross the process boundary: {exc}"))
-        P.send(sock, P.RESULT, [b"\x01" if ok else b"\x00", payload], seq)
+        P.send(sock, P.RESULT, [b"\x01" if ok else b"\x00", payload], seq, deadline)
 
     def _call_tool(self, name: str, tool: Callable, args: tuple, kwargs: dict,
                    deadline: float | None) -> tuple[Any, bool]:

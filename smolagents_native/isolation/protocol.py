@@ -307,8 +307,30 @@ BATCH_WINDOW = 4
 BATCH_WINDOW_BYTES = 1 << 15
 
 
-def send(sock: socket.socket, kind: int, payload: Any, seq: int = 0) -> None:
-    """Send one frame; `payload` is bytes or a list of parts (not joined when large)."""
+def send(sock: socket.socket, kind: int, payload: Any, seq: int = 0,
+         deadline: float | None = None) -> None:
+    """Send one frame; `payload` is bytes or a list of parts (not joined when large). With a
+    deadline (time.monotonic()), a frame the peer does not take in time (it stopped reading
+    and the socket's buffer is full) raises ChannelTimeout: a worker cannot hold the host in
+    a send, as it cannot in a receive."""
+    if deadline is not None:
+        if type(payload) is list:
+            total = sum(map(len, payload))
+            parts = [HEADER.pack(total, kind, seq), *payload]
+        else:
+            total = len(payload)
+            parts = [HEADER.pack(total, kind, seq), payload]
+        if total <= _SMALL:  # one buffer, usually taken whole by one system call
+            data = b"".join(parts)
+            try:
+                sent = sock.send(data, socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                sent = 0
+            if sent == len(data):
+                return
+            parts = [memoryview(data)[sent:]]
+        _send_by(sock, parts, deadline)
+        return
     if type(payload) is list:
         total = sum(map(len, payload))
         if total <= _SMALL:
@@ -324,6 +346,29 @@ def send(sock: socket.socket, kind: int, payload: Any, seq: int = 0) -> None:
     else:
         sock.sendall(HEADER.pack(len(payload), kind, seq))
         sock.sendall(payload)
+
+
+def _send_by(sock: socket.socket, parts: list[Any], deadline: float) -> None:
+    """Send `parts` in order without blocking past `deadline` (the socket stays in blocking
+    mode: each send is MSG_DONTWAIT, and a full buffer is waited on with poll)."""
+    poller = None
+    for part in parts:
+        view = memoryview(part).cast("B")
+        while view:
+            try:
+                sent = sock.send(view, socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                sent = 0
+            if sent:
+                view = view[sent:]
+                continue
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ChannelTimeout()
+            if poller is None:
+                poller = select.poll()
+                poller.register(sock.fileno(), select.POLLOUT)
+            poller.poll(max(int(remaining * 1000) + 1, 1))
 
 
 def send_frame(fd: int, kind: int, seq: int, payload: bytes) -> None:

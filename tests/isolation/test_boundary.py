@@ -422,6 +422,41 @@ def test_oversized_and_malformed_frames_replace_the_worker(make_process_executor
     assert ex("'ok'").output == "ok"
 
 
+def test_a_worker_that_stops_reading_cannot_hold_the_host_past_the_deadline(
+        make_process_executor):
+    # A compromised worker asks for a tool whose result is larger than the socket's buffer,
+    # then never reads: sending the result is bounded by the step's deadline as waiting is.
+    import threading
+
+    ex = make_process_executor(["os"], timeout_seconds=3)
+    ex.send_tools({"big": lambda: b"x" * (16 << 20)})
+    fd = _channel_fd(ex)
+    ex("1")  # the tools synced: the next request is the step
+    seq = ex._seq + 1
+    call = b"".join(P.encode_call("big", (), {}, frozenset()))
+    frame = P.HEADER.pack(len(call), P.CALL, seq) + call
+    outcome = []
+
+    def step():
+        try:
+            # then blocks in a C call, which only the host's backstop ends
+            ex(f"import os\nos.write({fd}, {frame!r})\nr, w = os.pipe()\nos.read(r, 1)")
+        except BaseException as exc:  # noqa: BLE001 - what the step ended with
+            outcome.append(exc)
+
+    thread = threading.Thread(target=step, daemon=True)
+    start = time.monotonic()
+    thread.start()
+    thread.join(3 + 0.5 + 10)
+    if thread.is_alive():
+        ex.close()  # unblocks the host's send (the worker is killed)
+        thread.join(10)
+        pytest.fail("the host was still sending to a worker that does not read")
+    assert time.monotonic() - start < 3 + 0.5 + 10
+    assert outcome and isinstance(outcome[0], ExecutionTimeoutError), outcome
+    assert ex("6 * 7").output == 42  # a new worker took over
+
+
 def test_replies_are_tied_to_their_request(make_process_executor):
     ex = make_process_executor(["os"])
     fd = _channel_fd(ex)
