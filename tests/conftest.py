@@ -58,3 +58,33 @@ def core_module():
     from smolagents_native import _core
 
     return _core
+
+
+@pytest.fixture
+def capture_log():
+    """`capture_log(level)`: the package's log records from now on, as JSON lines (the
+    package's JsonFormatter) at `level`; returns a function giving them parsed. The logger's
+    handler and level are put back after the test."""
+    import io
+    import json
+    import logging
+
+    from smolagents_native import observability as obs
+
+    logger = obs.get_logger()
+    previous = logger.level
+    handlers = []
+
+    def start(level=logging.INFO):
+        stream = io.StringIO()
+        handler = logging.StreamHandler(stream)
+        handler.setFormatter(obs.JsonFormatter())
+        logger.addHandler(handler)
+        logger.setLevel(level)
+        handlers.append(handler)
+        return lambda: [json.loads(line) for line in stream.getvalue().splitlines()]
+
+    yield start
+    for handler in handlers:
+        logger.removeHandler(handler)
+    logger.setLevel(previous)

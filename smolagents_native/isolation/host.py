@@ -1151,15 +1151,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                     raise InterpreterError(
                         "The executor was closed while this step ran: its worker was stopped"
                     ) from None
-                if isinstance(exc, (BrokenPipeError, ConnectionResetError)) or (
-                    isinstance(exc, P.ProtocolError) and "closed the channel" in str(exc)
-                ):
-                    how = self._worker_died()
-                    what = f"The sandbox worker process died ({how}) while running this step"
-                else:
-                    how = self._end_worker()
-                    what = ("The sandbox worker broke the protocol and was stopped "
-                            f"({how}) while running this step")
+                what = self._channel_failed(exc)
                 self._set_logs("", 0)
                 raise InterpreterError(
                     f"{what} [{exc}]. A new worker takes over at the next step, with the "
@@ -1293,15 +1285,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                     if self._closed:
                         self._end_worker()
                         continue  # the closed branch above answers them all
-                    if isinstance(exc, (BrokenPipeError, ConnectionResetError)) or (
-                        isinstance(exc, P.ProtocolError) and "closed the channel" in str(exc)
-                    ):
-                        how = self._worker_died()
-                        what = f"The sandbox worker process died ({how}) while running this step"
-                    else:
-                        how = self._end_worker()
-                        what = ("The sandbox worker broke the protocol and was stopped "
-                                f"({how}) while running this step")
+                    what = self._channel_failed(exc)
                     if sent:
                         give(sent.popleft()[0], InterpreterError(
                             f"{what} [{exc}]. A new worker takes over at the next step."))
@@ -1338,6 +1322,18 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             ended = pidfd is not None and bool(select.select([pidfd], [], [], 0)[0])
             if ended or self._channel.pending():
                 self._end_worker()
+
+    def _channel_failed(self, exc: BaseException) -> str:
+        """End the worker whose channel failed during a step (`exc`: the channel closed, or
+        the worker broke the protocol) and say how, for the step's error."""
+        if isinstance(exc, (BrokenPipeError, ConnectionResetError)) or (
+            isinstance(exc, P.ProtocolError) and "closed the channel" in str(exc)
+        ):
+            how = self._worker_died()
+            return f"The sandbox worker process died ({how}) while running this step"
+        how = self._end_worker()
+        return ("The sandbox worker broke the protocol and was stopped "
+                f"({how}) while running this step")
 
     @staticmethod
     def _requeue(sent: Any, queue: Any) -> None:

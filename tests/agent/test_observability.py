@@ -21,18 +21,9 @@ SCRIPT = [
 
 
 @pytest.fixture
-def json_log():
-    """Capture the package's records as JSON lines; yields a function returning them parsed."""
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(obs.JsonFormatter())
-    logger = obs.get_logger()
-    previous = logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG)
-    yield lambda: [json.loads(line) for line in stream.getvalue().splitlines()]
-    logger.removeHandler(handler)
-    logger.setLevel(previous)
+def json_log(capture_log):
+    """The package's records as JSON lines, from DEBUG up (tests/conftest.py)."""
+    return capture_log(logging.DEBUG)
 
 
 def new_executor(imports=()):

@@ -4,7 +4,6 @@ caller's span, make `execute_tool` spans for tool calls, and record OpenTelemetr
 
 from __future__ import annotations
 
-import io
 import json
 import logging
 import os
@@ -23,17 +22,8 @@ ROOT = Path(smolagents_native.__file__).resolve().parent.parent
 
 
 @pytest.fixture
-def records():
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(obs.JsonFormatter())
-    logger = obs.get_logger()
-    previous = logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    yield lambda: [json.loads(line) for line in stream.getvalue().splitlines()]
-    logger.removeHandler(handler)
-    logger.setLevel(previous)
+def records(capture_log):
+    return capture_log(logging.INFO)
 
 
 @pytest.fixture

@@ -309,29 +309,13 @@ def test_run_many_refuses_a_program_that_is_not_a_str():
         pool.run_many(["1", b"2"], share_sandbox=True)
 
 
-def test_an_observed_batch_logs_one_record_per_program():
-    import io
-    import json
-    import logging
-
-    from smolagents_native import observability as obs
-
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(obs.JsonFormatter())
-    logger = obs.get_logger()
-    previous = logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    try:
-        with WorkerPool(size=1) as pool:
-            results = pool.run_many([f"{i} * 3" for i in range(4)], share_sandbox=True)
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(previous)
+def test_an_observed_batch_logs_one_record_per_program(capture_log):
+    records = capture_log()
+    with WorkerPool(size=1) as pool:
+        results = pool.run_many([f"{i} * 3" for i in range(4)], share_sandbox=True)
     assert [r.output for r in results] == [0, 3, 6, 9]
-    records = [json.loads(line) for line in stream.getvalue().splitlines()]
-    assert len([r for r in records if r["logger"] == "smolagents_native.executor"]) == 4
+    logged = [r for r in records() if r["logger"] == "smolagents_native.executor"]
+    assert len(logged) == 4
 
 
 @pytest.mark.parametrize("share", [False, True], ids=["sandbox-per-program", "shared-sandbox"])
