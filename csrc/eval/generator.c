@@ -933,9 +933,18 @@ flat_push(GenObject *gen, Node *stmt, Node **body, Py_ssize_t n, Py_ssize_t i,
           LoopSource *src)
 {
     FlatLevel *L = &gen->flat[gen->flat_top];
-    *L = (FlatLevel){stmt, body, n, i, {0}, 0, 0};
+    L->stmt = stmt;
+    L->body = body;
+    L->n = n;
+    L->i = i;
+    L->count = 0;
+    L->in_else = 0;
     if (src != NULL) {
         L->src = *src; /* takes its iterator */
+    }
+    else { /* an if's body: no items (loop_source_clear sees no iterator) */
+        L->src.it = NULL;
+        L->src.n = L->src.k = 0;
     }
     gen->flat_top++;
     return L;
@@ -1263,7 +1272,7 @@ gen_resume(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
     if (compat_recursion_enter(ts) < 0) {
         goto leave;
     }
-    if (gen->stack == NULL && !gen->is_genexp && !gen->is_flat &&
+    if (!gen->is_flat && !gen->is_genexp && gen->stack == NULL &&
         gen_start_stack(gen) < 0) {
         compat_recursion_leave(ts);
         goto leave;
