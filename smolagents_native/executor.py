@@ -455,6 +455,14 @@ _smolbridge.rebase(_OwnPythonExecutor, "PythonExecutor")
 _INSTALLED: set[str] = set()
 _get_ident = threading.get_ident
 
+# A step started by a tool or callback of the same executor's running step (`__call__`, and
+# process mode's batches).
+NESTED_STEP = (
+    "This executor is already running a step on this thread (a tool or callback called it "
+    "again from inside the step); a step cannot start inside another step of the same "
+    "executor. Use another executor for nested code."
+)
+
 
 def _budget_defaults() -> dict[str, Any]:
     """The budgets as this module's constants say now (MAX_OPERATIONS, ...), as keyword
@@ -708,11 +716,7 @@ class LocalPythonExecutor(PythonExecutor):  # type: ignore[misc,valid-type]
     def __call__(self, code_action: str) -> CodeOutput:
         me = _get_ident()
         if self._step_thread == me or self._tool_thread == me:
-            raise InterpreterError(
-                "This executor is already running a step on this thread (a tool or callback "
-                "called it again from inside the step); a step cannot start inside another "
-                "step of the same executor. Use another executor for nested code."
-            )
+            raise InterpreterError(NESTED_STEP)
         with self._step_lock:  # waits without the GIL; Ctrl-C interrupts the wait
             self._step_thread = me
             try:

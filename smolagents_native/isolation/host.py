@@ -35,7 +35,13 @@ from .._budgets import BUDGETS
 from .._engine import _BASE_IDS, _same_tools, _tools_snapshot
 from .._mode import needs_process  # noqa: F401  (in __all__)
 from ..errors import ExecutionTimeoutError, InterpreterError
-from ..executor import CodeOutput, LocalPythonExecutor, PrintContainer, _get_ident
+from ..executor import (
+    NESTED_STEP,
+    CodeOutput,
+    LocalPythonExecutor,
+    PrintContainer,
+    _get_ident,
+)
 from . import jail as _jail
 from . import protocol as P
 from . import wire as _wire
@@ -595,6 +601,12 @@ def run_many(
         codes, tools, share_sandbox=share_sandbox, **executor_kwargs)
 
 
+def _timed_out(timeout: Any, why: str = "") -> ExecutionTimeoutError:
+    """A step's timeout, in smolagents' words."""
+    return ExecutionTimeoutError(
+        f"Code execution exceeded the maximum execution time of {timeout} seconds{why}")
+
+
 def _same_config(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two executors' keyword arguments are equal (an argument whose comparison
     fails or is not a plain truth value: not equal)."""
@@ -1141,9 +1153,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             except P.ChannelTimeout:
                 self._end_worker()
                 self._set_logs("", 0)
-                raise ExecutionTimeoutError(
-                    f"Code execution exceeded the maximum execution time of {timeout} seconds"
-                ) from None
+                raise _timed_out(timeout) from None
             except (P.ProtocolError, OSError) as exc:
                 if self._closed:  # close() from another thread killed the worker
                     self._end_worker()
@@ -1178,7 +1188,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         from the report of the one before it, or from its sending."""
         me = _get_ident()
         if self._step_thread == me or self._tool_thread == me:
-            raise InterpreterError("This executor is already running a step on this thread")
+            raise InterpreterError(NESTED_STEP)
         with self._step_lock:
             self._step_thread = me
             try:
@@ -1187,9 +1197,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             finally:
                 self._step_thread = None
                 with self._lock:
-                    self.state = {"__name__": "__main__"}
-                    self._saved.clear()
-                    self._fresh = True
+                    self._forget_program()
 
     def _batch(self, take: Callable[[], tuple[int, str] | None],
                give: Callable[[int, Any], None]) -> None:
@@ -1276,9 +1284,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                     started = time.monotonic()
                 except P.ChannelTimeout:
                     self._end_worker()
-                    give(sent.popleft()[0], ExecutionTimeoutError(
-                        f"Code execution exceeded the maximum execution time of {timeout} "
-                        "seconds"))
+                    give(sent.popleft()[0], _timed_out(timeout))
                     self._requeue(sent, queue)
                     continue
                 except (P.ProtocolError, OSError) as exc:
@@ -1302,9 +1308,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                     value, is_final = self._outcome(status, output, is_final, lineno, deadline)
                     result: Any = CodeOutput(value, logs, is_final)
                 except P.ProtocolError as exc:
-                    self._end_worker()
-                    result = InterpreterError(
-                        f"The sandbox worker sent a malformed report and was stopped [{exc}]")
+                    result = self._malformed_report(exc)
                 except (InterpreterError, ExecutionTimeoutError) as exc:
                     result = exc
                 if self._sock is None:  # the report ended the worker (_malformed...)
@@ -1408,10 +1412,8 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             (status, output, is_final, logs, ops, updates, removed, imported,
              lineno) = P.decode_done(data)
         except P.ProtocolError as exc:
-            self._end_worker()
             self._set_logs("", 0)
-            raise InterpreterError(
-                f"The sandbox worker sent a malformed report and was stopped [{exc}]") from None
+            raise self._malformed_report(exc) from None
         if imported:
             self._pool.learn(imported, self.authorized_imports)
         state, saved, allowed = self.state, self._saved, self._allowed
@@ -1466,6 +1468,12 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             self._malformed(exc)
         return value, is_final
 
+    def _malformed_report(self, exc: BaseException) -> InterpreterError:
+        """A report that is not a DONE record: the worker is stopped; the step's error."""
+        self._end_worker()
+        return InterpreterError(
+            f"The sandbox worker sent a malformed report and was stopped [{exc}]")
+
     def _malformed(self, exc: BaseException) -> None:
         """The step's report holds a value no worker of ours sends (malformed, or a pickle
         the host refuses, which the worker checks before sending): the worker is stopped."""
@@ -1479,9 +1487,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         """Decoding the step's report passed the deadline: the worker is stopped (what it
         sent may be built to take long) and the step ends as a timeout."""
         self._end_worker()
-        raise ExecutionTimeoutError(
-            "Code execution exceeded the maximum execution time of "
-            f"{self.timeout_seconds} seconds (reading the step's report)") from None
+        raise _timed_out(self.timeout_seconds, " (reading the step's report)") from None
 
     def _sync_tools(self) -> None:
         static = self.static_tools or {}
@@ -1533,10 +1539,15 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         with self._lock:
             if self._closed:
                 raise InterpreterError("this executor is closed")
-            self.state = {"__name__": "__main__"}
-            self._saved.clear()
-            self.last_changes = ((), ())
-            self._fresh = True
+            self._forget_program()
+
+    def _forget_program(self) -> None:
+        """A fresh program from the next step on (under the executor's lock): no state here,
+        nothing to restore in a new worker, the next step sent to be made fresh."""
+        self.state = {"__name__": "__main__"}
+        self._saved.clear()
+        self.last_changes = ((), ())
+        self._fresh = True
 
     def send_tools(self, tools: dict[str, Any]) -> None:
         super().send_tools(tools)
