@@ -2,7 +2,9 @@
 
 Prints, for one worker of a fresh WorkerPool, the min / median / p90 of:
 
-* the tiny step round trip: `ex("x")`, each call timed on its own;
+* the tiny step round trip: `ex("x")`, each call timed on its own, back to back (as a batch,
+  an evaluation loop, a notebook cell of steps), then each after a 5 ms pause (as an agent's
+  step after the model's answer: both processes asleep);
 * the tool-call round trip: one step calls a host tool `echo(i)` N times in a loop; the tool
   takes a timestamp on each call, and the interval between two consecutive calls is one round
   trip (worker -> host -> worker) plus one iteration of the loop, whose cost (measured by the
@@ -61,6 +63,15 @@ def measure(steps: int = 5000, calls: int = 5000, workers: int = 20, spin: float
             ex("x")
             per_step.append(clock() - t0)
         out["step_us"] = _summary(per_step, 1e6)
+        # An agent's step comes after the model's answer: both sides asleep (their spins
+        # over), the machine's idle CPUs halted. The same step after a pause of 5 ms.
+        per_step = []
+        for _ in range(max(steps // 10, 50)):
+            time.sleep(0.005)
+            t0 = clock()
+            ex("x")
+            per_step.append(clock() - t0)
+        out["step_after_pause_us"] = _summary(per_step, 1e6)
 
         code = f"for i in range({calls}):\n    echo(i)"
         ex(code)
@@ -139,7 +150,8 @@ def main() -> int:
         print(json.dumps(numbers))
         return 0
     rows = (
-        ("tiny step round trip", "step_us", "us", "<= 100 us"),
+        ("tiny step round trip", "step_us", "us", "<= 30 us"),
+        ("tiny step, 5 ms pause", "step_after_pause_us", "us", "-"),
         ("tool call round trip", "tool_call_us", "us", "<= 50 us"),
         ("new worker (fork)", "new_worker_ms", "ms", "<= 50 ms"),
     )

@@ -100,7 +100,8 @@ class _ForkServer:
         self.dead = False
         host_end, server_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         self.control = host_end
-        options = {"preload": list(preload)}
+        # the spin before a receive (P.SPIN_SECONDS) is the host's, for its workers too
+        options = {"preload": list(preload), "spin": P.SPIN_SECONDS}
         # The worker imports this very package (the host's copy, wherever it is: an editable
         # checkout, an unpacked sdist, site-packages), loaded from its own directory: the
         # directory around it is never put on sys.path (a worker granted it could plant
@@ -1125,7 +1126,8 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             try:
                 P.send(sock, P.FRESH_RUN if fresh else P.RUN, source, seq, deadline)
                 while True:
-                    # SPIN_SECONDS: poll before sleeping (0 by default: measured slower here)
+                    # spin, then sleep (P.SPIN_SECONDS): a tiny step's report, a tool
+                    # call, find the host awake
                     kind, data, rseq = channel.recv(deadline, P.SPIN_SECONDS)
                     if rseq != seq:
                         raise P.ProtocolError(f"a frame of step {rseq} during step {seq}")
@@ -1263,7 +1265,9 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
                                seq, limit_at)
                     index, _, seq, fresh = sent[0]
                     deadline = None if timeout is None else started + timeout + self._grace
-                    kind, data, rseq = channel.recv(deadline, P.SPIN_SECONDS)
+                    # no spin: the next programs are already in the worker's socket, and
+                    # a lane's thread polling would take CPU time from the other lanes
+                    kind, data, rseq = channel.recv(deadline)
                     if rseq != seq:
                         raise P.ProtocolError(f"a frame of step {rseq} during step {seq}")
                     if kind == P.CALL:

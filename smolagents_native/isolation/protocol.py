@@ -93,9 +93,21 @@ STANDIN = 0x80  # flag in the status byte: the output is a repr text (the value 
 # CALL: the name's length, the name, then one encoded value: (args, kwargs).
 _CALL = struct.Struct("<H")
 
-# How long a receiver polls (with sched_yield) before it blocks: 0, off. On the 2-core VM this
-# was measured on, spinning made round trips slower (docs/isolation.md, "Measured numbers").
-SPIN_SECONDS = 0.0
+# Spin, then block (docs/isolation.md, "Measured numbers"): a receiver whose peer is awake
+# (its last frame came less than SPIN_SECONDS ago, so the peer is itself still polling for
+# the answer) first polls the socket without blocking for up to SPIN_SECONDS, yielding its
+# CPU between polls, and only then sleeps. While both sides spin, a frame finds its receiver
+# awake, on a CPU of its own: no wake-up of a sleeping process (of a halted vCPU, on a virtual
+# machine) on the way, which was most of a round trip. After a pause (an agent's step after
+# the model's answer) neither spins: a frame to a sleeping peer wakes it on the sender's CPU,
+# which the sender must then leave to it by sleeping too. 0 turns it off. The fork server
+# takes the host's value when it starts (its workers, forked from it, too).
+SPIN_SECONDS = 100e-6
+# A poll that comes back this much later than the one before (the receiver lost its CPU to
+# another process: every CPU is busy) stops the channel spinning for SPIN_BACKOFF_SECONDS:
+# on a machine with no idle CPU, spinning takes CPU time from the peer it waits for.
+SPIN_PREEMPTED_SECONDS = 500e-6
+SPIN_BACKOFF_SECONDS = 1.0
 
 
 def _class_key(value: Any) -> tuple[Any, Any]:
@@ -378,6 +390,14 @@ def send_frame(fd: int, kind: int, seq: int, payload: bytes) -> None:
         data = data[os.write(fd, data):]
 
 
+def _cpus() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 class ChannelTimeout(Exception):
     """No frame arrived before the deadline."""
 
@@ -386,8 +406,10 @@ class Channel:
     """The receiving side of one blocking AF_UNIX stream socket: a frame is usually read with
     one `recv_into` (header and payload together) into a buffer kept across frames.
 
-    `recv(deadline, spin)`: with `spin` > 0, first tries to read without blocking for up to
-    `spin` seconds (yielding the CPU in between), then waits; with a deadline
+    `recv(deadline, spin)`: with `spin` > 0, when the previous frame arrived less than `spin`
+    seconds ago, first tries to read without blocking for up to `spin` seconds (yielding the
+    CPU in between; not on a single CPU, and not for SPIN_BACKOFF_SECONDS after a poll found
+    it had lost its CPU), then waits; with a deadline
     (time.monotonic()), past it raises ChannelTimeout, for the header and for every part of
     a large payload alike. The socket itself stays in blocking mode (a socket timeout would
     cost a poll() before every send and receive). A frame announcing more than `max_frame`
@@ -400,6 +422,10 @@ class Channel:
         self.view = memoryview(self.buf)
         self.have = 0  # bytes of the next frame already in buf
         self.poller: Any = None
+        # perf_counter() before which recv does not spin; for ever on a single CPU, where
+        # the peer cannot run while this process polls
+        self.spin_off_until = 0.0 if _cpus() > 1 else float("inf")
+        self.last_frame = 0.0  # perf_counter() when recv last returned a frame
 
     def _wait(self, deadline: float) -> None:
         """Block until the socket is readable; ChannelTimeout past `deadline`."""
@@ -419,19 +445,37 @@ class Channel:
         sock = self.sock
         view = self.view[self.have:]
         if spin:
-            end = time.perf_counter() + spin
-            while True:
-                try:
-                    n = sock.recv_into(view, 0, socket.MSG_DONTWAIT)
-                except BlockingIOError:
-                    if time.perf_counter() >= end:
-                        break
-                    os.sched_yield()  # the peer may be queued on this CPU
-                    continue
+            n = self._spin(view, spin)
+            if n is not None:
                 return n
         if deadline is not None:
             self._wait(deadline)
         return sock.recv_into(view)
+
+    def _spin(self, view: memoryview, spin: float) -> int | None:
+        """Receive into `view` without blocking, polling for up to `spin` seconds: the bytes
+        received, or None (nothing came, or spinning is off for now)."""
+        clock = time.perf_counter
+        last = clock()
+        if last < self.spin_off_until or last - self.last_frame > spin:
+            return None  # spinning is off for now, or the peer is asleep
+        end = last + spin
+        recv_into = self.sock.recv_into
+        while True:
+            try:
+                return recv_into(view, 0, socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                pass
+            now = clock()
+            if now - last > SPIN_PREEMPTED_SECONDS:
+                # another process had this CPU: every CPU is busy, where spinning slows the
+                # peer down; sleep on the socket for a while instead
+                self.spin_off_until = now + SPIN_BACKOFF_SECONDS
+                return None
+            if now >= end:
+                return None
+            os.sched_yield()  # the peer may be queued on this CPU
+            last = now
 
     def recv(
         self, deadline: float | None = None, spin: float = 0.0
@@ -454,6 +498,7 @@ class Channel:
             if rest:  # the start of the next frame (the peer sent it early)
                 self.buf[:rest] = self.buf[end:self.have]
             self.have = rest
+            self.last_frame = time.perf_counter()
             return kind, payload, seq
         # A large frame: read the rest into a buffer of its own that grows with what has
         # arrived (at most doubling), never to what the header claims before the bytes are
@@ -472,6 +517,7 @@ class Channel:
             if not n:
                 raise ProtocolError("the peer closed the channel")
             got += n
+        self.last_frame = time.perf_counter()
         return kind, payload, seq
 
     def pending(self) -> bool:

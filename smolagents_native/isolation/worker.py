@@ -312,7 +312,8 @@ class _Worker:
             seq = worker.seq
             P.send(sock, P.CALL, payload, seq)
             while True:
-                # SPIN_SECONDS: poll before sleeping (0 by default: measured slower here)
+                # spin, then sleep (P.SPIN_SECONDS): a quick tool's result finds the
+                # worker awake
                 kind, data, rseq = channel.recv(None, P.SPIN_SECONDS)
                 if kind != P.BATCH_RUN:
                     break
@@ -513,11 +514,17 @@ class _Worker:
 
     def serve(self) -> None:
         sock, channel = self.sock, self.channel
+        spin = P.SPIN_SECONDS
         while True:
             try:
-                kind, data, seq = self.queued.popleft() if self.queued else channel.recv()
+                # spin, then sleep (P.SPIN_SECONDS): a step sent at once after the last
+                # finds the worker awake; not in a batch, whose next programs the host sends
+                # ahead (a lane's worker polling would take CPU time from the others)
+                kind, data, seq = (self.queued.popleft() if self.queued
+                                   else channel.recv(None, spin))
             except P.ProtocolError:
                 return
+            spin = 0.0 if kind == P.BATCH_RUN else P.SPIN_SECONDS
             if kind == P.RUN or kind == P.FRESH_RUN:
                 code = str(data, "utf-8", "surrogatepass")
                 del data
@@ -810,6 +817,9 @@ def main(argv: list[str]) -> int:
     control = socket.socket(fileno=int(argv[1]))
     options = pickle.loads(bytes.fromhex(argv[2])) if len(argv) > 2 else {}
     os.chdir("/")
+    spin = options.get("spin")
+    if type(spin) in (int, float) and 0 <= spin <= 0.01:
+        P.SPIN_SECONDS = float(spin)  # the host's (its workers are forked from here)
     # Preload: the core, the executor, and the modules the pool names.
     import importlib
 

@@ -6,6 +6,7 @@ import math
 import pickle
 import socket
 import threading
+import time
 
 import pytest
 
@@ -150,3 +151,82 @@ def test_channel_reads_small_large_and_split_frames_and_times_out():
     finally:
         a.close()
         b.close()
+
+
+class _CountingSocket:
+    """A socket stand-in for Channel._spin: counts its non-blocking polls, has nothing to read
+    until `arrive_after` polls, then one frame."""
+
+    def __init__(self, arrive_after: int | None = None):
+        self.polls = 0
+        self.arrive_after = arrive_after
+
+    def recv_into(self, view, nbytes=0, flags=0):
+        assert flags == socket.MSG_DONTWAIT  # a spin never blocks
+        self.polls += 1
+        if self.arrive_after is not None and self.polls > self.arrive_after:
+            frame = P.HEADER.pack(2, P.OK, 5) + b"hi"
+            view[:len(frame)] = frame
+            return len(frame)
+        raise BlockingIOError
+
+
+def _channel(sock, monkeypatch, cpus=2):
+    monkeypatch.setattr(P, "_cpus", lambda: cpus)
+    return P.Channel(sock)
+
+
+def test_a_receiver_spins_only_while_its_peer_is_awake(monkeypatch):
+    """The spin before a receive polls only when the last frame came less than the spin
+    ago (the peer is polling for the answer): after a pause, it sleeps at once."""
+    sock = _CountingSocket(arrive_after=3)
+    channel = _channel(sock, monkeypatch)
+    view = memoryview(bytearray(64))
+    # no frame yet (a pause since): no poll at all
+    assert channel._spin(view, 1.0) is None and sock.polls == 0
+    channel.last_frame = time.perf_counter()  # a frame just came: the peer is awake
+    assert channel._spin(view, 1.0) == P.HEADER.size + 2 and sock.polls == 4
+    # a spin that runs out returns None (then the receive sleeps)
+    sock = _CountingSocket()
+    channel = _channel(sock, monkeypatch)
+    channel.last_frame = time.perf_counter()
+    assert channel._spin(view, 0.002) is None and sock.polls > 1
+    # recv stamps the frame's arrival
+    a, b = socket.socketpair()
+    try:
+        channel = _channel(a, monkeypatch)
+        before = time.perf_counter()
+        b.sendall(P.HEADER.pack(3, P.OK, 1) + b"abc")
+        assert channel.recv(None, 1e-4) == (P.OK, b"abc", 1)
+        assert channel.last_frame >= before
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_receiver_that_lost_its_cpu_stops_spinning(monkeypatch):
+    """A poll that comes back SPIN_PREEMPTED_SECONDS or more after the one before (another
+    process had the CPU: every CPU is busy) stops the channel's spins for
+    SPIN_BACKOFF_SECONDS; on a single CPU the channel never spins."""
+    sock = _CountingSocket()
+    channel = _channel(sock, monkeypatch)
+    view = memoryview(bytearray(64))
+    now = [1000.0]
+
+    def clock():  # every reading 2 ms after the one before: each poll was preempted
+        now[0] += 0.002
+        return now[0]
+
+    monkeypatch.setattr(P.time, "perf_counter", clock)
+    channel.last_frame = now[0]
+    assert channel._spin(view, 1.0) is None and sock.polls == 1
+    assert channel.spin_off_until > now[0] + P.SPIN_BACKOFF_SECONDS / 2
+    channel.last_frame = now[0]
+    assert channel._spin(view, 1.0) is None and sock.polls == 1  # backing off: no poll
+    now[0] += P.SPIN_BACKOFF_SECONDS
+    channel.last_frame = now[0]
+    assert channel._spin(view, 1.0) is None and sock.polls == 2  # over: polls again
+    monkeypatch.undo()
+    single = _channel(_CountingSocket(arrive_after=0), monkeypatch, cpus=1)
+    single.last_frame = time.perf_counter()
+    assert single._spin(view, 1.0) is None and single.sock.polls == 0
