@@ -3766,7 +3766,8 @@ inline_outer_names(Scope *s, PyObject *kidfrees, PyObject *newfree)
             }
             Scope *kid = s->kids[k];
             long fl = sym_get(kid, name);
-            int passed = PySet_Contains(kid->kidfree, name);
+            /* kidfree: NULL for a scope without children */
+            int passed = kid->kidfree ? PySet_Contains(kid->kidfree, name) : 0;
             if (passed < 0) {
                 goto done;
             }
@@ -3795,12 +3796,80 @@ done:
     return rc;
 }
 
+/* analyze() for a scope without children (most functions, a short step's
+ * module): none of the sets that pass names down to children (bound,
+ * global, local, the children's free names) is made, only each name's
+ * result, the free names going straight to `free_out`; kidfree stays NULL
+ * (no child needs a name from outside).  The same results and errors as
+ * analyze()'s loop over the names, in the same order. */
+static int
+analyze_leaf(Lower *L, Scope *s, PyObject *bound, PyObject *free_out)
+{
+    PyObject *keys = PyDict_Keys(s->symbols);
+    if (keys == NULL) {
+        return -1;
+    }
+    int rc = -1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(keys); i++) {
+        PyObject *name = PyList_GET_ITEM(keys, i);
+        long fl = sym_get(s, name);
+        long res;
+        int c;
+        if (fl & SYM_GLOBAL) {
+            if (fl & SYM_PARAM) {
+                syntax_error(L, NULL, "name '%U' is parameter and global",
+                             name);
+                goto done;
+            }
+            res = SYM_R_GLOBAL;
+        }
+        else if (fl & SYM_NONLOCAL) {
+            if ((c = set_contains(bound, name)) <= 0) {
+                if (c == 0) {
+                    syntax_error(L, NULL,
+                                 "no binding for nonlocal '%U' found", name);
+                }
+                goto done;
+            }
+            res = SYM_R_FREE;
+            if (PySet_Add(free_out, name) < 0) {
+                goto done;
+            }
+        }
+        else if (fl & SYM_BOUND) {
+            res = SYM_R_LOCAL;
+        }
+        else if ((c = set_contains(bound, name)) != 0) {
+            if (c < 0) {
+                goto done;
+            }
+            res = SYM_R_FREE;
+            if (PySet_Add(free_out, name) < 0) {
+                goto done;
+            }
+        }
+        else {
+            res = SYM_R_GLOBAL | SYM_R_IMPLICIT;
+        }
+        if (sym_set_result(s, name, res) < 0) {
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    Py_DECREF(keys);
+    return rc;
+}
+
 static int
 analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
         PyObject *free_out)
 {
     if (limits_check_deadline(L->in) < 0) { /* a scope: a clock read */
         return -1;
+    }
+    if (s->nkids == 0) {
+        return analyze_leaf(L, s, bound, free_out);
     }
     PyObject *local = PySet_New(NULL);
     PyObject *newbound = PySet_New(NULL);

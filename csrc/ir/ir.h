@@ -155,7 +155,8 @@ typedef struct Scope {
     /* filled during lowering */
     PyObject *symbols; /* dict: name -> int flags (SYM_*), owned until done */
     PyObject *kidfree; /* set: names this scope's children need from outside
-                          it (analysis only, owned until done) */
+                          it (analysis only, owned until done; NULL for a
+                          scope without children) */
     struct Scope **kids;
     Py_ssize_t nkids, capkids;
     Node **names; /* Name nodes to patch after analysis */
