@@ -3796,14 +3796,14 @@ done:
     return rc;
 }
 
-/* analyze() for a scope without children (most functions, a short step's
- * module): none of the sets that pass names down to children (bound,
- * global, local, the children's free names) is made, only each name's
- * result, the free names going straight to `free_out`; kidfree stays NULL
- * (no child needs a name from outside).  The same results and errors as
- * analyze()'s loop over the names, in the same order. */
+/* Each name's result in `s` (CPython's analyze_name): a name declared global
+ * goes into `gl` and out of `bd` (the bound names `s` sees from outside), a
+ * name bound here into `local` (and out of `gl`), a free name into `free`.
+ * With `gl` and `local` NULL (a scope without children, which passes no
+ * name down), `bd` is only read.  0 / -1. */
 static int
-analyze_leaf(Lower *L, Scope *s, PyObject *bound, PyObject *free_out)
+analyze_names(Lower *L, Scope *s, PyObject *bd, PyObject *gl, PyObject *local,
+              PyObject *free)
 {
     PyObject *keys = PyDict_Keys(s->symbols);
     if (keys == NULL) {
@@ -3822,9 +3822,14 @@ analyze_leaf(Lower *L, Scope *s, PyObject *bound, PyObject *free_out)
                 goto done;
             }
             res = SYM_R_GLOBAL;
+            if (gl != NULL &&
+                (PySet_Add(gl, name) < 0 ||
+                 (bd != NULL && PySet_Discard(bd, name) < 0))) {
+                goto done;
+            }
         }
         else if (fl & SYM_NONLOCAL) {
-            if ((c = set_contains(bound, name)) <= 0) {
+            if ((c = set_contains(bd, name)) <= 0) {
                 if (c == 0) {
                     syntax_error(L, NULL,
                                  "no binding for nonlocal '%U' found", name);
@@ -3832,19 +3837,23 @@ analyze_leaf(Lower *L, Scope *s, PyObject *bound, PyObject *free_out)
                 goto done;
             }
             res = SYM_R_FREE;
-            if (PySet_Add(free_out, name) < 0) {
+            if (PySet_Add(free, name) < 0) {
                 goto done;
             }
         }
         else if (fl & SYM_BOUND) {
             res = SYM_R_LOCAL;
+            if (local != NULL &&
+                (PySet_Add(local, name) < 0 || PySet_Discard(gl, name) < 0)) {
+                goto done;
+            }
         }
-        else if ((c = set_contains(bound, name)) != 0) {
+        else if ((c = set_contains(bd, name)) != 0) {
             if (c < 0) {
                 goto done;
             }
             res = SYM_R_FREE;
-            if (PySet_Add(free_out, name) < 0) {
+            if (PySet_Add(free, name) < 0) {
                 goto done;
             }
         }
@@ -3869,7 +3878,10 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
         return -1;
     }
     if (s->nkids == 0) {
-        return analyze_leaf(L, s, bound, free_out);
+        /* none of the sets below, which pass names down to children: only
+           each name's result, its free names straight to the parent's set
+           (kidfree stays NULL) */
+        return analyze_names(L, s, bound, NULL, NULL, free_out);
     }
     PyObject *local = PySet_New(NULL);
     PyObject *newbound = PySet_New(NULL);
@@ -3878,7 +3890,7 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
     PyObject *free = PySet_New(NULL);
     PyObject *gl = global ? PySet_New(global) : PySet_New(NULL);
     PyObject *bd = bound ? PySet_New(bound) : NULL;
-    PyObject *keys = NULL, *kidfrees = NULL;
+    PyObject *kidfrees = NULL;
     int rc = -1;
     if (!local || !newbound || !newglobal || !newfree || !free || !gl ||
         (bound && !bd)) {
@@ -3889,57 +3901,8 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
             goto done;
         }
     }
-    keys = PyDict_Keys(s->symbols);
-    if (keys == NULL) {
+    if (analyze_names(L, s, bd, gl, local, free) < 0) {
         goto done;
-    }
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(keys); i++) {
-        PyObject *name = PyList_GET_ITEM(keys, i);
-        long fl = sym_get(s, name);
-        long res;
-        if (fl & SYM_GLOBAL) {
-            if (fl & SYM_PARAM) {
-                syntax_error(L, NULL, "name '%U' is parameter and global",
-                             name);
-                goto done;
-            }
-            res = SYM_R_GLOBAL;
-            if (PySet_Add(gl, name) < 0) {
-                goto done;
-            }
-            if (bd && PySet_Discard(bd, name) < 0) {
-                goto done;
-            }
-        }
-        else if (fl & SYM_NONLOCAL) {
-            if (!set_contains(bd, name)) {
-                syntax_error(L, NULL, "no binding for nonlocal '%U' found",
-                             name);
-                goto done;
-            }
-            res = SYM_R_FREE;
-            if (PySet_Add(free, name) < 0) {
-                goto done;
-            }
-        }
-        else if (fl & SYM_BOUND) {
-            res = SYM_R_LOCAL;
-            if (PySet_Add(local, name) < 0 || PySet_Discard(gl, name) < 0) {
-                goto done;
-            }
-        }
-        else if (set_contains(bd, name)) {
-            res = SYM_R_FREE;
-            if (PySet_Add(free, name) < 0) {
-                goto done;
-            }
-        }
-        else {
-            res = SYM_R_GLOBAL | SYM_R_IMPLICIT;
-        }
-        if (sym_set_result(s, name, res) < 0) {
-            goto done;
-        }
     }
     if (s->type != SC_CLASS) {
         if (is_funclike(s) && set_update(newbound, local) < 0) {
@@ -4068,7 +4031,6 @@ analyze(Lower *L, Scope *s, PyObject *bound, PyObject *global,
     rc = 0;
 done:
     Py_XDECREF(kidfrees);
-    Py_XDECREF(keys);
     Py_XDECREF(local);
     Py_XDECREF(newbound);
     Py_XDECREF(newglobal);
