@@ -57,21 +57,22 @@ def measure(steps: int = 5000, calls: int = 5000, workers: int = 20, spin: float
         ex("x = 1")
         for _ in range(500):
             ex("x")
-        per_step = []
-        for _ in range(steps):
-            t0 = clock()
-            ex("x")
-            per_step.append(clock() - t0)
-        out["step_us"] = _summary(per_step, 1e6)
+
+        def tiny_steps(n: int, pause: float) -> list[float]:
+            """`ex("x")` n times, each timed on its own, after `pause` seconds of sleep."""
+            times = []
+            for _ in range(n):
+                if pause:
+                    time.sleep(pause)
+                t0 = clock()
+                ex("x")
+                times.append(clock() - t0)
+            return times
+
+        out["step_us"] = _summary(tiny_steps(steps, 0.0), 1e6)
         # An agent's step comes after the model's answer: both sides asleep (their spins
         # over), the machine's idle CPUs halted. The same step after a pause of 5 ms.
-        per_step = []
-        for _ in range(max(steps // 10, 50)):
-            time.sleep(0.005)
-            t0 = clock()
-            ex("x")
-            per_step.append(clock() - t0)
-        out["step_after_pause_us"] = _summary(per_step, 1e6)
+        out["step_after_pause_us"] = _summary(tiny_steps(max(steps // 10, 50), 0.005), 1e6)
 
         code = f"for i in range({calls}):\n    echo(i)"
         ex(code)
