@@ -79,6 +79,30 @@ compat_dict_watch(int wid, PyObject *d)
     return PyDict_Watch(wid, d) < 0 ? -1 : 1;
 }
 
+#if PY_VERSION_HEX >= 0x030E0000
+int compat_watch_bits_direct = 0;
+
+/* Does PyDict_Watch(wid, ...) set bit `wid` of _ma_watcher_tag and nothing
+ * else, and PyDict_Unwatch clear it?  (compat.h, compat_globals_quiet) */
+static void
+check_watch_bits(int wid)
+{
+    PyObject *d = PyDict_New();
+    if (d == NULL) {
+        PyErr_Clear();
+        return;
+    }
+    PyDictObject *o = (PyDictObject *)d;
+    uint64_t bit = (uint64_t)1 << wid, before = o->_ma_watcher_tag;
+    int ok = (before & bit) == 0 && PyDict_Watch(wid, d) == 0 &&
+             o->_ma_watcher_tag == (before | bit) &&
+             PyDict_Unwatch(wid, d) == 0 && o->_ma_watcher_tag == before;
+    PyErr_Clear();
+    Py_DECREF(d);
+    compat_watch_bits_direct = ok;
+}
+#endif
+
 int
 compat_dict_watcher_add(int kind)
 {
@@ -95,7 +119,35 @@ compat_dict_watcher_add(int kind)
         PyErr_Clear();
         return -1;
     }
+#if PY_VERSION_HEX >= 0x030E0000
+    if (kind == COMPAT_WATCH_GLOBALS) {
+        check_watch_bits(wid);
+    }
+#endif
     return wid;
+}
+
+int
+compat_globals_loud(int quiet, PyObject *d)
+{
+    if (quiet < 0) {
+        return 0;
+    }
+    /* the event compat_globals_quiet kept CPython from dispatching */
+    compat_watch_epoch[COMPAT_WATCH_GLOBALS]++;
+#if PY_VERSION_HEX >= 0x030E0000
+    if (compat_watch_bits_direct) {
+        ((PyDictObject *)d)->_ma_watcher_tag |= (uint64_t)1 << quiet;
+        return 0;
+    }
+#endif
+    if (PyDict_Watch(quiet, d) < 0) {
+        /* not reached: compat_globals_quiet's PyDict_Unwatch passed the
+           same checks */
+        PyErr_Clear();
+        return -1;
+    }
+    return 0;
 }
 
 void
@@ -127,6 +179,14 @@ void
 compat_dict_watcher_clear(int wid)
 {
     (void)wid;
+}
+
+int
+compat_globals_loud(int quiet, PyObject *d)
+{
+    (void)quiet;
+    (void)d;
+    return 0;
 }
 
 #endif

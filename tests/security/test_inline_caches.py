@@ -342,6 +342,38 @@ def test_module_level_names_follow_changes_the_host_makes_during_the_step():
     assert out == [(0, 0), (1, 1), (2, 2), (101, 101), (102, 102), "gone", (0, 0)]
 
 
+def test_module_level_stores_of_another_executor_on_the_same_state_are_seen_mid_step():
+    """Two executors with one state dict: the stores one makes (its own, which its cache
+    adopts; on 3.14+ made with the dict unwatched and the watcher's epoch advanced by hand,
+    compat.h compat_globals_quiet) must still move the version every other cache of that
+    dict reads. The outer executor, stopped in a tool call inside its own loop, has the
+    inner one rebind `x` in a loop and call the outer's function `peek` (which reads `x`
+    with the outer's cache) right after each store: each call sees the new value."""
+    shared = {"x": 0}
+    inner = new_executor(tools=False)
+    outer = new_executor(tools=False)
+    inner.state = shared
+    outer.state = shared
+
+    def bump():
+        inner("got = []\nfor _ in range(3):\n    x = x + 10\n    got.append(peek())\n")
+        return shared["got"]
+
+    outer.send_tools({"bump": bump})
+    out = outer(
+        "def peek():\n"
+        "    return x\n"
+        "seen = []\n"
+        "for i in range(3):\n"
+        "    seen.append((x, peek()))\n"
+        "    if i == 1:\n"
+        "        seen.append(bump())\n"
+        "seen"
+    ).output
+    assert out == [(0, 0), (0, 0), [10, 20, 30], (30, 30)]
+    assert shared["x"] == 30
+
+
 def test_a_name_that_shadows_a_builtin_from_the_host_is_seen_at_warm_sites():
     """A global the host adds mid-step under a builtin's name shadows the builtin at a read
     site that already took the builtin; removing it brings the builtin back."""
