@@ -7,6 +7,7 @@ NODE_KINDS: tuple[str, ...]
 REFUSED_NODES: tuple[str, ...]
 MEMORY_BUDGET: int  # 1 when the allocator hooks enforce max_memory_bytes (csrc/budget/memlimit.c)
 BUILD: str  # how setup.py optimized this build: compiler, flags, profile-guided or not
+MANAGED_DICT_LAYOUT: int  # 1 when instance dicts are read where CPython keeps them (csrc/base/compat.h)
 
 class Budgets:
     """run()'s budget keywords, parsed once (csrc/budget/budgets.c): pass it as `run`'s third

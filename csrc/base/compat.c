@@ -140,6 +140,45 @@ compat_type_has_instance_dict(PyTypeObject *tp)
     return tp->tp_dictoffset != 0;
 }
 
+int compat_managed_dict_layout = 0;
+
+int
+compat_managed_dict_check(void)
+{
+    compat_managed_dict_layout = 0;
+#if PY_VERSION_HEX >= 0x030B0000
+    PyObject *ns = PyDict_New();
+    PyObject *cls = ns == NULL ? NULL
+                               : PyObject_CallFunction((PyObject *)&PyType_Type,
+                                                       "s()O", "_layout_probe", ns);
+    PyObject *obj = cls == NULL ? NULL : PyObject_CallNoArgs(cls);
+    PyObject *name = PyUnicode_InternFromString("probe");
+    PyObject *dict = NULL;
+    int ok = obj != NULL && name != NULL &&
+             PyType_HasFeature(Py_TYPE(obj), Py_TPFLAGS_MANAGED_DICT) &&
+             compat_managed_dict(obj) == NULL &&
+             PyObject_GenericSetAttr(obj, name, Py_None) == 0 &&
+             compat_managed_dict(obj) == NULL &&
+             (dict = PyObject_GenericGetDict(obj, NULL)) != NULL &&
+             compat_managed_dict(obj) == dict && PyDict_GET_SIZE(dict) == 1;
+    Py_XDECREF(dict);
+    Py_XDECREF(name);
+    Py_XDECREF(obj);
+    Py_XDECREF(cls);
+    Py_XDECREF(ns);
+    if (PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_MemoryError)) {
+            PyErr_Clear(); /* a layout other than the one we know: not used */
+        }
+        else {
+            return -1;
+        }
+    }
+    compat_managed_dict_layout = ok;
+#endif
+    return 0;
+}
+
 PyObject *
 compat_get_method_cached(PyObject *obj, PyObject *name, int *unbound,
                          CompatTypeCache *cache)

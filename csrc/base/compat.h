@@ -378,6 +378,39 @@ PyObject *compat_type_lookup(PyTypeObject *tp, PyObject *name);
  * managed or at tp_dictoffset)? */
 int compat_type_has_instance_dict(PyTypeObject *tp);
 
+/* The instance dict of an object whose type has a managed dict (3.11+),
+ * as CPython made it, or NULL while CPython keeps the attributes as values
+ * without a dict object (borrowed; read from where CPython keeps it, the
+ * word three before the object: Include/internal/pycore_object.h).
+ * PyObject_GenericGetDict would make the dict object (for good: an
+ * allocation per instance, freed with it, and CPython's own inline-values
+ * paths gone for every later access); PyObject_GenericSetAttr /
+ * GenericGetAttr are CPython's fast way into the values.  Used only where
+ * compat_managed_dict_known(tp): the type has a managed dict and a check at
+ * module exec (compat_managed_dict_check, on a class of its own) found the
+ * pointer there, NULL before and the dict after PyObject_GenericGetDict
+ * (3.11, 3.13, 3.14, 3.15; 3.12 keeps a tagged dict-or-values word there,
+ * which the check refuses). */
+extern int compat_managed_dict_layout;
+static inline int
+compat_managed_dict_known(PyTypeObject *tp)
+{
+#if PY_VERSION_HEX >= 0x030B0000
+    return compat_managed_dict_layout &&
+           PyType_HasFeature(tp, Py_TPFLAGS_MANAGED_DICT);
+#else
+    (void)tp;
+    return 0;
+#endif
+}
+static inline PyObject *
+compat_managed_dict(PyObject *obj)
+{
+    return ((PyObject **)obj)[-3];
+}
+/* Sets compat_managed_dict_layout (module exec).  0 / -1. */
+int compat_managed_dict_check(void);
+
 /* Method lookup for a call `obj.name(...)`: returns a new reference; sets
  * *unbound to 1 when the result is a plain function or method descriptor
  * found on the type that must be called with obj as first argument, to 0

@@ -2648,8 +2648,13 @@ instance_dict_at(Node *e, PyObject *obj)
         Py_TYPE(obj)->tp_dictoffset == 0) {
         return NULL; /* not learned for this type and tag; no dict */
     }
-    PyObject *d = PyObject_GenericGetDict(obj, NULL);
-    if (d == NULL) {
+    /* an object read at a learned site is read again: its dict object is
+       made here once if CPython has not made it (the values' own lookup,
+       PyObject_GenericGetAttr, costs more per read than this one) */
+    PyObject *d = compat_managed_dict_known(Py_TYPE(obj))
+                      ? Py_XNewRef(compat_managed_dict(obj))
+                      : NULL;
+    if (d == NULL && (d = PyObject_GenericGetDict(obj, NULL)) == NULL) {
         PyErr_Clear();
         return NULL;
     }

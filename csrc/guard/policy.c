@@ -1524,12 +1524,21 @@ policy_setattr_plain_cached(Interp *in, PyObject *obj, PyObject *name,
                to call) and its instances have a dict: what
                PyObject_GenericSetAttr does then, without the type lookup
                (tags are never reused: the tag alone says the type) */
-            PyObject *d = PyObject_GenericGetDict(obj, NULL);
-            if (d == NULL) {
+            PyObject *d;
+            if (compat_managed_dict_known(tp)) {
+                d = compat_managed_dict(obj);
+                if (d == NULL) {
+                    /* CPython keeps the values without a dict object: its
+                       own store, which makes none */
+                    return PyObject_GenericSetAttr(obj, name, value);
+                }
+                Py_INCREF(d); /* a key's __eq__ may replace obj.__dict__ */
+            }
+            else if ((d = PyObject_GenericGetDict(obj, NULL)) == NULL) {
                 return -1;
             }
             int r = PyDict_SetItem(d, name, value);
-            Py_DECREF(d); /* the object holds it */
+            Py_DECREF(d);
             return r;
         }
         return PyObject_GenericSetAttr(obj, name, value);

@@ -1789,6 +1789,13 @@ core_exec(PyObject *m)
             gadgets_monitoring_tool() >= 0 ? "monitoring" : "profile") < 0) {
         return -1;
     }
+    /* where CPython keeps a managed instance dict, if its layout is the one
+       we know (compat.h, compat_managed_dict_known) */
+    if (compat_managed_dict_check() < 0 ||
+        PyModule_AddIntConstant(m, "MANAGED_DICT_LAYOUT",
+                                compat_managed_dict_layout) < 0) {
+        return -1;
+    }
     st->dict_watcher = compat_dict_watcher_add(COMPAT_WATCH_GLOBALS);
     st->bdict_watcher = compat_dict_watcher_add(COMPAT_WATCH_BUILTINS);
     st->tools_watcher = compat_dict_watcher_add(COMPAT_WATCH_TOOLS);

@@ -541,6 +541,113 @@ def test_a_warm_instance_attribute_site_still_gates_and_substitutes_the_value():
     assert ex(loop.format("one") + "\nseen").output == [1, 1, 1, 1]
 
 
+def test_the_managed_dict_layout_is_known_on_the_versions_that_have_it():
+    """Instance dicts are read where CPython keeps them (the word three before the object)
+    only where a check at import found them there: 3.11 and 3.13+, not 3.12, whose word
+    there is a tagged dict-or-values pointer, nor 3.10, which has no managed dicts."""
+    from smolagents_native import _core
+
+    expected = sys.version_info >= (3, 13) or sys.version_info[:2] == (3, 11)
+    assert _core.MANAGED_DICT_LAYOUT == int(expected)
+
+
+_MANAGED_STORES = (
+    "class P:\n"
+    "    def __init__(self, a):\n"
+    "        self.a = a\n"
+    "objs = [P(i) for i in range(8)]\n"
+    "made = make_dict(objs[2])\n"     # a dict object made before the stores
+    "own_dict(objs[5])\n"             # a dict of the host's
+    "for k in range(3):\n"
+    "    for o in objs:\n"
+    "        o.b = k\n"                # a warm store site: a new name
+    "        o.a = o.a + 1\n"          # a warm read and store of a present one
+    "result = [(o.a, o.b, keys(o)) for o in objs]\n"
+    "result.append(made is make_dict(objs[2]))\n"
+)
+
+
+def _dict_tools() -> dict:
+    def own_dict(o):
+        o.__dict__ = {"a": -5, "extra": 1}
+
+    return {"make_dict": vars, "own_dict": own_dict, "keys": lambda o: sorted(vars(o))}
+
+
+def test_warm_instance_stores_with_and_without_a_dict_object_agree_with_cpython():
+    """A store at a warm site goes to CPython's own store while CPython keeps an instance's
+    values without a dict object, and to the dict once there is one (made by `vars`, or
+    the host's own `__dict__`): the same attributes, values and dict as CPython's."""
+    ex = new_executor(tools=False)
+    ex.send_tools(_dict_tools())
+    out = ex(_MANAGED_STORES + "result").output
+    ns: dict = dict(_dict_tools())
+    exec(_MANAGED_STORES, ns)
+    assert out == ns["result"]
+    assert out[5] == (-2, 2, ["a", "b", "extra"]) and out[-1] is True
+
+
+class _DictSwapper(str):
+    """An instance-dict key with the hash of `b` whose __eq__ (host code, run inside the
+    dict's lookup of `b`) gives its object a new __dict__, a copy: the dict the store is
+    writing to loses its last other reference mid-lookup."""
+
+    target = None
+    held: list[int] = []  # the old dict's reference count once replaced
+
+    def __hash__(self):
+        return str.__hash__("b")
+
+    def __eq__(self, other):
+        obj, type(self).target = type(self).target, None
+        if obj is not None:
+            old = obj.__dict__
+            obj.__dict__ = dict(old)
+            # what getrefcount sees of `old` (3.14 counts fewer of the frame's own)
+            type(self).held.append(sys.getrefcount(old))
+        return False
+
+
+def test_a_warm_store_holds_the_dict_a_key_s_eq_replaces_mid_lookup():
+    """The store path reads the instance dict where CPython keeps it (borrowed): it holds
+    the dict across the store, which a colliding key's __eq__ may replace; without the hold
+    the dict would be freed while the store writes to it (not seen by ASan: CPython keeps
+    freed dicts on a free list, so the test counts the references instead: one more than
+    in CPython's own store, which holds none on 3.10 to 3.15). The step ends normally, the
+    object has the new dict, and the executor stays usable."""
+
+    class Host:
+        pass
+
+    host = Host()
+    vars(host)[_DictSwapper("zz")] = 0
+    _DictSwapper.target, _DictSwapper.held = host, []
+    host.b = 1
+    (unheld,) = _DictSwapper.held
+    ex = new_executor(tools=False)
+    _DictSwapper.held = []
+
+    def poison(o):
+        vars(o)[_DictSwapper("zz")] = 0
+        _DictSwapper.target = o
+        return o
+
+    ex.send_tools({"poison": poison})
+    out = ex(
+        "class P:\n"
+        "    def __init__(self, a):\n"
+        "        self.a = a\n"
+        "objs = [P(i) for i in range(6)]\n"
+        "poison(objs[4])\n"
+        "for o in objs:\n"
+        "    o.b = 1\n"
+        "[hasattr(o, 'b') for o in objs]"
+    ).output
+    assert out[:4] == [True] * 4 and out[5] is True
+    assert _DictSwapper.held == [unheld + 1]
+    assert ex("1 + 1").output == 2
+
+
 def test_a_warm_instance_attribute_site_follows_lookup_hooks_the_host_adds_mid_step():
     """The host gives a class of the code __getattr__, then a property, while a loop reads an
     attribute of its instance at one site: each change is seen by the next read."""
