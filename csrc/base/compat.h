@@ -368,7 +368,8 @@ void compat_async_with_protocol_error(PyObject *mgr, int missing_exit);
     "object %.100s can't be used in 'await' expression"
 #endif
 
-/* compat.c: CPython behaviour rebuilt on public API. */
+/* compat.c: CPython behaviour rebuilt on public API (and, past it, where a
+ * managed instance dict lives: compat_managed_dict, checked at import). */
 
 /* Attribute `name` of the type or its bases (MRO order, no metaclass, no
  * descriptor call): a new reference, or NULL with or without an exception
