@@ -672,51 +672,53 @@ void compat_dict_watcher_clear(int wid);
 /* A change of a watched globals dict that the interpreter makes and adopts
  * itself (its own stores and deletes of module-level names,
  * globalcache.c).  Between compat_globals_quiet and compat_globals_loud the
- * dict is not watched by the globals watcher `wid`, so CPython dispatches
+ * dict's bit for the globals watcher `wid` is clear, so CPython dispatches
  * no event to it (on 3.14 about 85 instructions a store: every assignment
  * of a module-level loop); compat_globals_loud then advances the globals
  * epoch as the event would have, so every cache of every interpreter sees
- * the change as before, and watches the dict again.  Sound only for a
- * change during which no code runs (the caller's guarantee: exact str
- * keys, the old value held): nothing else can change the dict unseen
- * meanwhile.  Other watchers of the dict still get their events.
- * compat_globals_quiet returns what compat_globals_loud takes: -1 (nothing
- * done) where globals are versioned by their tag (3.12, 3.13; before 3.12
- * there are no watchers).  PyDict_Unwatch and PyDict_Watch cost about as
- * much as the event; the watcher bit itself, where a check at module exec
- * found it where PyDict_Watch puts it, costs nothing. */
+ * the change as before, and sets the bit again.  Sound only for a change
+ * during which no code runs (the caller's guarantee: exact str keys, the
+ * old value held): nothing else can change the dict unseen meanwhile.
+ * Other watchers of the dict still get their events.  Done only where a
+ * check at module exec found the watcher bits in the low byte of
+ * _ma_watcher_tag, where PyDict_Watch sets them (3.14, 3.15:
+ * cpython/dictobject.h; PyDict_Unwatch / PyDict_Watch instead cost about
+ * as much as the event); elsewhere, and where globals are versioned by
+ * their tag (3.12, 3.13; before 3.12 there are no watchers),
+ * compat_globals_quiet returns -1 and the store is a plain one. */
 #if PY_VERSION_HEX >= 0x030E0000
-/* 1 when a dict's watcher bits are the low byte of its _ma_watcher_tag, as
- * PyDict_Watch sets them (3.14, 3.15: cpython/dictobject.h), checked on a
- * dict at module exec (compat_dict_watcher_add); 0: through the API. */
-extern int compat_watch_bits_direct;
+extern int compat_watch_bits_direct; /* dictwatch.c, check_watch_bits */
 #endif
 static inline int
 compat_globals_quiet(int wid, PyObject *d)
 {
 #if PY_VERSION_HEX >= 0x030E0000
-    if (wid >= 0 && wid != COMPAT_WATCHER_TAG) {
-        if (compat_watch_bits_direct) {
-            uint64_t bit = (uint64_t)1 << wid;
-            if (!(((PyDictObject *)d)->_ma_watcher_tag & bit)) {
-                return -1; /* not watched: no event would reach us */
-            }
+    if (compat_watch_bits_direct && wid >= 0 && wid != COMPAT_WATCHER_TAG) {
+        uint64_t bit = (uint64_t)1 << wid;
+        if (((PyDictObject *)d)->_ma_watcher_tag & bit) {
             ((PyDictObject *)d)->_ma_watcher_tag &= ~bit;
             return wid;
         }
-        if (PyDict_Unwatch(wid, d) == 0) {
-            return wid;
-        }
-        PyErr_Clear();
     }
 #else
     (void)wid;
     (void)d;
 #endif
-    return -1;
+    return -1; /* not watched by `wid`, or not this way: nothing done */
 }
-/* 0, or -1 (not expected: the same checks passed) when the dict could not
- * be watched again: the caller then stops caching it. */
-int compat_globals_loud(int quiet, PyObject *d);
+static inline void
+compat_globals_loud(int quiet, PyObject *d)
+{
+#if PY_VERSION_HEX >= 0x030E0000
+    if (quiet >= 0) {
+        /* the event compat_globals_quiet kept CPython from dispatching */
+        compat_watch_epoch[COMPAT_WATCH_GLOBALS]++;
+        ((PyDictObject *)d)->_ma_watcher_tag |= (uint64_t)1 << quiet;
+    }
+#else
+    (void)quiet;
+    (void)d;
+#endif
+}
 
 #endif

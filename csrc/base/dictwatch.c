@@ -127,29 +127,6 @@ compat_dict_watcher_add(int kind)
     return wid;
 }
 
-int
-compat_globals_loud(int quiet, PyObject *d)
-{
-    if (quiet < 0) {
-        return 0;
-    }
-    /* the event compat_globals_quiet kept CPython from dispatching */
-    compat_watch_epoch[COMPAT_WATCH_GLOBALS]++;
-#if PY_VERSION_HEX >= 0x030E0000
-    if (compat_watch_bits_direct) {
-        ((PyDictObject *)d)->_ma_watcher_tag |= (uint64_t)1 << quiet;
-        return 0;
-    }
-#endif
-    if (PyDict_Watch(quiet, d) < 0) {
-        /* not reached: compat_globals_quiet's PyDict_Unwatch passed the
-           same checks */
-        PyErr_Clear();
-        return -1;
-    }
-    return 0;
-}
-
 void
 compat_dict_watcher_clear(int wid)
 {
@@ -179,14 +156,6 @@ void
 compat_dict_watcher_clear(int wid)
 {
     (void)wid;
-}
-
-int
-compat_globals_loud(int quiet, PyObject *d)
-{
-    (void)quiet;
-    (void)d;
-    return 0;
 }
 
 #endif

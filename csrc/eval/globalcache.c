@@ -35,10 +35,10 @@
  *     emptied; our stores only add exact str keys), so its lookup calls no
  *     __eq__ and the operation runs no code.
  * Otherwise the store is a plain dict store, seen as a foreign change.
- * On 3.14, where the globals' version is the globals watcher's epoch, such
- * an adopted change is made with the dict unwatched and the epoch advanced
- * by hand (compat.h, compat_globals_quiet): the same version for every
- * cache, without CPython's event dispatch on every store.
+ * On 3.14+, where the globals' version is the globals watcher's epoch, such
+ * an adopted change is made with the dict's bit for our watcher cleared and
+ * the epoch advanced by hand (compat.h, compat_globals_quiet): the same
+ * version for every cache, without CPython's event dispatch on every store.
  */
 #include "eval.h"
 
@@ -307,16 +307,6 @@ gcache_adopt(Interp *in, uint64_t before)
     }
 }
 
-/* The globals could not be watched again after a quiet change
- * (compat_globals_loud): no slot describes them for the rest of the step.
- * The frame holds the dict: dropping this reference runs no code. */
-static NOINLINE void
-gcache_unwatched(Interp *in)
-{
-    in_eval(in)->g_epoch++;
-    Py_CLEAR(in_eval(in)->g_dict);
-}
-
 int
 gcache_store(Frame *f, Node *t, PyObject *value)
 {
@@ -347,11 +337,8 @@ gcache_store(Frame *f, Node *t, PyObject *value)
     Py_XINCREF(old);
     int quiet = compat_globals_quiet(in_st(in)->dict_watcher, f->globals);
     int r = PyDict_SetItem(f->globals, t->obj, value);
-    if (compat_globals_loud(quiet, f->globals) < 0) {
-        gcache_unwatched(in); /* every slot, `s` too, is stale now */
-        gcache_note(in, t->obj);
-    }
-    else if (r == 0) {
+    compat_globals_loud(quiet, f->globals);
+    if (r == 0) {
         gcache_adopt(in, before);
         note_fill(in, s->epoch, t->Name.gslot);
         s->value = value;
@@ -404,10 +391,8 @@ gcache_delete(Frame *f, Node *t)
     Py_INCREF(old);
     int quiet = compat_globals_quiet(in_st(in)->dict_watcher, f->globals);
     int r = PyDict_DelItem(f->globals, t->obj);
-    if (compat_globals_loud(quiet, f->globals) < 0) {
-        gcache_unwatched(in);
-    }
-    else if (r == 0) {
+    compat_globals_loud(quiet, f->globals);
+    if (r == 0) {
         gcache_adopt(in, before);
     }
     s->epoch = 0; /* refilled by the next load (builtins, or NameError) */
