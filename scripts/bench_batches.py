@@ -6,7 +6,8 @@ programs, each on a fresh state, as RL rollouts and evaluations run them.
 Engines: `cpython` (exec of each program, compiled, fresh globals, one thread), `native` (a new
 in-process executor per program, one thread), `process-shared` (`WorkerPool(size=lanes)
 .run_many(share_sandbox=True)`: a worker per lane, each program on a fresh interpreter state),
-`process-fresh` (`run_many()`: a new sandbox per program), and `monty` (pydantic-monty's pool, a
+`process-fresh` (`run_many()`: a new sandbox per program; `process-fresh-supervised`: the
+same with a supervisor per sandbox even on a root host, as any other host has it), and `monty` (pydantic-monty's pool, a
 session checked out per program, `lanes` threads) when installed. Every engine must print the
 same outputs; the best of `rounds` rounds is reported, after one warm-up round (fork servers and
 pools started). Every round's programs are new sources (a comment naming the round).
@@ -66,10 +67,13 @@ def run_native(codes: list[str], lanes: int) -> list[str]:
     return out
 
 
-def make_process(share: bool):
+def make_process(share: bool, supervised: bool = False):
+    from smolagents_native.isolation import jail
+
     pools: dict[int, WorkerPool] = {}
 
     def run(codes: list[str], lanes: int) -> list[str]:
+        jail.SUPERVISED = supervised  # read when the pool's fork server starts
         pool = pools.get(lanes) or pools.setdefault(lanes, WorkerPool(size=lanes))
         return [r.logs for r in pool.run_many(codes, share_sandbox=share)]
 
@@ -107,7 +111,9 @@ def main() -> int:
     codes = rounds[0]
     makers = {"cpython": lambda: run_cpython, "native": lambda: run_native,
               "process-shared": lambda: make_process(True),
-              "process-fresh": lambda: make_process(False), "monty": make_monty}
+              "process-fresh": lambda: make_process(False),
+              "process-fresh-supervised": lambda: make_process(False, supervised=True),
+              "monty": make_monty}
     expected = run_cpython(codes, 1)
     print(f"{args.programs} programs, {args.lanes} lanes, {os.cpu_count()} CPUs, best of "
           f"{args.rounds} rounds; Python {sys.version.split()[0]}")

@@ -9,6 +9,7 @@
  * Exposed on `_core` (jail_add_functions, called at module exec):
  *
  *   jail_unshare(flags: int) -> None          unshare(2)
+ *   jail_setns(fd: int, nstype: int) -> None  setns(2)
  *   jail_mount(source, target, fstype, flags, data) -> None     mount(2)
  *   jail_bind(source, target, readonly) -> None
  *       a recursive bind mount with nosuid and nodev, read-only for the whole
@@ -132,6 +133,20 @@ jail_unshare(PyObject *module, PyObject *arg)
     }
     if (unshare(flags) != 0) {
         return jail_error("unshare(0x%x)", flags);
+    }
+    Py_RETURN_NONE;
+}
+
+/* jail_setns(fd, nstype): None or NULL. */
+static PyObject *
+jail_setns(PyObject *module, PyObject *args)
+{
+    int fd, nstype;
+    if (!PyArg_ParseTuple(args, "ii:jail_setns", &fd, &nstype)) {
+        return NULL;
+    }
+    if (setns(fd, nstype) != 0) {
+        return jail_error("setns(%d, 0x%x)", fd, nstype);
     }
     Py_RETURN_NONE;
 }
@@ -467,6 +482,7 @@ add_constants(PyObject *m)
         return PyErr_SetFromErrno(PyExc_OSError);                                             \
     }
 JAIL_UNSUPPORTED(jail_unshare)
+JAIL_UNSUPPORTED(jail_setns)
 JAIL_UNSUPPORTED(jail_mount)
 JAIL_UNSUPPORTED(jail_bind)
 JAIL_UNSUPPORTED(jail_remount_readonly)
@@ -491,6 +507,7 @@ add_constants(PyObject *m)
 
 static PyMethodDef jail_methods[] = {
     {"jail_unshare", jail_unshare, METH_O, "jail_unshare(flags): unshare(2)."},
+    {"jail_setns", jail_setns, METH_VARARGS, "jail_setns(fd, nstype): setns(2)."},
     {"jail_mount", jail_mount, METH_VARARGS,
      "jail_mount(source, target, fstype, flags, data): mount(2)."},
     {"jail_bind", jail_bind, METH_VARARGS,

@@ -89,7 +89,8 @@ FALLBACKS = ("error", "warn", "allow")
 
 class _ForkServer:
     """One `smolagents_native.isolation.worker` process and its control socket. It forks
-    the supervisor of each worker; the worker's sandbox is built per worker from the spec of
+    the process that holds each worker's sandbox (the jail's init on a root host, else a
+    supervisor); the worker's sandbox is built per worker from the spec of
     the SPAWN request, so one fork server serves every sandbox profile of its pool."""
 
     def __init__(self, preload: tuple[str, ...]):
@@ -101,7 +102,8 @@ class _ForkServer:
         host_end, server_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         self.control = host_end
         # the spin before a receive (P.SPIN_SECONDS) is the host's, for its workers too
-        options = {"preload": list(preload), "spin": P.SPIN_SECONDS}
+        options = {"preload": list(preload), "spin": P.SPIN_SECONDS,
+                   "supervised": _jail.SUPERVISED}
         # The worker imports this very package (the host's copy, wherever it is: an editable
         # checkout, an unpacked sdist, site-packages), loaded from its own directory: the
         # directory around it is never put on sys.path (a worker granted it could plant
@@ -1017,7 +1019,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             self._request(P.TOOLS, P.dumps(self._tool_names))
 
     def _end_worker(self) -> str:
-        """Kill the current worker (its supervisor, by pidfd: no fork-server round trip;
+        """Kill the current worker (the process that holds it, by pidfd: no fork-server round trip;
         the worker dies with it) and return how it ended, as the fork server saw it."""
         sock, self._sock = self._sock, None
         self._channel = None
@@ -1038,7 +1040,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
 
     def _worker_died(self) -> str:
         """How the worker ended, when its channel closed by itself: asked of the fork server
-        (which waits a moment for it) before the supervisor is killed."""
+        (which waits a moment for it) before the process that holds it is killed."""
         sock, self._sock = self._sock, None
         self._channel = None
         if sock is not None:
@@ -1320,8 +1322,8 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             give(index, result)
 
     def _check_idle_worker(self) -> None:
-        """Before a kept lane's next batch: a worker that ended while idle (its supervisor's
-        pidfd readable), or that sent something unasked, is replaced now, not found dead
+        """Before a kept lane's next batch: a worker that ended while idle (the pidfd of
+        `worker_pid` readable), or that sent something unasked, is replaced now, not found dead
         by the next program."""
         with self._lock:
             if self._closed or self._sock is None or self._channel is None:
@@ -1564,8 +1566,10 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
 
     @property
     def worker_pid(self) -> int:
-        """The pid of the worker's supervisor on the host (the worker is pid 1 of its own
-        pid namespace; killing the supervisor kills it)."""
+        """The host pid of the process that holds the worker's sandbox: the jail's init (pid 1
+        of the sandbox's pid namespace, whose child the worker is) on a root host, the
+        supervisor that forked it on any other (`sandbox["supervisor"]`). Killing it ends the
+        worker."""
         return self._pid
 
     def _forked_copy(self) -> bool:
@@ -1574,7 +1578,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
 
     def _collect(self) -> None:
         # Never ask the fork server (its request lock may be held by this very thread: the
-        # collector runs inside allocations). Killing the supervisor ends the worker; the
+        # collector runs inside allocations). Killing worker_pid ends the worker; the
         # slot goes back.
         if getattr(self, "_closed", True) and not getattr(self, "_pool_acquired", False):
             return

@@ -6,12 +6,14 @@ the rlimits, what to do when a layer is unavailable. It is plain data: the fork 
 it with each SPAWN request and never anything of the executor's own (its variables, its
 environment), so no executor's secret is ever in the memory the fork server's children copy.
 
+On a root host the fork server forks the jail's init itself into a new pid namespace
+(`worker._spawn`), and `init_direct(...)` creates the other namespaces there, as root; the fork
+server writes its uid map when asked. On any other host (or with `SUPERVISED`),
 `supervise(spec, channel_fd, server_pid)` runs in the fork server's child (the *supervisor*)
-and never returns. The supervisor creates the namespaces and forks the jail's init into them
-(pid 1 of a new pid namespace), writes the jail's uid map when the host is root, drops its own
-privileges and waits: it exits the way the worker ended, so the fork server reports the
-worker's end. Killing the supervisor kills the jail (PR_SET_PDEATHSIG, then the pid
-namespace's end).
+and never returns: it creates the namespaces and forks the jail's init into them (pid 1 of a
+new pid namespace), drops its own privileges and waits. Either way the process the fork server
+forked exits the way the worker ended, so the fork server reports the worker's end, and killing
+it kills the jail (PR_SET_PDEATHSIG, then the pid namespace's end).
 
 `build_jail(...)` runs in the jail's init: a private root on tmpfs (read-only binds, a sized
 scratch tmpfs at /tmp, its own /proc with /proc/sys and friends read-only, a minimal /dev),
@@ -37,6 +39,10 @@ WORKER_UID = 65534  # "nobody": the worker's uid inside, and on the host when th
 WORKER_GID = 65534
 SCRATCH = "/tmp"  # the worker's working directory, $HOME and $TMPDIR: a private, sized tmpfs
 DEFAULT_DISK_BYTES = 256 << 20
+# A root host's fork server forks each jail's init itself (`worker._spawn`, `init_direct`);
+# True: a supervisor per worker, as for any other host (read when a fork server starts; the
+# tests set it to cover both ways).
+SUPERVISED = False
 
 # What a worker sees of the host's /etc: the files libraries read for the system's data
 # (time zone, certificates, fonts, MIME types), never the whole directory (/etc/ssl/private,
@@ -298,7 +304,13 @@ def supervise(spec: dict[str, Any], channel_fd: int, server_pid: int) -> None:
         os.close(life_w)
         os.close(proc_fd)
         os.close(devnull)
-        _jail_init(spec, channel_fd, namespaces, userns, missing, ask_w, ack_r, life_r)
+
+        def ask_map() -> bool:
+            os.write(ask_w, b"M")
+            return os.read(ack_r, 1) == b"1"
+
+        _jail_init(spec, channel_fd, namespaces, userns, missing, ask_map, life_r,
+                   {ask_w, ack_r}, supervised=True)
     os.close(ask_w)
     os.close(ack_r)
     os.close(life_r)
@@ -343,19 +355,65 @@ def _wait_only(host_root: bool) -> None:
         pass
 
 
+def init_direct(spec: dict[str, Any], channel_fd: int, life_r: int, ask_w: int,
+                ack_r: int) -> None:
+    """The jail's init forked by a root fork server straight into the pid namespace it made
+    for it (`worker._spawn`): pid 1 of that namespace, the fork server's child. It does what
+    a supervisor does for a root host (the other namespaces, created as root; docs/isolation.md,
+    *The layers*), then what the init does; the fork server, root outside, writes its uid map
+    when asked on `ask_w` (answered on `ack_r`), as a supervisor would. Never returns.
+    `life_r` reads EOF once the fork server has gone."""
+    from .. import _core
+    from . import protocol as P
+
+    # Before anything: die with the fork server (its pid is not visible from here, so the
+    # pipe tells whether it went before the signal was armed).
+    _die_with_parent(life_r)
+    flags = (
+        _core.JAIL_CLONE_NEWNS | _core.JAIL_CLONE_NEWIPC | _core.JAIL_CLONE_NEWUTS
+        | _core.JAIL_CLONE_NEWCGROUP | (0 if spec["network"] else _core.JAIL_CLONE_NEWNET)
+    )
+    missing: list[list[str]] = []
+    namespaces, userns = True, "late"
+    try:
+        _core.jail_unshare(flags)
+    except OSError as exc:
+        if spec["fallback"] == "error":
+            try:
+                P.send_frame(channel_fd, P.SETUP_FAIL, 0,
+                             LayerUnavailable("namespaces", str(exc)).text().encode())
+            finally:
+                os._exit(70)
+        missing.append(["namespaces", str(exc)])
+        namespaces, userns = False, "none"
+
+    def ask_map() -> bool:
+        os.write(ask_w, b"M")
+        return os.read(ack_r, 1) == b"1"
+
+    _jail_init(spec, channel_fd, namespaces, userns, missing, ask_map, life_r, {ask_w, ack_r},
+               supervised=False)
+
+
 def _jail_init(
     spec: dict[str, Any], channel_fd: int, namespaces: bool, userns: str,
-    missing: list[list[str]], ask_w: int, ack_r: int, life_r: int,
+    missing: list[list[str]], map_ids: Any, life_r: int, keep: set[int], supervised: bool,
 ) -> None:
     """The jail's init (pid 1 of the new pid namespace): builds the jail, forks the worker
-    into it, then waits for it and exits as it ended. Never returns."""
+    into it, then waits for it and exits as it ended. Never returns. `map_ids()` has the uid
+    map of the user namespace it enters written (True when done); `keep`: descriptors it
+    needs until the jail is built (closed then); `supervised`: whether a supervisor forked
+    it (else the fork server did)."""
     from .. import _core
     from . import protocol as P
 
     code = 70
     try:
-        _keep_only({channel_fd, ask_w, ack_r, life_r})
-        jail = build_jail(spec, namespaces, userns, missing, ask_w, ack_r, life_r)
+        _keep_only({channel_fd, life_r, *keep})
+        jail = build_jail(spec, namespaces, userns, missing, map_ids, life_r)
+        jail["supervisor"] = supervised
+        for fd in keep:
+            os.close(fd)
         wpid = os.fork()
         if wpid == 0:
             try:
@@ -592,7 +650,7 @@ def _mount_proc(run: Any, root: str) -> None:
 
 def build_jail(
     spec: dict[str, Any], namespaces: bool, userns: str,
-    missing: list[list[str]], ask_w: int, ack_r: int, life_r: int,
+    missing: list[list[str]], map_ids: Any, life_r: int,
 ) -> None:
     """Confine the calling process (the jail's init; the worker it forks next inherits all
     of it) and return the jail's description: everything short of the seccomp filter and
@@ -637,16 +695,15 @@ def build_jail(
         # a user namespace they could no longer be dropped), so that the namespace is
         # 65534's: what the worker holds in it (processes, queued signals, inotify
         # instances) is charged to 65534 up the namespace chain, never to root. Then the
-        # namespace (an unprivileged creation), whose map the supervisor, root outside,
-        # writes: 65534 inside is kuid 65534.
+        # namespace (an unprivileged creation), whose map the supervisor or the fork server,
+        # root outside, writes: 65534 inside is kuid 65534.
         os.setgroups([])
         os.setresgid(WORKER_GID, WORKER_GID, WORKER_GID)
         os.setresuid(WORKER_UID, WORKER_UID, WORKER_UID)
         try:
             run("user namespace", _core.jail_unshare, _core.JAIL_CLONE_NEWUSER)
-            os.write(ask_w, b"M")
-            if os.read(ack_r, 1) != b"1":
-                raise LayerUnavailable("user namespace", "the supervisor could not map the ids")
+            if not map_ids():
+                raise LayerUnavailable("user namespace", "the ids could not be mapped")
         except LayerUnavailable as exc:
             if strict:
                 raise
@@ -654,8 +711,6 @@ def build_jail(
             userns = "none"
     if userns == "none" and os.geteuid() == 0:
         uid, gid = WORKER_UID, WORKER_GID  # no namespace at all: the uid itself
-    os.close(ask_w)
-    os.close(ack_r)
     try:
         securebits = run("capabilities", _core.jail_drop_privileges, uid, gid)
     except LayerUnavailable as exc:

@@ -171,6 +171,9 @@ def _describe_sandbox(jail: dict[str, Any], spec: dict[str, Any],
         "writable": [b[0] for b in spec["binds"] if b[1]],
         "limits": limits,
         "missing": [tuple(m) for m in jail["missing"]],
+        # a supervisor in the host's pid namespace holds the jail (False: the jail's init is
+        # the fork server's own child, as a root host's fork server makes it)
+        "supervisor": bool(jail.get("supervisor", True)),
         "library_code": "bounded by the kernel" if _kernel_bounded() else
         "bounded by the policy (the kernel sandbox is incomplete)",
     }
@@ -719,16 +722,106 @@ def _wait(pid: int, timeout: float) -> int | None:
         delay = min(delay * 2, 0.02)
 
 
-def _spawn(control: socket.socket, spec: dict[str, Any], channel_fd: int) -> int:
-    """Fork a supervisor for one worker; return its pid."""
+class _DirectInit:
+    """What a root fork server needs to fork each jail's init straight into a new pid
+    namespace (`_spawn`): its own pid namespace, to return to after each fork; a pipe whose
+    write end only it holds (an init reads EOF on it once the fork server has gone); and the
+    inits that will ask it for their uid map (`asks`: the read end of each one's request
+    pipe -> its pid and the write end of its answer pipe)."""
+
+    def __init__(self) -> None:
+        self.pidns = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+        self.life_r, self.life_w = os.pipe()
+        self.asks: dict[int, tuple[int, int]] = {}
+
+    def answer(self, ask_r: int) -> None:
+        """An init's request (or its end): once it has entered its user namespace, write its
+        map as a supervisor would (root outside: 65534 inside is kuid 65534), then say so."""
+        from . import jail as _jail
+
+        pid, ack_w = self.asks.pop(ask_r)
+        try:
+            if os.read(ask_r, 1) == b"M":
+                try:
+                    _jail._map_ids(str(pid), _jail.WORKER_UID, _jail.WORKER_GID)
+                    ok = b"1"
+                except OSError:
+                    ok = b"0"
+                os.write(ack_w, ok)
+        except OSError:
+            pass
+        finally:
+            os.close(ask_r)
+            os.close(ack_w)
+
+    def forget(self, pid: int) -> None:
+        """`pid` was reaped: a request it left is not answered (its pid may be another's)."""
+        for ask_r, (owner, ack_w) in list(self.asks.items()):
+            if owner == pid:
+                del self.asks[ask_r]
+                os.close(ask_r)
+                os.close(ack_w)
+
+
+def _direct_init(options: dict[str, Any]) -> _DirectInit | None:
+    """A root fork server forks each jail's init itself, one process fewer per worker than
+    a supervisor (docs/isolation.md, *The layers*); any other, or when the host asks for
+    the supervisor (`jail.SUPERVISED`), forks a supervisor."""
+    if os.geteuid() != 0 or options.get("supervised"):
+        return None
+    try:
+        return _DirectInit()
+    except OSError:
+        return None
+
+
+def _spawn(control: socket.socket | None, spec: dict[str, Any], channel_fd: int,
+           direct: _DirectInit | None = None) -> int:
+    """Fork the jail's init for one worker (`direct`: a root fork server, when the kernel
+    lets it make the pid namespace), else a supervisor; return its pid."""
+    from .. import _core
     from . import jail as _jail
 
     server = os.getpid()
-    pid = os.fork()
+    life_w = direct.life_w if direct is not None else -1  # the fork server's alone
+    pipes: tuple[int, ...] = ()
+    if direct is not None:
+        ask_r, ask_w = os.pipe()  # init -> fork server: "map my ids"
+        ack_r, ack_w = os.pipe()  # fork server -> init: done
+        pipes = (ask_r, ask_w, ack_r, ack_w)
+        try:
+            _core.jail_unshare(_core.JAIL_CLONE_NEWPID)  # for the next child only
+        except OSError:
+            direct = None  # the supervisor then creates it, or says why it cannot
+    pid = -1
+    try:
+        pid = os.fork()
+    except BaseException:
+        for fd in pipes:
+            os.close(fd)
+        raise
+    finally:
+        if pid != 0 and direct is not None:
+            try:
+                _core.jail_setns(direct.pidns, _core.JAIL_CLONE_NEWPID)
+            except BaseException:
+                # Later children would share this namespace: end, the host restarts it.
+                os._exit(70)
+    if direct is None:
+        for fd in pipes:  # made before the kernel refused the pid namespace
+            os.close(fd)
     if pid == 0:
         try:
-            control.close()
-            _jail.supervise(spec, channel_fd, server)
+            if control is not None:
+                control.close()
+            if life_w >= 0:
+                os.close(life_w)
+            if direct is not None:
+                os.close(ask_r)
+                os.close(ack_w)
+                _jail.init_direct(spec, channel_fd, direct.life_r, ask_w, ack_r)
+            else:
+                _jail.supervise(spec, channel_fd, server)
         except BaseException as exc:  # noqa: BLE001 - reported to the host, then exit
             try:
                 P.send_frame(channel_fd, P.SETUP_FAIL, 0,
@@ -739,14 +832,30 @@ def _spawn(control: socket.socket, spec: dict[str, Any], channel_fd: int) -> int
         finally:
             os._exit(70)
     os.close(channel_fd)
+    if direct is not None:
+        os.close(ask_w)
+        os.close(ack_r)
+        direct.asks[ask_r] = (pid, ack_w)
     return pid
 
 
-def serve_forks(control: socket.socket) -> None:
+def serve_forks(control: socket.socket, direct: _DirectInit | None = None) -> None:
+    import select
+
     children: set[int] = set()
     ended: dict[int, int] = {}
+    poller = select.poll()
+    poller.register(control, select.POLLIN)
     try:
         while True:
+            # The host's requests, and (a root fork server) its inits' requests for a map.
+            ready = {fd for fd, _ in poller.poll()}
+            if direct is not None:
+                for ask_r in ready & direct.asks.keys():
+                    poller.unregister(ask_r)
+                    direct.answer(ask_r)
+            if control.fileno() not in ready:
+                continue
             try:
                 kind, data, fds = _recv_request(control)
             except (P.ProtocolError, OSError):
@@ -756,16 +865,22 @@ def serve_forks(control: socket.socket) -> None:
                 try:
                     done, status = os.waitpid(pid, os.WNOHANG)
                 except ChildProcessError:
-                    children.discard(pid)
-                    continue
+                    done, status = pid, None
                 if done:
                     children.discard(pid)
-                    ended[pid] = status
+                    if status is not None:
+                        ended[pid] = status
+                    if direct is not None:
+                        _forget(poller, direct, pid)
             if len(ended) > 1024:
                 ended.clear()
             if kind == SPAWN and len(fds) == 1:
-                pid = _spawn(control, pickle.loads(data), fds[0])
+                pid = _spawn(control, pickle.loads(data), fds[0], direct)
                 children.add(pid)
+                if direct is not None:
+                    for ask_r, (owner, _ack_w) in direct.asks.items():
+                        if owner == pid:
+                            poller.register(ask_r, select.POLLIN)
                 P.send(control, REPLY, P.dumps(pid))
             elif kind in (KILL, STATUS):
                 pid = pickle.loads(data)
@@ -782,9 +897,12 @@ def serve_forks(control: socket.socket) -> None:
                         status = _wait(pid, 2.0)
                         if status is None:  # did not end by itself: end it
                             os.kill(pid, signal.SIGKILL)
-                            _wait(pid, 10.0)
+                            if _wait(pid, 10.0) is not None:
+                                children.discard(pid)
                     if status is not None:
                         children.discard(pid)
+                    if pid not in children and direct is not None:
+                        _forget(poller, direct, pid)
                 else:
                     status = None
                 P.send(control, REPLY, P.dumps(status))
@@ -811,6 +929,14 @@ def serve_forks(control: socket.socket) -> None:
                 os.waitpid(pid, 0)
             except OSError:
                 pass
+
+
+def _forget(poller: Any, direct: _DirectInit, pid: int) -> None:
+    """`pid` was reaped: its request for a map, if any, is dropped (its pid may be reused)."""
+    for ask_r, (owner, _ack_w) in list(direct.asks.items()):
+        if owner == pid:
+            poller.unregister(ask_r)
+    direct.forget(pid)
 
 
 def main(argv: list[str]) -> int:
@@ -847,8 +973,9 @@ def main(argv: list[str]) -> int:
 
     gc.collect()
     gc.freeze()
+    direct = _direct_init(options)
     P.send(control, REPLY, P.dumps({"pid": os.getpid(), "hardened": hardened}))
-    serve_forks(control)
+    serve_forks(control, direct)
     return 0
 
 

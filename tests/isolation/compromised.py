@@ -6,7 +6,8 @@ code reach, the model of an attacker who found a way out of the policy (or who w
 `ctypes`).
 
 `run_compromised(code, ...)` starts a stand-in fork server (a fresh `python -I`, hardened as
-the real one is), which forks the supervisor; the payload runs in the worker and leaves what
+the real one is), which forks the jail's processes as the real one does (`worker._spawn`: on
+a root host the jail's init itself unless `supervised`, else a supervisor); the payload runs in the worker and leaves what
 it found in the dict `result`, which comes back as the return value (with "error" set when
 the payload raised).
 """
@@ -39,7 +40,7 @@ from smolagents_native.isolation import worker
 from smolagents_native.isolation import protocol as P
 
 channel_fd = int(sys.argv[2])
-spec, code, env = pickle.loads(bytes.fromhex(sys.stdin.readline()))
+spec, code, env, supervised = pickle.loads(bytes.fromhex(sys.stdin.readline()))
 os.chdir("/")
 _core.sandbox_apply_forkserver()
 
@@ -56,13 +57,11 @@ def payload_main(fd, spec, jail):
 
 
 worker.worker_main = payload_main
-pid = os.fork()
-if pid == 0:
-    try:
-        _jail.supervise(spec, channel_fd, os.getppid())
-    finally:
-        os._exit(70)
-os.close(channel_fd)
+direct = worker._direct_init({"supervised": supervised})
+pid = worker._spawn(None, spec, channel_fd, direct)
+if direct is not None:
+    for ask_r in list(direct.asks):
+        direct.answer(ask_r)  # the init's request for its uid map, or its end
 _, status = os.waitpid(pid, 0)
 print(status)
 """
@@ -71,9 +70,10 @@ print(status)
 def run_compromised(
     code: str, *, network: bool = False, paths: tuple = (), disk_bytes: int | None = None,
     limits: dict[str, Any] | None = None, fallback: str = "error", env: dict | None = None,
-    timeout: float = 60.0,
+    timeout: float = 60.0, supervised: bool = False,
 ) -> dict[str, Any]:
-    """Run `code` in a compromised worker; return its `result` dict."""
+    """Run `code` in a compromised worker; return its `result` dict. `supervised`: a
+    supervisor forks the jail's init even on a root host (the way any other host does)."""
     from smolagents_native import isolation
 
     rlimits = {k: isolation.DEFAULT_LIMITS[k] for k in isolation._RLIMIT_KEYS}
@@ -91,7 +91,8 @@ def run_compromised(
     )
     worker_end.close()
     try:
-        proc.stdin.write(pickle.dumps((spec, code, env or {})).hex().encode() + b"\n")
+        proc.stdin.write(pickle.dumps((spec, code, env or {}, supervised)).hex().encode()
+                         + b"\n")
         proc.stdin.close()
         channel = P.Channel(host_end)
         kind, data, _seq = channel.recv(time.monotonic() + timeout)

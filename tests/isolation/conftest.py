@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import pytest
@@ -36,3 +37,17 @@ def make_process_executor(pool):
     yield make
     for ex in made:
         ex.close()
+
+
+@pytest.fixture(params=["init", "supervisor"])
+def spawn_way(request, monkeypatch):
+    """Both ways a sandbox's processes are made (docs/isolation.md, *The layers*): a root
+    host's fork server forks the jail's init itself ("init"), any other host's forks a
+    supervisor that forks it ("supervisor"). Pools the test creates use the way given;
+    "init" is skipped on a host that is not root."""
+    from smolagents_native.isolation import jail
+
+    if request.param == "init" and os.geteuid() != 0:
+        pytest.skip("only a root host's fork server forks the jail's init itself")
+    monkeypatch.setattr(jail, "SUPERVISED", request.param == "supervisor")
+    return request.param

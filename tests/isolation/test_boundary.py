@@ -74,7 +74,7 @@ def _read(path: str) -> str:
 # 1. Nobody outside: an unprivileged uid on the host, no capability, /proc/sys read-only.
 
 
-def test_sysctl_writes_are_refused_and_the_host_unchanged():
+def test_sysctl_writes_are_refused_and_the_host_unchanged(spawn_way):
     before = {n: _read(f"/proc/sys/kernel/{n}") for n in ("core_uses_pid", "core_pattern")}
     result = run_compromised(
         "import os\n"
@@ -90,7 +90,8 @@ def test_sysctl_writes_are_refused_and_the_host_unchanged():
         "    os.open('/proc/1/root/proc/sys/kernel/core_pattern', os.O_WRONLY)\n"
         "    result['via_init'] = 'opened'\n"
         "except OSError as exc:\n"
-        "    result['via_init'] = exc.errno\n"
+        "    result['via_init'] = exc.errno\n",
+        supervised=spawn_way == "supervisor",
     )
     assert "error" not in result, result
     assert all(v != "written" and v != "opened" for v in result.values()), result
@@ -98,7 +99,7 @@ def test_sysctl_writes_are_refused_and_the_host_unchanged():
     assert after == before
 
 
-def test_no_capability_no_privilege_no_root_semantics():
+def test_no_capability_no_privilege_no_root_semantics(spawn_way):
     result = run_compromised(
         "import ctypes, os\n"
         "libc = ctypes.CDLL(None, use_errno=True)\n"
@@ -119,12 +120,17 @@ def test_no_capability_no_privilege_no_root_semantics():
         "result['unshare'] = libc.unshare(0x10000000), ctypes.get_errno()\n"  # CLONE_NEWUSER
         "result['mount'] = libc.mount(b'none', b'/tmp', b'tmpfs', 0, None), ctypes.get_errno()\n"
         "result['chroot'] = errno_of(lambda: os.chroot('/tmp'))\n"
+        "result['setgroups'] = open('/proc/self/setgroups').read().strip()\n"
+        "result['gid_map'] = open('/proc/self/gid_map').read().split()\n",
+        supervised=spawn_way == "supervisor",
     )
     assert "error" not in result, result
     assert result["caps"] == ["0000000000000000"] * 5
     assert result["nnp"] == "1" and result["seccomp"] == "2"
     assert result["uid"] == 65534
-    assert result["map"][:2] == ["65534", str(HOST_UID)] and HOST_UID != 0
+    # the same map whichever process wrote it: 65534 inside is the host's unprivileged uid
+    assert result["map"] == ["65534", str(HOST_UID), "1"] and HOST_UID != 0
+    assert result["gid_map"][:1] == ["65534"] and result["setgroups"] == "deny"
     # NOROOT, NO_SETUID_FIXUP_LOCKED, KEEP_CAPS_LOCKED, NO_CAP_AMBIENT_RAISE(_LOCKED)
     assert result["securebits"] & 0b11101011 == 0b11101011
     assert result["setuid0"] != 0
@@ -544,17 +550,30 @@ import ctypes, os, struct, sys, warnings
 sys.path.insert(0, sys.argv[1])
 libc = ctypes.CDLL(None, use_errno=True)
 nr = {"x86_64": 272, "aarch64": 97}[os.uname().machine]
-# seccomp: unshare -> EPERM (as Docker's default profile answers), anything else allowed
-prog = b"".join(struct.pack("HBBI", *ins) for ins in (
-    (0x20, 0, 0, 0),            # ld [nr]
-    (0x15, 0, 1, nr),           # jeq nr -> next, else skip
-    (0x06, 0, 0, 0x00050001),   # ret ERRNO(EPERM)
-    (0x06, 0, 0, 0x7fff0000),   # ret ALLOW
-))
+# seccomp: unshare -> EPERM (as Docker's default profile answers), anything else allowed;
+# "but-pid": a lone CLONE_NEWPID is allowed (a root fork server then makes the jail's pid
+# namespace, and its init is refused the others)
+if sys.argv[3] == "all":
+    code = (
+        (0x20, 0, 0, 0),            # ld [nr]
+        (0x15, 0, 1, nr),           # jeq nr -> next, else skip
+        (0x06, 0, 0, 0x00050001),   # ret ERRNO(EPERM)
+        (0x06, 0, 0, 0x7fff0000),   # ret ALLOW
+    )
+else:
+    code = (
+        (0x20, 0, 0, 0),            # ld [nr]
+        (0x15, 0, 3, nr),           # jeq nr -> next, else ALLOW
+        (0x20, 0, 0, 16),           # ld [args[0]] (low word)
+        (0x15, 1, 0, 0x20000000),   # jeq CLONE_NEWPID -> ALLOW, else next
+        (0x06, 0, 0, 0x00050001),   # ret ERRNO(EPERM)
+        (0x06, 0, 0, 0x7fff0000),   # ret ALLOW
+    )
+prog = b"".join(struct.pack("HBBI", *ins) for ins in code)
 buf = ctypes.create_string_buffer(prog)
 class Fprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-fprog = Fprog(4, ctypes.addressof(buf))
+fprog = Fprog(len(code), ctypes.addressof(buf))
 assert libc.prctl(38, 1, 0, 0, 0) == 0                      # PR_SET_NO_NEW_PRIVS
 assert libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) == 0    # PR_SET_SECCOMP, FILTER
 from smolagents_native import InterpreterError, LocalPythonExecutor
@@ -573,9 +592,9 @@ except InterpreterError as exc:
 """
 
 
-def _host_without_namespaces(mode: str) -> tuple:
+def _host_without_namespaces(mode: str, refused: str = "all") -> tuple:
     pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(smolagents_native.__file__)))
-    proc = subprocess.run([sys.executable, "-c", _DENY_UNSHARE, pkg_parent, mode],
+    proc = subprocess.run([sys.executable, "-c", _DENY_UNSHARE, pkg_parent, mode, refused],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     import ast
@@ -583,8 +602,11 @@ def _host_without_namespaces(mode: str) -> tuple:
     return ast.literal_eval(proc.stdout.strip().splitlines()[-1])
 
 
-def test_a_missing_layer_refuses_to_start_and_names_it():
-    outcome = _host_without_namespaces("error")
+# "all": the kernel refuses every namespace; "but-pid": all but a lone pid namespace (a root
+# host's fork server makes it, the jail's init is refused the others).
+@pytest.mark.parametrize("refused", ["all", "but-pid"])
+def test_a_missing_layer_refuses_to_start_and_names_it(refused):
+    outcome = _host_without_namespaces("error", refused)
     assert outcome[0] == "refused"
     layer = "namespaces" if ROOT else "user namespace"
     assert f"the {layer} layer of the process sandbox is unavailable" in outcome[1]
@@ -613,8 +635,9 @@ def _python_readable_by_others() -> bool:
     return True
 
 
-def test_a_weaker_sandbox_warns_or_is_allowed_when_the_host_opts_in():
-    outcome = _host_without_namespaces("warn")
+@pytest.mark.parametrize("refused", ["all", "but-pid"])
+def test_a_weaker_sandbox_warns_or_is_allowed_when_the_host_opts_in(refused):
+    outcome = _host_without_namespaces("warn", refused)
     if ROOT and not _python_readable_by_others():
         # Without namespaces a root host's worker is uid 65534 with the host's file system:
         # an installation under a private directory (pyenv in /root) is out of its reach,
@@ -628,7 +651,7 @@ def test_a_weaker_sandbox_warns_or_is_allowed_when_the_host_opts_in():
     assert len(warned) == 1 and "the process sandbox runs without" in warned[0]
     # Without namespaces a root host's worker still runs as 65534, never 0.
     assert outcome[1][0] == (65534 if ROOT else os.geteuid()) and host_uid != 0
-    outcome = _host_without_namespaces("allow")
+    outcome = _host_without_namespaces("allow", refused)
     assert outcome[0] == "ok" and outcome[2] and outcome[4] == []
 
 

@@ -126,7 +126,7 @@ def _alive(pids: set[int]) -> list[int]:
     return alive
 
 
-def test_every_process_of_a_sandbox_dies_with_its_parent():
+def test_every_process_of_a_sandbox_dies_with_its_parent(spawn_way):
     import signal
 
     with WorkerPool(size=4) as pool:
@@ -134,9 +134,13 @@ def test_every_process_of_a_sandbox_dies_with_its_parent():
         b = LocalPythonExecutor([], isolation="process", pool=pool)
         a("x = 'a'")
         b("x = 'b'")
-        # Killing one supervisor ends its jail and worker, nothing else.
-        jail = _descendants(a.worker_pid)
-        assert len(jail) == 2  # the jail's init and the worker
+        assert a.sandbox["supervisor"] is (spawn_way == "supervisor")
+        # Killing the process that holds one sandbox (its supervisor, or the jail's init)
+        # ends the jail and the worker, nothing else.
+        jail = _descendants(a.worker_pid) | {a.worker_pid}
+        # the supervisor, the jail's init and the worker; or the init and the worker
+        per_sandbox = 3 if spawn_way == "supervisor" else 2
+        assert len(jail) == per_sandbox
         os.kill(a.worker_pid, signal.SIGKILL)
         deadline = time.monotonic() + 10
         while _alive(jail) and time.monotonic() < deadline:
@@ -149,7 +153,7 @@ def test_every_process_of_a_sandbox_dies_with_its_parent():
         # Killing the fork server ends every sandbox it made.
         server = pool._server
         everything = _descendants(server.proc.pid)
-        assert len(everything) == 6
+        assert len(everything) == 2 * per_sandbox
         server.proc.kill()
         deadline = time.monotonic() + 10
         while _alive(everything) and time.monotonic() < deadline:
@@ -236,3 +240,36 @@ def test_a_fork_server_that_does_not_answer_is_killed_and_restarted(monkeypatch)
         assert second("6 * 7").output == 42 and pool._server is not server
         first.close()
         second.close()
+
+
+def test_a_root_fork_server_forks_each_jail_init_into_a_pid_namespace_then_returns():
+    """A root host's fork server makes each sandbox's pid namespace itself (the jail's init is
+    its child, pid 1 there) and goes back to its own after each fork: its next child, and the
+    fork server itself, are never in a sandbox's namespace. Any other host: a supervisor."""
+    with WorkerPool(size=3) as pool:
+        exs = [LocalPythonExecutor([], isolation="process", pool=pool) for _ in range(3)]
+        try:
+            for ex in exs:
+                ex("1")
+            if os.geteuid() != 0:
+                assert all(ex.sandbox["supervisor"] for ex in exs)
+                return
+            assert not any(ex.sandbox["supervisor"] for ex in exs)
+            server = pool._server.proc.pid
+            own = os.readlink(f"/proc/{server}/ns/pid")
+            assert os.readlink(f"/proc/{server}/ns/pid_for_children") == own
+            spaces = [os.readlink(f"/proc/{ex.worker_pid}/ns/pid") for ex in exs]
+            assert len(set(spaces)) == 3 and own not in spaces
+            for ex in exs:
+                # the init is pid 1 of its namespace, and the worker its child there
+                status = _read_status(ex.worker_pid)
+                assert status["NSpid"].split()[-1] == "1"
+                assert len(_descendants(ex.worker_pid)) == 1
+        finally:
+            for ex in exs:
+                ex.close()
+
+
+def _read_status(pid: int) -> dict[str, str]:
+    with open(f"/proc/{pid}/status") as f:
+        return dict(line.rstrip("\n").split(":\t", 1) for line in f if ":\t" in line)
