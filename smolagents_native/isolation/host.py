@@ -1018,9 +1018,10 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         if self._tool_names is not None:
             self._request(P.TOOLS, P.dumps(self._tool_names))
 
-    def _end_worker(self) -> str:
-        """Kill the current worker (the process that holds it, by pidfd: no fork-server round trip;
-        the worker dies with it) and return how it ended, as the fork server saw it."""
+    def _end_worker(self, ask: bool = True) -> str:
+        """Kill the current worker (the process that holds it, by pidfd: no fork-server round
+        trip; the worker dies with it) and return how it ended, as the fork server saw it
+        (`ask`; else "closed" at once: the fork server reaps it by itself)."""
         sock, self._sock = self._sock, None
         self._channel = None
         pidfd, self._pidfd = self._pidfd, None
@@ -1032,6 +1033,8 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             except OSError:
                 pass
             os.close(pidfd)
+        if not ask:
+            return "closed"
         try:
             status = self._server.request(W.STATUS, self._pid)
         except Exception:
@@ -1628,7 +1631,9 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         with getattr(self, "_lock", threading.RLock()):
             if self._sock is not None or self._pidfd is not None:
                 try:
-                    self._end_worker()
+                    # how it ended is nobody's question now: no round trip to the fork
+                    # server, which would wait for the jail to be gone
+                    self._end_worker(ask=False)
                 except Exception:
                     pass
             if self._pool_acquired:

@@ -480,8 +480,25 @@ def _die_with_parent(life_r: int) -> None:
         pass
 
 
-def _mkdirs(path: str) -> None:
-    os.makedirs(path, mode=0o755, exist_ok=True)
+def _mkdirs(path: str, mode: int = 0o755) -> None:
+    """`os.makedirs(path, mode, exist_ok=True)` (parents 0o777, less the umask, as it makes
+    them), a system call or two where the directory's parent exists: the jail's root is
+    built from a few dozen of them, in the init of every sandbox."""
+    try:
+        os.mkdir(path, mode)
+    except FileExistsError:
+        if not os.path.isdir(path):
+            raise
+    except FileNotFoundError:
+        parent = os.path.dirname(path)
+        if parent == path:
+            raise
+        _mkdirs(parent, 0o777)
+        try:
+            os.mkdir(path, mode)
+        except FileExistsError:
+            if not os.path.isdir(path):
+                raise
 
 
 def _mount_point(target: str, source: str) -> None:
@@ -568,8 +585,11 @@ def _build_root(
         ("hostname", "sandbox\n"),
     ):
         if not os.path.lexists(f"{new}/etc/{name}"):
-            with open(f"{new}/etc/{name}", "w") as f:
-                f.write(text)
+            fd = os.open(f"{new}/etc/{name}", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            try:
+                os.write(fd, text.encode())
+            finally:
+                os.close(fd)
     _mkdirs(new + "/var")
     os.symlink(SCRATCH, new + "/var/tmp")
     # /dev: a few device nodes bound from the host, the usual links.

@@ -844,39 +844,61 @@ def serve_forks(control: socket.socket, direct: _DirectInit | None = None) -> No
 
     children: set[int] = set()
     ended: dict[int, int] = {}
+    watched: dict[int, int] = {}  # a pidfd of each child -> its pid: reaped as it ends
     poller = select.poll()
     poller.register(control, select.POLLIN)
+
+    def reaped(pid: int, status: int | None) -> None:
+        children.discard(pid)
+        if status is not None:
+            ended[pid] = status
+        for pidfd, owner in list(watched.items()):
+            if owner == pid:
+                poller.unregister(pidfd)
+                del watched[pidfd]
+                os.close(pidfd)
+        if direct is not None:
+            _forget(poller, direct, pid)
+
+    def reap(pid: int) -> None:
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            done, status = pid, None
+        if done:
+            reaped(pid, status)
+
     try:
         while True:
-            # The host's requests, and (a root fork server) its inits' requests for a map.
+            # The host's requests, the children that ended (closed executors: kept for
+            # STATUS) and (a root fork server) its inits' requests for a map.
             ready = {fd for fd, _ in poller.poll()}
+            for pidfd in ready & watched.keys():
+                reap(watched[pidfd])
             if direct is not None:
                 for ask_r in ready & direct.asks.keys():
                     poller.unregister(ask_r)
                     direct.answer(ask_r)
+            if len(ended) > 1024:
+                ended.clear()
             if control.fileno() not in ready:
                 continue
             try:
                 kind, data, fds = _recv_request(control)
             except (P.ProtocolError, OSError):
                 return
-            # Reap what ended on its own (closed executors), keep the status for STATUS.
-            for pid in list(children):
-                try:
-                    done, status = os.waitpid(pid, os.WNOHANG)
-                except ChildProcessError:
-                    done, status = pid, None
-                if done:
-                    children.discard(pid)
-                    if status is not None:
-                        ended[pid] = status
-                    if direct is not None:
-                        _forget(poller, direct, pid)
-            if len(ended) > 1024:
-                ended.clear()
+            for pid in children - set(watched.values()):  # no pidfd for it: reaped here
+                reap(pid)
             if kind == SPAWN and len(fds) == 1:
                 pid = _spawn(control, pickle.loads(data), fds[0], direct)
                 children.add(pid)
+                try:
+                    pidfd = os.pidfd_open(pid)
+                except OSError:  # no pidfds (before Linux 5.3): reaped at STATUS
+                    pass
+                else:
+                    watched[pidfd] = pid
+                    poller.register(pidfd, select.POLLIN)
                 if direct is not None:
                     for ask_r, (owner, _ack_w) in direct.asks.items():
                         if owner == pid:
@@ -897,12 +919,8 @@ def serve_forks(control: socket.socket, direct: _DirectInit | None = None) -> No
                         status = _wait(pid, 2.0)
                         if status is None:  # did not end by itself: end it
                             os.kill(pid, signal.SIGKILL)
-                            if _wait(pid, 10.0) is not None:
-                                children.discard(pid)
-                    if status is not None:
-                        children.discard(pid)
-                    if pid not in children and direct is not None:
-                        _forget(poller, direct, pid)
+                            _wait(pid, 10.0)
+                    reap(pid)  # the bookkeeping of a child _wait reaped (or one still there)
                 else:
                     status = None
                 P.send(control, REPLY, P.dumps(status))
