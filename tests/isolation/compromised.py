@@ -7,9 +7,9 @@ code reach, the model of an attacker who found a way out of the policy (or who w
 
 `run_compromised(code, ...)` starts a stand-in fork server (a fresh `python -I`, hardened as
 the real one is), which forks the jail's processes as the real one does (`worker._spawn`: on
-a root host the jail's init itself unless `supervised`, else a supervisor); the payload runs in the worker and leaves what
-it found in the dict `result`, which comes back as the return value (with "error" set when
-the payload raised).
+a root host the jail's init itself unless `supervised`, else a supervisor); the payload runs
+in the worker and leaves what it found in the dict `result`, which comes back as the return
+value (with "error" set when the payload raised).
 """
 
 from __future__ import annotations

@@ -273,3 +273,18 @@ def test_a_root_fork_server_forks_each_jail_init_into_a_pid_namespace_then_retur
 def _read_status(pid: int) -> dict[str, str]:
     with open(f"/proc/{pid}/status") as f:
         return dict(line.rstrip("\n").split(":\t", 1) for line in f if ":\t" in line)
+
+
+def test_closed_executors_leave_no_zombie_while_the_fork_server_waits(spawn_way):
+    """close() does not wait for the fork server (no round trip): the fork server reaps
+    each child as it ends, with no request from the host to wake it."""
+    with WorkerPool(size=2) as pool:
+        for _ in range(4):
+            ex = LocalPythonExecutor([], isolation="process", pool=pool)
+            ex("1")
+            ex.close()
+        server = pool._server.proc.pid
+        deadline = time.monotonic() + 10
+        while _descendants(server) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _descendants(server) == set()  # not even a zombie
