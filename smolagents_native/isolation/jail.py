@@ -242,15 +242,8 @@ def supervise(spec: dict[str, Any], channel_fd: int, server_pid: int) -> None:
     forked by the init once the jail is built: it inherits every layer). Each dies with its
     parent (PR_SET_PDEATHSIG; the worker, with its pid namespace)."""
     from .. import _core
-    from . import protocol as P
 
     import signal
-
-    def fail(exc: LayerUnavailable) -> None:
-        try:
-            P.send_frame(channel_fd, P.SETUP_FAIL, 0, exc.text().encode())
-        finally:
-            os._exit(70)
 
     _core.jail_set_pdeathsig(signal.SIGKILL)
     if os.getppid() != server_pid:
@@ -285,7 +278,7 @@ def supervise(spec: dict[str, Any], channel_fd: int, server_pid: int) -> None:
     except OSError as exc:
         layer = "user namespace" if userns == "early" else "namespaces"
         if strict:
-            fail(LayerUnavailable(layer, str(exc)))
+            _refuse(channel_fd, LayerUnavailable(layer, str(exc)))
         missing.append([layer, str(exc)])
         namespaces = False
         userns = "none"
@@ -304,13 +297,8 @@ def supervise(spec: dict[str, Any], channel_fd: int, server_pid: int) -> None:
         os.close(life_w)
         os.close(proc_fd)
         os.close(devnull)
-
-        def ask_map() -> bool:
-            os.write(ask_w, b"M")
-            return os.read(ack_r, 1) == b"1"
-
-        _jail_init(spec, channel_fd, namespaces, userns, missing, ask_map, life_r,
-                   {ask_w, ack_r}, supervised=True)
+        _jail_init(spec, channel_fd, namespaces, userns, missing, ask_w, ack_r, life_r,
+                   supervised=True)
     os.close(ask_w)
     os.close(ack_r)
     os.close(life_r)
@@ -364,7 +352,6 @@ def init_direct(spec: dict[str, Any], channel_fd: int, life_r: int, ask_w: int,
     when asked on `ask_w` (answered on `ack_r`), as a supervisor would. Never returns.
     `life_r` reads EOF once the fork server has gone."""
     from .. import _core
-    from . import protocol as P
 
     # Before anything: die with the fork server (its pid is not visible from here, so the
     # pipe tells whether it went before the signal was armed).
@@ -379,41 +366,29 @@ def init_direct(spec: dict[str, Any], channel_fd: int, life_r: int, ask_w: int,
         _core.jail_unshare(flags)
     except OSError as exc:
         if spec["fallback"] == "error":
-            try:
-                P.send_frame(channel_fd, P.SETUP_FAIL, 0,
-                             LayerUnavailable("namespaces", str(exc)).text().encode())
-            finally:
-                os._exit(70)
+            _refuse(channel_fd, LayerUnavailable("namespaces", str(exc)))
         missing.append(["namespaces", str(exc)])
         namespaces, userns = False, "none"
-
-    def ask_map() -> bool:
-        os.write(ask_w, b"M")
-        return os.read(ack_r, 1) == b"1"
-
-    _jail_init(spec, channel_fd, namespaces, userns, missing, ask_map, life_r, {ask_w, ack_r},
+    _jail_init(spec, channel_fd, namespaces, userns, missing, ask_w, ack_r, life_r,
                supervised=False)
 
 
 def _jail_init(
     spec: dict[str, Any], channel_fd: int, namespaces: bool, userns: str,
-    missing: list[list[str]], map_ids: Any, life_r: int, keep: set[int], supervised: bool,
+    missing: list[list[str]], ask_w: int, ack_r: int, life_r: int, supervised: bool,
 ) -> None:
     """The jail's init (pid 1 of the new pid namespace): builds the jail, forks the worker
-    into it, then waits for it and exits as it ended. Never returns. `map_ids()` has the uid
-    map of the user namespace it enters written (True when done); `keep`: descriptors it
-    needs until the jail is built (closed then); `supervised`: whether a supervisor forked
-    it (else the fork server did)."""
+    into it, then waits for it and exits as it ended. Never returns. `ask_w` / `ack_r`: the
+    request for its uid map and the answer, to the supervisor or the fork server (root
+    outside); `supervised`: whether a supervisor forked it (else the fork server did)."""
     from .. import _core
     from . import protocol as P
 
     code = 70
     try:
-        _keep_only({channel_fd, life_r, *keep})
-        jail = build_jail(spec, namespaces, userns, missing, map_ids, life_r)
+        _keep_only({channel_fd, ask_w, ack_r, life_r})
+        jail = build_jail(spec, namespaces, userns, missing, ask_w, ack_r, life_r)
         jail["supervisor"] = supervised
-        for fd in keep:
-            os.close(fd)
         wpid = os.fork()
         if wpid == 0:
             try:
@@ -445,6 +420,16 @@ def _jail_init(
         _report(channel_fd, exc)
     finally:
         os._exit(code)
+
+
+def _refuse(channel_fd: int, exc: LayerUnavailable) -> None:
+    """A layer the spec requires is unavailable: say so to the host, then end (status 70)."""
+    from . import protocol as P
+
+    try:
+        P.send_frame(channel_fd, P.SETUP_FAIL, 0, exc.text().encode())
+    finally:
+        os._exit(70)
 
 
 def _report(channel_fd: int, exc: BaseException) -> None:
@@ -670,7 +655,7 @@ def _mount_proc(run: Any, root: str) -> None:
 
 def build_jail(
     spec: dict[str, Any], namespaces: bool, userns: str,
-    missing: list[list[str]], map_ids: Any, life_r: int,
+    missing: list[list[str]], ask_w: int, ack_r: int, life_r: int,
 ) -> None:
     """Confine the calling process (the jail's init; the worker it forks next inherits all
     of it) and return the jail's description: everything short of the seccomp filter and
@@ -722,7 +707,8 @@ def build_jail(
         os.setresuid(WORKER_UID, WORKER_UID, WORKER_UID)
         try:
             run("user namespace", _core.jail_unshare, _core.JAIL_CLONE_NEWUSER)
-            if not map_ids():
+            os.write(ask_w, b"M")
+            if os.read(ack_r, 1) != b"1":
                 raise LayerUnavailable("user namespace", "the ids could not be mapped")
         except LayerUnavailable as exc:
             if strict:
@@ -731,6 +717,8 @@ def build_jail(
             userns = "none"
     if userns == "none" and os.geteuid() == 0:
         uid, gid = WORKER_UID, WORKER_GID  # no namespace at all: the uid itself
+    os.close(ask_w)
+    os.close(ack_r)
     try:
         securebits = run("capabilities", _core.jail_drop_privileges, uid, gid)
     except LayerUnavailable as exc:

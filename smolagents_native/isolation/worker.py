@@ -173,7 +173,7 @@ def _describe_sandbox(jail: dict[str, Any], spec: dict[str, Any],
         "missing": [tuple(m) for m in jail["missing"]],
         # a supervisor in the host's pid namespace holds the jail (False: the jail's init is
         # the fork server's own child, as a root host's fork server makes it)
-        "supervisor": bool(jail.get("supervisor", True)),
+        "supervisor": jail["supervisor"],
         "library_code": "bounded by the kernel" if _kernel_bounded() else
         "bounded by the policy (the kernel sandbox is incomplete)",
     }
@@ -724,43 +724,30 @@ def _wait(pid: int, timeout: float) -> int | None:
 
 class _DirectInit:
     """What a root fork server needs to fork each jail's init straight into a new pid
-    namespace (`_spawn`): its own pid namespace, to return to after each fork; a pipe whose
-    write end only it holds (an init reads EOF on it once the fork server has gone); and the
-    inits that will ask it for their uid map (`asks`: the read end of each one's request
-    pipe -> its pid and the write end of its answer pipe)."""
+    namespace (`_spawn`): its own pid namespace, to return to after each fork, and a pipe
+    whose write end only it holds (an init reads EOF on it once the fork server has gone)."""
 
     def __init__(self) -> None:
         self.pidns = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
         self.life_r, self.life_w = os.pipe()
-        self.asks: dict[int, tuple[int, int]] = {}
 
-    def answer(self, ask_r: int) -> None:
-        """An init's request (or its end): once it has entered its user namespace, write its
-        map as a supervisor would (root outside: 65534 inside is kuid 65534), then say so."""
-        from . import jail as _jail
 
-        pid, ack_w = self.asks.pop(ask_r)
-        try:
-            if os.read(ask_r, 1) == b"M":
-                try:
-                    _jail._map_ids(str(pid), _jail.WORKER_UID, _jail.WORKER_GID)
-                    ok = b"1"
-                except OSError:
-                    ok = b"0"
-                os.write(ack_w, ok)
-        except OSError:
-            pass
-        finally:
-            os.close(ask_r)
-            os.close(ack_w)
+def _answer_map(pid: int, ask_r: int, ack_w: int) -> None:
+    """An init's request on `ask_r` (or its end): once it has entered its user namespace,
+    write its map as a supervisor would (root outside: 65534 inside is kuid 65534), then say
+    so on `ack_w`. The caller closes both."""
+    from . import jail as _jail
 
-    def forget(self, pid: int) -> None:
-        """`pid` was reaped: a request it left is not answered (its pid may be another's)."""
-        for ask_r, (owner, ack_w) in list(self.asks.items()):
-            if owner == pid:
-                del self.asks[ask_r]
-                os.close(ask_r)
-                os.close(ack_w)
+    try:
+        if os.read(ask_r, 1) == b"M":
+            try:
+                _jail._map_ids(str(pid), _jail.WORKER_UID, _jail.WORKER_GID)
+                ok = b"1"
+            except OSError:
+                ok = b"0"
+            os.write(ack_w, ok)
+    except OSError:
+        pass
 
 
 def _direct_init(options: dict[str, Any]) -> _DirectInit | None:
@@ -776,15 +763,15 @@ def _direct_init(options: dict[str, Any]) -> _DirectInit | None:
 
 
 def _spawn(control: socket.socket | None, spec: dict[str, Any], channel_fd: int,
-           direct: _DirectInit | None = None) -> int:
+           direct: _DirectInit | None = None) -> tuple[int, tuple[int, int] | None]:
     """Fork the jail's init for one worker (`direct`: a root fork server, when the kernel
-    lets it make the pid namespace), else a supervisor; return its pid."""
+    lets it make the pid namespace), else a supervisor. Returns its pid and, for an init,
+    the pipe ends its request for a uid map comes on and is answered on (`_answer_map`)."""
     from .. import _core
     from . import jail as _jail
 
     server = os.getpid()
     life_w = direct.life_w if direct is not None else -1  # the fork server's alone
-    pipes: tuple[int, ...] = ()
     if direct is not None:
         ask_r, ask_w = os.pipe()  # init -> fork server: "map my ids"
         ack_r, ack_w = os.pipe()  # fork server -> init: done
@@ -792,13 +779,16 @@ def _spawn(control: socket.socket | None, spec: dict[str, Any], channel_fd: int,
         try:
             _core.jail_unshare(_core.JAIL_CLONE_NEWPID)  # for the next child only
         except OSError:
+            for fd in pipes:
+                os.close(fd)
             direct = None  # the supervisor then creates it, or says why it cannot
     pid = -1
     try:
         pid = os.fork()
     except BaseException:
-        for fd in pipes:
-            os.close(fd)
+        if direct is not None:
+            for fd in pipes:
+                os.close(fd)
         raise
     finally:
         if pid != 0 and direct is not None:
@@ -807,9 +797,6 @@ def _spawn(control: socket.socket | None, spec: dict[str, Any], channel_fd: int,
             except BaseException:
                 # Later children would share this namespace: end, the host restarts it.
                 os._exit(70)
-    if direct is None:
-        for fd in pipes:  # made before the kernel refused the pid namespace
-            os.close(fd)
     if pid == 0:
         try:
             if control is not None:
@@ -832,11 +819,11 @@ def _spawn(control: socket.socket | None, spec: dict[str, Any], channel_fd: int,
         finally:
             os._exit(70)
     os.close(channel_fd)
-    if direct is not None:
-        os.close(ask_w)
-        os.close(ack_r)
-        direct.asks[ask_r] = (pid, ack_w)
-    return pid
+    if direct is None:
+        return pid, None
+    os.close(ask_w)
+    os.close(ack_r)
+    return pid, (ask_r, ack_w)
 
 
 def serve_forks(control: socket.socket, direct: _DirectInit | None = None) -> None:
@@ -844,41 +831,54 @@ def serve_forks(control: socket.socket, direct: _DirectInit | None = None) -> No
 
     children: set[int] = set()
     ended: dict[int, int] = {}
-    watched: dict[int, int] = {}  # a pidfd of each child -> its pid: reaped as it ends
+    # What each child is watched by: a pidfd of it (readable when it ends: reaped then), and
+    # (an init a root fork server forked) the read end of its request for a uid map, with
+    # the write end of the answer; fd -> (pid, that write end, or None for the pidfd).
+    watched: dict[int, tuple[int, int | None]] = {}
+    unwatched: set[int] = set()  # children without a pidfd (Linux before 5.3)
     poller = select.poll()
     poller.register(control, select.POLLIN)
 
-    def reaped(pid: int, status: int | None) -> None:
-        children.discard(pid)
-        if status is not None:
-            ended[pid] = status
-        for pidfd, owner in list(watched.items()):
-            if owner == pid:
-                poller.unregister(pidfd)
-                del watched[pidfd]
-                os.close(pidfd)
-        if direct is not None:
-            _forget(poller, direct, pid)
+    def watch(fd: int, pid: int, ack_w: int | None) -> None:
+        watched[fd] = (pid, ack_w)
+        poller.register(fd, select.POLLIN)
+
+    def unwatch(fd: int) -> None:
+        _pid, ack_w = watched.pop(fd)
+        poller.unregister(fd)
+        os.close(fd)
+        if ack_w is not None:
+            os.close(ack_w)
 
     def reap(pid: int) -> None:
         try:
             done, status = os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
             done, status = pid, None
-        if done:
-            reaped(pid, status)
+        if not done:
+            return
+        children.discard(pid)
+        unwatched.discard(pid)
+        if status is not None:
+            ended[pid] = status
+        # its pidfd, and a request it left, which is not answered (its pid may be reused)
+        for fd in [fd for fd, (owner, _ack_w) in watched.items() if owner == pid]:
+            unwatch(fd)
 
     try:
         while True:
             # The host's requests, the children that ended (closed executors: kept for
             # STATUS) and (a root fork server) its inits' requests for a map.
             ready = {fd for fd, _ in poller.poll()}
-            for pidfd in ready & watched.keys():
-                reap(watched[pidfd])
-            if direct is not None:
-                for ask_r in ready & direct.asks.keys():
-                    poller.unregister(ask_r)
-                    direct.answer(ask_r)
+            for fd in sorted(ready & watched.keys(), key=lambda fd: watched[fd][1] is None):
+                if fd not in watched:  # gone with its child, reaped just before
+                    continue
+                pid, ack_w = watched[fd]
+                if ack_w is None:
+                    reap(pid)
+                else:
+                    _answer_map(pid, fd, ack_w)
+                    unwatch(fd)
             if len(ended) > 1024:
                 ended.clear()
             if control.fileno() not in ready:
@@ -887,22 +887,17 @@ def serve_forks(control: socket.socket, direct: _DirectInit | None = None) -> No
                 kind, data, fds = _recv_request(control)
             except (P.ProtocolError, OSError):
                 return
-            for pid in children - set(watched.values()):  # no pidfd for it: reaped here
+            for pid in list(unwatched):
                 reap(pid)
             if kind == SPAWN and len(fds) == 1:
-                pid = _spawn(control, pickle.loads(data), fds[0], direct)
+                pid, ask = _spawn(control, pickle.loads(data), fds[0], direct)
                 children.add(pid)
                 try:
-                    pidfd = os.pidfd_open(pid)
-                except OSError:  # no pidfds (before Linux 5.3): reaped at STATUS
-                    pass
-                else:
-                    watched[pidfd] = pid
-                    poller.register(pidfd, select.POLLIN)
-                if direct is not None:
-                    for ask_r, (owner, _ack_w) in direct.asks.items():
-                        if owner == pid:
-                            poller.register(ask_r, select.POLLIN)
+                    watch(os.pidfd_open(pid), pid, None)
+                except OSError:  # no pidfds (before Linux 5.3): reaped at each request
+                    unwatched.add(pid)
+                if ask is not None:
+                    watch(ask[0], pid, ask[1])
                 P.send(control, REPLY, P.dumps(pid))
             elif kind in (KILL, STATUS):
                 pid = pickle.loads(data)
@@ -947,14 +942,6 @@ def serve_forks(control: socket.socket, direct: _DirectInit | None = None) -> No
                 os.waitpid(pid, 0)
             except OSError:
                 pass
-
-
-def _forget(poller: Any, direct: _DirectInit, pid: int) -> None:
-    """`pid` was reaped: its request for a map, if any, is dropped (its pid may be reused)."""
-    for ask_r, (owner, _ack_w) in list(direct.asks.items()):
-        if owner == pid:
-            poller.unregister(ask_r)
-    direct.forget(pid)
 
 
 def main(argv: list[str]) -> int:

@@ -58,10 +58,9 @@ def payload_main(fd, spec, jail):
 
 worker.worker_main = payload_main
 direct = worker._direct_init({"supervised": supervised})
-pid = worker._spawn(None, spec, channel_fd, direct)
-if direct is not None:
-    for ask_r in list(direct.asks):
-        direct.answer(ask_r)  # the init's request for its uid map, or its end
+pid, ask = worker._spawn(None, spec, channel_fd, direct)
+if ask is not None:
+    worker._answer_map(pid, *ask)  # the init's request for its uid map, or its end
 _, status = os.waitpid(pid, 0)
 print(status)
 """
