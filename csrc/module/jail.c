@@ -30,7 +30,12 @@
  *       exit status, or 128 + the signal that killed it
  *   jail_set_pdeathsig(signal) -> None        prctl(PR_SET_PDEATHSIG)
  *   jail_set_dumpable(flag) -> None           prctl(PR_SET_DUMPABLE)
- *   jail_set_child_subreaper() -> None        prctl(PR_SET_CHILD_SUBREAPER)
+ *   jail_end_on_signals() -> int
+ *       for the init of a pid namespace (which the kernel does not end with a
+ *       signal it, or another process of its namespace, sends it at its
+ *       default action): a handler that ends the process with status
+ *       128 + the signal for every signal whose default action ends a
+ *       process and whose action is the default; returns how many
  *   JAIL_CLONE_NEWUSER, ..._NEWNS, ..._NEWPID, ..._NEWNET, ..._NEWIPC,
  *   ..._NEWUTS, ..._NEWCGROUP; JAIL_MS_NOSUID, ..._NODEV, ..._NOEXEC,
  *   ..._RDONLY: integer constants.
@@ -374,10 +379,11 @@ jail_drop_privileges(PyObject *module, PyObject *args, PyObject *kwargs)
     return PyLong_FromLong(now);
 }
 
-/* jail_reap(pid): never returns.  Waits for child `pid` (reaping any other
- * child meanwhile, as the init of a pid namespace must) and ends the calling
- * process the way the child ended: the same exit status, or 128 + the signal
- * that killed it (an init cannot kill itself with a signal).  Runs no Python
+/* jail_reap(pid): never returns.  Waits for child `pid` (a supervisor's: the
+ * worker; any other child is reaped meanwhile) and ends the calling process
+ * the way the child ended: the same exit status, or 128 + the signal that
+ * killed it (the status a worker that ends on a signal's action gives,
+ * jail_end_on_signals: the host reads both as that signal).  Runs no Python
  * code, so a forked process waiting here touches none of its copied pages. */
 static PyObject *
 jail_reap(PyObject *module, PyObject *arg)
@@ -433,14 +439,61 @@ jail_set_dumpable(PyObject *module, PyObject *arg)
     Py_RETURN_NONE;
 }
 
-/* jail_set_child_subreaper(): None or NULL. */
-static PyObject *
-jail_set_child_subreaper(PyObject *module, PyObject *unused)
+/* The action jail_end_on_signals installs: end the process as the signal's
+ * default action would have, with the status the host reads as that signal
+ * (128 + the signal; worker.describe_status).  Async-signal-safe. */
+static void
+end_as_signal(int sig)
 {
-    if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) {
-        return jail_error("prctl(PR_SET_CHILD_SUBREAPER)");
+    _exit(128 + sig);
+}
+
+/* jail_end_on_signals(): the number of signals given the action, or NULL.
+ * The kernel drops a signal sent to the init of a pid namespace from inside
+ * that namespace (by itself included) when its action is the default one;
+ * only SIGKILL and SIGSTOP from an ancestor namespace, and a fault's signal,
+ * still end it.  A worker that is its namespace's init takes this action for
+ * every signal whose default action ends a process (signal(7): terminate or
+ * core) and whose action is still the default (Python's own handlers, what
+ * it ignores, a sanitizer's handlers are kept): `os.kill(os.getpid(),
+ * SIGTERM)`, `signal.raise_signal(SIGSEGV)`, `abort()`, SIGXCPU at the soft
+ * CPU limit end it as they end any other process.  The real-time signals
+ * libc reserves for itself are skipped (sigaction refuses them). */
+static PyObject *
+jail_end_on_signals(PyObject *module, PyObject *unused)
+{
+    static const int ending[] = {
+        SIGHUP,  SIGINT,  SIGQUIT, SIGILL,  SIGTRAP,   SIGABRT, SIGBUS,
+        SIGFPE,  SIGUSR1, SIGSEGV, SIGUSR2, SIGPIPE,   SIGALRM, SIGTERM,
+        SIGXCPU, SIGXFSZ, SIGIO,   SIGSYS,  SIGVTALRM, SIGPROF,
+#ifdef SIGSTKFLT
+        SIGSTKFLT,
+#endif
+#ifdef SIGPWR
+        SIGPWR,
+#endif
+    };
+    int n_ending = (int)(sizeof(ending) / sizeof(ending[0]));
+    int count = 0;
+    for (int i = 0; i < n_ending + (SIGRTMAX - SIGRTMIN + 1); i++) {
+        int sig = i < n_ending ? ending[i] : SIGRTMIN + (i - n_ending);
+        struct sigaction old;
+        if (sigaction(sig, NULL, &old) != 0) {
+            return jail_error("sigaction(%d)", sig);
+        }
+        if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) {
+            continue;
+        }
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = end_as_signal;
+        sigfillset(&sa.sa_mask);
+        if (sigaction(sig, &sa, NULL) != 0) {
+            return jail_error("sigaction(%d)", sig);
+        }
+        count++;
     }
-    Py_RETURN_NONE;
+    return PyLong_FromLong(count);
 }
 
 static int
@@ -489,7 +542,7 @@ JAIL_UNSUPPORTED(jail_remount_readonly)
 JAIL_UNSUPPORTED(jail_pivot_root)
 JAIL_UNSUPPORTED(jail_set_pdeathsig)
 JAIL_UNSUPPORTED(jail_reap)
-JAIL_UNSUPPORTED(jail_set_child_subreaper)
+JAIL_UNSUPPORTED(jail_end_on_signals)
 JAIL_UNSUPPORTED(jail_set_dumpable)
 static PyObject *
 jail_drop_privileges(PyObject *module, PyObject *args, PyObject *kwargs)
@@ -525,8 +578,8 @@ static PyMethodDef jail_methods[] = {
      "jail_set_pdeathsig(signal): prctl(PR_SET_PDEATHSIG)."},
     {"jail_set_dumpable", jail_set_dumpable, METH_O,
      "jail_set_dumpable(flag): prctl(PR_SET_DUMPABLE)."},
-    {"jail_set_child_subreaper", jail_set_child_subreaper, METH_NOARGS,
-     "jail_set_child_subreaper(): prctl(PR_SET_CHILD_SUBREAPER)."},
+    {"jail_end_on_signals", jail_end_on_signals, METH_NOARGS,
+     "jail_end_on_signals(): a pid namespace's init ends on the signals that end a process."},
     {NULL, NULL, 0, NULL},
 };
 

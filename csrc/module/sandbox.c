@@ -27,6 +27,10 @@
  *         - kernel objects outside its rlimits and scratch, or charged to its
  *           uid across workers: shmget, msgget, semget (System V IPC), memfd_create,
  *           inotify_init(1), fanotify_init;
+ *         - outliving its parent: prctl(PR_SET_PDEATHSIG) (the worker is
+ *           its pid namespace's init, armed to die with the process that
+ *           forked it; that signal is all that ends it when its parent is
+ *           gone; the other prctl options stay allowed);
  *         - networking unless `network` is true: socket, and socketpair of
  *           any family but AF_UNIX (a connected pair reaches nothing outside
  *           the worker; asyncio's event loop makes one to wake itself up).
@@ -287,6 +291,7 @@ enum {
     L_SIGNAL, /* the signal block: first argument must be our pid */
     L_CLONE,  /* the clone block: CLONE_THREAD and no namespace flag */
     L_SOCKPAIR, /* the socketpair block: AF_UNIX only */
+    L_PRCTL,    /* the prctl block: not PR_SET_PDEATHSIG */
     N_LABELS
 };
 
@@ -411,6 +416,7 @@ build_worker(Filter *f, int network, pid_t own)
         fb_jeq(f, (unsigned int)signal_own_pid[i], L_SIGNAL);
     }
     fb_jeq(f, __NR_clone, L_CLONE);
+    fb_jeq(f, __NR_prctl, L_PRCTL);
     fb_stmt(f, BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
     /* signal block */
     fb_label(f, L_SIGNAL);
@@ -431,6 +437,11 @@ build_worker(Filter *f, int network, pid_t own)
     fb_stmt(f, BPF_LD | BPF_W | BPF_ABS, ARG0_LOW);
     fb_emit(f, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 0),
             L_ALLOW, L_DENY);
+    /* prctl block: the option is the low word of args[0] */
+    fb_label(f, L_PRCTL);
+    fb_stmt(f, BPF_LD | BPF_W | BPF_ABS, ARG0_LOW);
+    fb_emit(f, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_PDEATHSIG, 0, 0),
+            L_DENY, L_ALLOW);
     fb_ret(f, L_ALLOW, SECCOMP_RET_ALLOW);
     fb_ret(f, L_DENY, SB_ERRNO(EPERM));
     fb_ret(f, L_NOSYS, SB_ERRNO(ENOSYS));
@@ -448,6 +459,7 @@ build_forkserver(Filter *f)
     fb_label(f, L_SIGNAL); /* unused here */
     fb_label(f, L_CLONE);  /* unused here */
     fb_label(f, L_SOCKPAIR); /* unused here */
+    fb_label(f, L_PRCTL);    /* unused here */
     fb_ret(f, L_KILL, SECCOMP_RET_KILL_PROCESS);
 }
 

@@ -89,8 +89,8 @@ FALLBACKS = ("error", "warn", "allow")
 
 class _ForkServer:
     """One `smolagents_native.isolation.worker` process and its control socket. It forks
-    the process that holds each worker's sandbox (the jail's init on a root host, else a
-    supervisor); the worker's sandbox is built per worker from the spec of
+    the process that holds each worker's sandbox (on a root host the worker itself, its
+    jail's init; else a supervisor); the worker's sandbox is built per worker from the spec of
     the SPAWN request, so one fork server serves every sandbox profile of its pool."""
 
     def __init__(self, preload: tuple[str, ...]):
@@ -1569,10 +1569,9 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
 
     @property
     def worker_pid(self) -> int:
-        """The host pid of the process that holds the worker's sandbox: the jail's init (pid 1
-        of the sandbox's pid namespace, whose child the worker is) on a root host, the
-        supervisor that forked it on any other (`sandbox["supervisor"]`). Killing it ends the
-        worker."""
+        """The host pid of the process that holds the worker's sandbox: on a root host the
+        worker itself (the jail's init, pid 1 of the sandbox's pid namespace), on any other the
+        supervisor that forked it (`sandbox["supervisor"]`). Killing it ends the worker."""
         return self._pid
 
     def _forked_copy(self) -> bool:

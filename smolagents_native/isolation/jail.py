@@ -11,16 +11,16 @@ On a root host the fork server forks the jail's init itself into a new pid names
 server writes its uid map when asked. On any other host (or with `SUPERVISED`),
 `supervise(spec, channel_fd, server_pid)` runs in the fork server's child (the *supervisor*)
 and never returns: it creates the namespaces and forks the jail's init into them (pid 1 of a
-new pid namespace), drops its own privileges and waits. Either way the process the fork server
-forked exits the way the worker ended, so the fork server reports the worker's end, and killing
-it kills the jail (PR_SET_PDEATHSIG, then the pid namespace's end).
+new pid namespace), drops its own privileges and waits, then exits the way the worker ended.
+Either way the fork server reports the worker's end, and killing the process it forked kills
+the jail (PR_SET_PDEATHSIG).
 
 `build_jail(...)` runs in the jail's init: a private root on tmpfs (read-only binds, a sized
 scratch tmpfs at /tmp, its own /proc with /proc/sys and friends read-only, a minimal /dev),
 pivot_root, then an unprivileged uid on the host (65534, or the host's own uid when the host
-is not root) with every capability dropped and the securebits locked. The init then forks the
-worker (pid 2), which inherits all of it and adds its rlimits and seccomp filter
-(`worker.worker_main`). Each step that fails names its layer, the kernel's message and the
+is not root) with every capability dropped and the securebits locked. The init then becomes
+the worker (`worker.worker_main`: its rlimits and seccomp filter last, then the executor), the
+one process of its pid namespace. Each step that fails names its layer, the kernel's message and the
 remedy (`LayerUnavailable`); the host decides, by `isolation_fallback`, whether the worker may
 go on without it.
 """
@@ -236,11 +236,10 @@ def supervise(spec: dict[str, Any], channel_fd: int, server_pid: int) -> None:
     """The supervisor's whole life (it ends with os._exit). Set-up failures are sent to the
     host on the channel (a SETUP_FAIL frame), then the process exits with status 70.
 
-    Three processes per worker: this supervisor (the fork server's child, in the host's
-    pid namespace: the handle the fork server and the host hold), the jail's init (pid 1 of
-    the new pid namespace: it builds the jail, then only waits), and the worker (pid 2,
-    forked by the init once the jail is built: it inherits every layer). Each dies with its
-    parent (PR_SET_PDEATHSIG; the worker, with its pid namespace)."""
+    Two processes per worker: this supervisor (the fork server's child, in the host's pid
+    namespace: the handle the fork server and the host hold; it only waits once the jail is
+    built) and the jail's init (pid 1 of the new pid namespace: it builds the jail, then
+    becomes the worker in it). Each dies with its parent (PR_SET_PDEATHSIG)."""
     from .. import _core
 
     import signal
@@ -317,8 +316,6 @@ def supervise(spec: dict[str, Any], channel_fd: int, server_pid: int) -> None:
     os.close(ack_w)
     os.close(proc_fd)
     _wait_only(host_root)
-    # Dropping privileges changed the credentials, which clears the parent-death signal.
-    _core.jail_set_pdeathsig(signal.SIGKILL)
     if os.getppid() != server_pid:
         os._exit(70)
     _core.jail_reap(pid)
@@ -326,16 +323,19 @@ def supervise(spec: dict[str, Any], channel_fd: int, server_pid: int) -> None:
 
 def _wait_only(host_root: bool) -> None:
     """What a process that only waits keeps: no privileges, no core file, the worker's
-    seccomp filter."""
+    seccomp filter (which refuses to change the parent-death signal: armed again before it,
+    since dropping privileges changes the credentials, which clears it)."""
     from .. import _core
 
     import resource
+    import signal
 
     try:
         _core.jail_drop_privileges(uid=WORKER_UID if host_root else -1,
                                    gid=WORKER_GID if host_root else -1)
     except OSError:
         pass
+    _core.jail_set_pdeathsig(signal.SIGKILL)
     try:
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         _core.sandbox_apply(network=False)
@@ -347,10 +347,11 @@ def init_direct(spec: dict[str, Any], channel_fd: int, life_r: int, ask_w: int,
                 ack_r: int) -> None:
     """The jail's init forked by a root fork server straight into the pid namespace it made
     for it (`worker._spawn`): pid 1 of that namespace, the fork server's child. It does what
-    a supervisor does for a root host (the other namespaces, created as root; docs/isolation.md,
-    *The layers*), then what the init does; the fork server, root outside, writes its uid map
-    when asked on `ask_w` (answered on `ack_r`), as a supervisor would. Never returns.
-    `life_r` reads EOF once the fork server has gone."""
+    a supervisor does for a root host (the other namespaces, created as root;
+    docs/isolation.md, *The layers*), then what the init does (`_jail_init`: the jail, then
+    the worker); the fork server, root outside, writes its uid map when asked on `ask_w`
+    (answered on `ack_r`), as a supervisor would. Never returns. `life_r` reads EOF once the
+    fork server has gone."""
     from .. import _core
 
     # Before anything: die with the fork server (its pid is not visible from here, so the
@@ -377,11 +378,11 @@ def _jail_init(
     spec: dict[str, Any], channel_fd: int, namespaces: bool, userns: str,
     missing: list[list[str]], ask_w: int, ack_r: int, life_r: int, supervised: bool,
 ) -> None:
-    """The jail's init (pid 1 of the new pid namespace): builds the jail, forks the worker
-    into it, then waits for it and exits as it ended. Never returns. `ask_w` / `ack_r`: the
-    request for its uid map and the answer, to the supervisor or the fork server (root
-    outside); `supervised`: whether a supervisor forked it (else the fork server did)."""
-    from .. import _core
+    """The jail's init (pid 1 of the new pid namespace): builds the jail, then becomes the
+    worker in it (`worker.worker_main`), the one process of its namespace; exits when the
+    worker ends. Never returns. `ask_w` / `ack_r`: the request for its uid map and the
+    answer, to the supervisor or the fork server (root outside); `supervised`: whether a
+    supervisor forked it (else the fork server did)."""
     from . import protocol as P
 
     code = 70
@@ -389,34 +390,16 @@ def _jail_init(
         _keep_only({channel_fd, ask_w, ack_r, life_r})
         jail = build_jail(spec, namespaces, userns, missing, ask_w, ack_r, life_r)
         jail["supervisor"] = supervised
-        wpid = os.fork()
-        if wpid == 0:
-            try:
-                from .worker import worker_main
+        from .worker import worker_main
 
-                worker_main(channel_fd, spec, jail)
-                code = 0
-            except LayerUnavailable as exc:
-                P.send_frame(channel_fd, P.SETUP_FAIL, 0, exc.text().encode())
-            except BaseException as exc:  # noqa: BLE001 - reported, then the worker ends
-                _report(channel_fd, exc)
-            finally:
-                os._exit(code)
-        os.close(channel_fd)
-        devnull = os.open(os.devnull, os.O_RDWR)
-        os.dup2(devnull, 2)
-        os.close(devnull)
-        try:
-            _core.sandbox_apply(network=False)
-        except OSError:
-            pass
-        _core.jail_reap(wpid)
+        worker_main(channel_fd, spec, jail)
+        code = 0
     except LayerUnavailable as exc:
         try:
             P.send_frame(channel_fd, P.SETUP_FAIL, 0, exc.text().encode())
         except BaseException:  # noqa: BLE001
             pass
-    except BaseException as exc:  # noqa: BLE001 - reported, then the jail ends
+    except BaseException as exc:  # noqa: BLE001 - reported, then the worker ends
         _report(channel_fd, exc)
     finally:
         os._exit(code)
@@ -656,14 +639,12 @@ def _mount_proc(run: Any, root: str) -> None:
 def build_jail(
     spec: dict[str, Any], namespaces: bool, userns: str,
     missing: list[list[str]], ask_w: int, ack_r: int, life_r: int,
-) -> None:
-    """Confine the calling process (the jail's init; the worker it forks next inherits all
-    of it) and return the jail's description: everything short of the seccomp filter and
+) -> dict[str, Any]:
+    """Confine the calling process (the jail's init, which becomes the worker next) and
+    return the jail's description: everything short of the seccomp filter and
     the rlimits, which `worker.worker_main` applies last. Raises LayerUnavailable when a
     layer fails and the spec is strict."""
     from .. import _core
-
-    import signal
 
     _die_with_parent(life_r)
     os.setsid()

@@ -6,16 +6,19 @@ makes itself undumpable and installs its own seccomp filter, then serves request
 inherited AF_UNIX socket:
 
   SPAWN  (the sandbox spec, `jail.sandbox_spec`; the worker's end of a socketpair attached
-         as SCM_RIGHTS) -> forks a supervisor (`jail.supervise`), replies its pid
+         as SCM_RIGHTS) -> forks the jail's init into a new pid namespace (a root host:
+         `jail.init_direct`; it becomes the worker) or a supervisor (`jail.supervise`, which
+         forks it), replies the child's pid
   STATUS pid -> waits (bounded) for it to end, replies how it ended
-  KILL   pid -> SIGKILL (the supervisor; the worker dies with it), replies how it ended
+  KILL   pid -> SIGKILL (the worker, or its supervisor: the worker dies with it), replies how
+         it ended
   PRELOAD names -> imports them (so that later workers start warm), replies the failures
 
 The host is trusted by the fork server; the fork server never runs submitted code and never
 sees an executor's configuration, variables or environment: those go to the worker over its
 own channel (INIT), after the fork.
 
-A worker, once its jail is built (`jail.enter_worker`): sets its resource limits (never
+A worker, once its jail is built (`jail.build_jail`, in the same process: `worker_main`): sets its resource limits (never
 above the host's), applies the seccomp filter (`_core.sandbox_apply`), reads INIT, builds an
 in-process `LocalPythonExecutor` from it, answers READY with the sandbox's description, and
 serves RUN / TOOLS / RESTORE frames (`protocol`). Tools are stubs that send a CALL frame
@@ -50,23 +53,26 @@ STANDIN_CHARS = 10_000
 STANDIN_SECONDS = 2.0
 
 
+def _signal_name(sig: int) -> str:
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        if signal.SIGRTMIN < sig <= signal.SIGRTMAX:
+            return f"SIGRTMIN+{sig - signal.SIGRTMIN}"
+        return f"signal {sig}"
+
+
 def describe_status(status: int | None) -> str:
     if status is None:
         return "still running"
     if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        try:
-            name = signal.Signals(sig).name
-        except ValueError:
-            name = f"signal {sig}"
-        return f"killed by signal {name}"
+        return f"killed by signal {_signal_name(os.WTERMSIG(status))}"
     if os.WIFEXITED(status):
         code = os.WEXITSTATUS(status)
-        if code > 128:  # the supervisor could not die of the worker's signal itself
-            try:
-                return f"killed by signal {signal.Signals(code - 128).name}"
-            except ValueError:
-                pass
+        # 128 + a signal: a worker that ended on a signal's action as its namespace's init
+        # (jail_end_on_signals), or a supervisor passing on how the worker ended
+        if 128 < code <= 128 + signal.SIGRTMAX:
+            return f"killed by signal {_signal_name(code - 128)}"
         return f"exited with status {code}"
     return f"ended (status {status})"
 
@@ -636,7 +642,8 @@ def confine(spec: dict[str, Any], jail: dict[str, Any],
             env: dict[str, str]) -> tuple[dict[str, int | None], str | None]:
     """The worker's last layers, after the jail (`jail.build_jail`) and before any code:
     stderr to /dev/null, the environment (only `env` besides HOME, TMPDIR, PATH and LANG), the
-    rlimits, the seccomp filter. Returns (the limits in force, the seccomp mode or None)."""
+    rlimits, the signals' actions, the seccomp filter. Returns (the limits in force, the
+    seccomp mode or None)."""
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 2)
     os.close(devnull)
@@ -648,6 +655,10 @@ def confine(spec: dict[str, Any], jail: dict[str, Any],
     limits = _set_limits(spec["limits"])
     from .. import _core
 
+    if os.getpid() == 1:
+        # The init of its pid namespace (the worker is its jail's init): the kernel would
+        # drop a signal it sends itself at the default action; end on it as any process does.
+        _core.jail_end_on_signals()
     try:
         _core.sandbox_apply(network=bool(spec["network"]))
     except OSError as exc:

@@ -179,7 +179,7 @@ def test_a_worker_sees_only_its_own_processes(make_process_executor):
         "(pids, opened, os.getpid())"
     ).output
     pids, opened, me = out
-    assert pids == [1, 2] and me == 2  # the jail's init and the worker itself
+    assert pids == [1] and me == 1  # the worker alone, its jail's init
     assert opened == []
     assert victim("secret").output == "victim value"
 
@@ -266,21 +266,25 @@ def test_signals_reach_only_the_worker_itself():
         "      'aarch64': dict(kill=129, tkill=130, tgkill=131, rt_sigqueueinfo=138,\n"
         "                      pidfd_send_signal=424)}[os.uname().machine]\n"
         "info = ctypes.create_string_buffer(128)\n"
-        "for target in (-1, 0, 1, 3, 4, 2 | (1 << 32), 1 | (1 << 32)):\n"
+        "me = os.getpid()\n"
+        "result['me'] = me\n"
+        "for target in (-1, 0, me + 1, me + 2, me | (1 << 32), (me + 1) | (1 << 32)):\n"
         "    result[f'kill{target}'] = (libc.syscall(nr['kill'], ctypes.c_long(target), 0),\n"
         "                               ctypes.get_errno())\n"
         "    result[f'tgkill{target}'] = (libc.syscall(nr['tgkill'], ctypes.c_long(target), 1, 0),\n"
         "                                 ctypes.get_errno())\n"
         "    result[f'sigq{target}'] = (libc.syscall(nr['rt_sigqueueinfo'], ctypes.c_long(target),\n"
         "                                            0, info), ctypes.get_errno())\n"
-        "result['tkill'] = libc.syscall(nr['tkill'], 1, 0), ctypes.get_errno()\n"
+        "result['tkill'] = libc.syscall(nr['tkill'], me, 0), ctypes.get_errno()\n"
         "result['pidfd'] = libc.syscall(nr['pidfd_send_signal'], 0, 0, None, 0), ctypes.get_errno()\n"
         "result['self'] = libc.syscall(nr['kill'], os.getpid(), 0)\n"
     )
     assert "error" not in result, result
+    me = result.pop("me")
+    assert me == 1  # the worker is its jail's init
     assert result.pop("self") == 0  # its own pid: allowed
-    # 2 | 1 << 32: the kernel reads the low 32 bits, 2, the worker's own pid: allowed
-    own_high = 2 | (1 << 32)
+    # me | 1 << 32: the kernel reads the low 32 bits, the worker's own pid: allowed
+    own_high = me | (1 << 32)
     assert result.pop(f"kill{own_high}")[0] == 0
     result.pop(f"tgkill{own_high}")
     result.pop(f"sigq{own_high}")
@@ -323,6 +327,30 @@ def test_a_signal_storm_leaves_the_host_and_the_siblings_alone(make_process_exec
     assert result == {"allowed": []}
     assert victim("kept + 1").output == 42
     assert pool.server().alive()
+
+
+@pytest.mark.parametrize("supervised", [False, True])
+def test_the_worker_cannot_clear_the_signal_that_ends_it_with_its_parent(supervised):
+    """The worker is its pid namespace's init: nothing in the jail outlives it, and what ends
+    it when the process that forked it (the fork server, or a supervisor) is gone is its
+    parent-death signal. Its filter refuses to change that signal; other prctl options work."""
+    result = run_compromised(
+        "import ctypes, os\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "sig = ctypes.c_int(-1)\n"
+        "result['pid'] = os.getpid()\n"
+        "result['armed'] = libc.prctl(2, ctypes.byref(sig), 0, 0, 0), sig.value\n"  # GET
+        "result['clear'] = libc.prctl(1, 0, 0, 0, 0), ctypes.get_errno()\n"  # SET 0
+        "nr = {'x86_64': 157, 'aarch64': 167}[os.uname().machine]\n"
+        "result['other'] = (libc.syscall(nr, ctypes.c_long(1 | (1 << 32)), ctypes.c_long(0)),\n"
+        "                   ctypes.get_errno())\n"
+        "result['name'] = libc.prctl(15, b'renamed', 0, 0, 0)\n"  # PR_SET_NAME
+        "sig.value = -1\n"
+        "result['after'] = libc.prctl(2, ctypes.byref(sig), 0, 0, 0), sig.value\n",
+        supervised=supervised,
+    )
+    assert result == {"pid": 1, "armed": (0, 9), "clear": (-1, 1), "other": (-1, 1),
+                      "name": 0, "after": (0, 9)}, result
 
 
 # ---------------------------------------------------------------------------------------------

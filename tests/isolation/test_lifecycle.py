@@ -135,11 +135,11 @@ def test_every_process_of_a_sandbox_dies_with_its_parent(spawn_way):
         a("x = 'a'")
         b("x = 'b'")
         assert a.sandbox["supervisor"] is (spawn_way == "supervisor")
-        # Killing the process that holds one sandbox (its supervisor, or the jail's init)
-        # ends the jail and the worker, nothing else.
+        # Killing the process that holds one sandbox (its supervisor, or the jail's init, which
+        # is the worker) ends the jail and the worker, nothing else.
         jail = _descendants(a.worker_pid) | {a.worker_pid}
-        # the supervisor, the jail's init and the worker; or the init and the worker
-        per_sandbox = 3 if spawn_way == "supervisor" else 2
+        # the supervisor and the worker (the jail's init); or the worker alone
+        per_sandbox = 2 if spawn_way == "supervisor" else 1
         assert len(jail) == per_sandbox
         os.kill(a.worker_pid, signal.SIGKILL)
         deadline = time.monotonic() + 10
@@ -261,10 +261,10 @@ def test_a_root_fork_server_forks_each_jail_init_into_a_pid_namespace_then_retur
             spaces = [os.readlink(f"/proc/{ex.worker_pid}/ns/pid") for ex in exs]
             assert len(set(spaces)) == 3 and own not in spaces
             for ex in exs:
-                # the init is pid 1 of its namespace, and the worker its child there
+                # the worker is pid 1 of its namespace (its jail's init), alone there
                 status = _read_status(ex.worker_pid)
                 assert status["NSpid"].split()[-1] == "1"
-                assert len(_descendants(ex.worker_pid)) == 1
+                assert _descendants(ex.worker_pid) == set()
         finally:
             for ex in exs:
                 ex.close()

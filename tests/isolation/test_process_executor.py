@@ -135,6 +135,38 @@ def test_crashed_worker_is_reported_and_replaced(make_process_executor):
     assert ex.worker_pid != first_pid
 
 
+def test_signals_the_code_sends_itself_end_the_worker_as_they_end_any_process(spawn_way):
+    """The worker is its pid namespace's init, which the kernel does not end with a signal
+    sent from inside the namespace at its default action: the worker's handler for every
+    signal that ends a process ends it instead, with the status the host reads as that
+    signal (jail_end_on_signals). A fault's signal, which the kernel forces, too; Python's own
+    handlers (SIGINT) and what it ignores (SIGPIPE) are kept."""
+    sanitized = os.environ.get("SMOLAGENTS_NATIVE_SANITIZE") == "1"
+    with WorkerPool(size=1) as pool:
+        ex = LocalPythonExecutor(["os", "signal", "ctypes", "threading"], isolation="process",
+                                 pool=pool)
+        ex.send_tools({})
+        try:
+            assert ex("import os\nos.getpid()").output == 1
+            for send, name in [
+                ("ctypes.CDLL(None).kill(os.getpid(), signal.SIGTERM)", "SIGTERM"),
+                ("signal.pthread_kill(threading.get_ident(), signal.SIGHUP)", "SIGHUP"),
+                ("signal.raise_signal(signal.SIGUSR1)", "SIGUSR1"),
+                ("signal.raise_signal(signal.SIGXCPU)", "SIGXCPU"),
+                ("signal.raise_signal(signal.SIGRTMIN + 3)", "SIGRTMIN\\+3"),
+                ("ctypes.string_at(1)", "SIG(SEGV|ABRT)" if sanitized else "SIGSEGV"),
+            ]:
+                with pytest.raises(InterpreterError, match=f"killed by signal ({name})"):
+                    ex(f"import ctypes, os, signal, threading\n{send}\n'still running'")
+            # kept: Python's SIGINT handler, its SIG_IGN for SIGPIPE
+            with pytest.raises(InterpreterError, match="KeyboardInterrupt"):
+                ex("import signal\nsignal.raise_signal(signal.SIGINT)")
+            assert ex("import signal\nsignal.raise_signal(signal.SIGPIPE)\n'on'").output == "on"
+            assert ex.sandbox["supervisor"] is (spawn_way == "supervisor")
+        finally:
+            ex.close()
+
+
 @pytest.mark.skipif(os.environ.get("SMOLAGENTS_NATIVE_SANITIZE", "0") not in ("", "0"),
                     reason="no address-space rlimit under AddressSanitizer")
 def test_memory_bomb_ends_at_the_rlimit(make_process_executor):
@@ -345,9 +377,9 @@ def test_pool_shared_closed_and_no_leaked_processes(spawn_way):
         assert (a("v").output, b("v").output) == ("a", "b")
         server = pool._server
         procs = {server.proc.pid} | _descendants(server.proc.pid)
-        # the fork server, and per worker: its supervisor, the jail's init and the worker;
-        # or (a root host's) the jail's init and the worker
-        assert len(procs) == 1 + 2 * (3 if spawn_way == "supervisor" else 2)
+        # the fork server, and per worker: its supervisor and the worker (the jail's init);
+        # or (a root host's) the worker alone
+        assert len(procs) == 1 + 2 * (2 if spawn_way == "supervisor" else 1)
         a.close()
         with pytest.raises(InterpreterError, match="closed"):
             a("1")
