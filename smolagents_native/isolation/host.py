@@ -15,7 +15,6 @@ import collections
 import copy
 import inspect
 import os
-import pickle
 import secrets
 import select
 import signal
@@ -161,8 +160,8 @@ class _ForkServer:
                     socket.send_fds(sock, [data], [fd])
             sock.settimeout(timeout)
             _kind, payload = P.recv(sock)
-            return P.loads_restricted(payload, {})
-        except (OSError, P.ProtocolError, EOFError, pickle.UnpicklingError) as exc:
+            return P.decode_value(payload, {})  # data only (the wire), no pickle
+        except (OSError, P.ProtocolError, EOFError, ValueError) as exc:
             why = "did not answer in time" if isinstance(exc, socket.timeout) else str(exc)
             detail = self._kill()
             raise InterpreterError(f"the sandbox fork server {why}{detail}") from None
@@ -1000,7 +999,7 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             self._end_worker()
             raise InterpreterError(f"The sandbox worker did not start: frame {kind} out of turn")
         try:
-            sandbox = P.loads_restricted(data, {})
+            sandbox = P.decode_value(data, {})  # data only (the wire), no pickle
         except Exception as exc:
             self._end_worker()
             raise InterpreterError(f"The sandbox worker did not start: {exc}") from None

@@ -699,7 +699,7 @@ def worker_main(channel_fd: int, spec: dict[str, Any], jail: dict[str, Any]) -> 
     except Exception as exc:  # a bad configuration: the host raises it as its own error
         P.send(sock, P.FAIL, f"{type(exc).__name__}: {exc}".encode("utf-8", "replace"), seq)
         return
-    P.send(sock, P.READY, P.dumps(_describe_sandbox(jail, spec, limits, seccomp)), seq)
+    P.send(sock, P.READY, P.encode_value(_describe_sandbox(jail, spec, limits, seccomp)), seq)
     worker.serve()
 
 
@@ -909,7 +909,7 @@ def serve_forks(control: socket.socket, direct: _DirectInit | None = None) -> No
                     unwatched.add(pid)
                 if ask is not None:
                     watch(ask[0], pid, ask[1])
-                P.send(control, REPLY, P.dumps(pid))
+                P.send(control, REPLY, P.encode_value(pid))
             elif kind in (KILL, STATUS):
                 pid = pickle.loads(data)
                 if pid in ended:
@@ -929,7 +929,7 @@ def serve_forks(control: socket.socket, direct: _DirectInit | None = None) -> No
                     reap(pid)  # the bookkeeping of a child _wait reaped (or one still there)
                 else:
                     status = None
-                P.send(control, REPLY, P.dumps(status))
+                P.send(control, REPLY, P.encode_value(status))
             elif kind == PRELOAD:
                 import gc
                 import importlib
@@ -941,11 +941,11 @@ def serve_forks(control: socket.socket, direct: _DirectInit | None = None) -> No
                     except BaseException:
                         failed.append(name)
                 gc.freeze()
-                P.send(control, REPLY, P.dumps(failed))
+                P.send(control, REPLY, P.encode_value(failed))
             else:
                 for fd in fds:
                     os.close(fd)
-                P.send(control, REPLY, P.dumps(None))
+                P.send(control, REPLY, P.encode_value(None))
     finally:
         for pid in children:
             try:
@@ -990,7 +990,7 @@ def main(argv: list[str]) -> int:
     gc.collect()
     gc.freeze()
     direct = _direct_init(options)
-    P.send(control, REPLY, P.dumps({"pid": os.getpid(), "hardened": hardened}))
+    P.send(control, REPLY, P.encode_value({"pid": os.getpid(), "hardened": hardened}))
     serve_forks(control, direct)
     return 0
 
