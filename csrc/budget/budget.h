@@ -378,6 +378,10 @@ limits_ops_spend(Interp *in, long long n)
 double limits_now(void);
 /* How many times this thread asked pthread_getattr_np for its bounds. */
 unsigned long limits_stack_bound_queries(void);
+/* Ask now for the calling thread's stack extent, which the thread keeps (a
+ * fork server's main thread: every worker forked from it inherits the
+ * answer, the same mapping, and skips the query on its first step). */
+void limits_prime_stack_extent(void);
 
 /* Raise the interpreter error (InterpreterError) with a formatted message. */
 PyObject *raise_interp_error(Interp *in, const char *fmt, ...);

@@ -88,6 +88,13 @@ thread_stack_limit(int *own)
     return (char *)addr + STACK_MARGIN;
 }
 
+void
+limits_prime_stack_extent(void)
+{
+    int own;
+    (void)thread_stack_limit(&own);
+}
+
 /* Window numbers: process-wide, so that no two windows of any
  * interpreters share one (a program's node may be run by another
  * interpreter's window later). */

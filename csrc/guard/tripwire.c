@@ -1328,15 +1328,24 @@ make_entry_code(ModState *st, PyObject *runner)
 }
 
 int
+tripwire_install_dirs_ready(ModState *st)
+{
+    /* the installation does not move: one computation per module */
+    if (st->install_dirs == NULL) {
+        st->install_dirs = installation_dirs();
+        if (st->install_dirs == NULL) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int
 tripwire_prepare_step(Interp *in, PyObject *state)
 {
     if (in_guard(in)->install_dirs == NULL) {
-        /* the installation does not move: one computation per module */
-        if (in_st(in)->install_dirs == NULL) {
-            in_st(in)->install_dirs = installation_dirs();
-            if (in_st(in)->install_dirs == NULL) {
-                return -1;
-            }
+        if (tripwire_install_dirs_ready(in_st(in)) < 0) {
+            return -1;
         }
         in_guard(in)->install_dirs = Py_NewRef(in_st(in)->install_dirs);
     }

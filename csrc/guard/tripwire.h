@@ -51,6 +51,10 @@ int tripwire_install(void);
  * (window.c armed the tripwire).  Both return -1 with an exception set if
  * that failed; otherwise 0 (and whatever fn left). */
 int tripwire_prepare_step(Interp *in, PyObject *state);
+/* The module's real paths of the installation (`st->install_dirs`), computed
+ * now if they are not yet (sysconfig and realpath: the first step of every
+ * new process would pay them).  0 / -1. */
+int tripwire_install_dirs_ready(ModState *st);
 int tripwire_enter_step(Interp *in, PyObject *state, void (*fn)(void *),
                         void *arg);
 

@@ -23,6 +23,32 @@ get_modstate_from_type(PyTypeObject *tp)
     return (ModState *)PyModule_GetState(m);
 }
 
+/* ------------------------------------------------------ fork server image */
+
+/* fork_image_prepare(): compute now, in a process that will fork workers
+ * (the fork server, once its modules are loaded), what every process
+ * computes once, on its first step: the installation's real paths
+ * (tripwire.c) and the calling thread's stack extent (limits.c, which
+ * reads /proc/self/maps for the main thread).  Forked from this thread,
+ * a worker inherits both and its first step skips them. */
+static PyObject *
+module_fork_image_prepare(PyObject *module, PyObject *unused)
+{
+    (void)unused;
+    if (tripwire_install_dirs_ready((ModState *)PyModule_GetState(module)) < 0) {
+        return NULL;
+    }
+    limits_prime_stack_extent();
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_functions[] = {
+    {"fork_image_prepare", module_fork_image_prepare, METH_NOARGS,
+     "fork_image_prepare(): compute what each forked worker would on its first "
+     "step (the installation's real paths, the thread's stack extent)."},
+    {NULL, NULL, 0, NULL},
+};
+
 /* -------------------------------------------------------- guarded builtins */
 
 /* The guarded builtins are bound to a small module named "builtins" whose
@@ -1772,6 +1798,7 @@ core_exec(PyObject *m)
     }
     if (budgets_add_to_module(m) < 0 || bigstack_add_to_module(m) < 0 ||
         nesting_init(st) < 0 || fuzzcov_add_to_module(m) < 0 ||
+        PyModule_AddFunctions(m, module_functions) < 0 ||
         sandbox_add_functions(m) < 0 || wire_add_functions(m) < 0 ||
         shim_add_functions(m) < 0 || inprocess_add_to_module(m) < 0 ||
         provenance_init() < 0 ||

@@ -983,6 +983,12 @@ def main(argv: list[str]) -> int:
         _core.sandbox_apply_forkserver()
     except OSError as exc:
         hardened = f"not hardened: {exc}"
+    # What every worker would compute on its first step (the installation's real paths, this
+    # thread's stack extent from /proc/self/maps): computed once here, inherited by each.
+    try:
+        _core.fork_image_prepare()
+    except Exception:  # noqa: BLE001 - each worker then computes them itself
+        pass
     # What is loaded now is shared with every worker: keep the collector from walking (and
     # so copying) those pages in each child.
     import gc

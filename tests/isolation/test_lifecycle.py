@@ -4,6 +4,9 @@ bad input."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 
@@ -288,3 +291,26 @@ def test_closed_executors_leave_no_zombie_while_the_fork_server_waits(spawn_way)
         while _descendants(server) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert _descendants(server) == set()  # not even a zombie
+
+
+def test_a_worker_forked_from_the_prepared_image_asks_nothing_again_on_its_first_step():
+    """The fork server computes once what every worker's first step would (the main thread's
+    stack extent, which glibc reads from /proc/self/maps; the installation's real paths):
+    a process forked from that thread inherits them. Fails if the image is not prepared."""
+    code = textwrap.dedent("""
+        import os
+        from smolagents_native import _core, LocalPythonExecutor
+        if os.environ.get("PREPARE") == "1":
+            _core.fork_image_prepare()
+        pid = os.fork()
+        if pid == 0:
+            before = _core.stack_bound_queries()
+            ok = LocalPythonExecutor([])("x = 1 + 1\\nx").output == 2
+            os._exit(0 if ok and _core.stack_bound_queries() == before else 3)
+        print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+    """)
+    for prepare, expected in (("1", "0"), ("0", "3")):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env={**os.environ, "PREPARE": prepare}, timeout=60)
+        assert out.stdout.strip() == expected, (prepare, out.stdout, out.stderr)
+
