@@ -20,9 +20,9 @@ scratch tmpfs at /tmp, its own /proc with /proc/sys and friends read-only, a min
 pivot_root, then an unprivileged uid on the host (65534, or the host's own uid when the host
 is not root) with every capability dropped and the securebits locked. The init then becomes
 the worker (`worker.worker_main`: its rlimits and seccomp filter last, then the executor), the
-one process of its pid namespace. Each step that fails names its layer, the kernel's message and the
-remedy (`LayerUnavailable`); the host decides, by `isolation_fallback`, whether the worker may
-go on without it.
+one process of its pid namespace. Each step that fails names its layer, the kernel's message
+and the remedy (`LayerUnavailable`); the host decides, by `isolation_fallback`, whether the
+worker may go on without it.
 """
 
 from __future__ import annotations

@@ -18,11 +18,11 @@ The host is trusted by the fork server; the fork server never runs submitted cod
 sees an executor's configuration, variables or environment: those go to the worker over its
 own channel (INIT), after the fork.
 
-A worker, once its jail is built (`jail.build_jail`, in the same process: `worker_main`): sets its resource limits (never
-above the host's), applies the seccomp filter (`_core.sandbox_apply`), reads INIT, builds an
-in-process `LocalPythonExecutor` from it, answers READY with the sandbox's description, and
-serves RUN / TOOLS / RESTORE frames (`protocol`). Tools are stubs that send a CALL frame
-and wait for the host's RESULT.
+A worker (the jail's init, once `jail.build_jail` has built its jail; `worker_main`): reads
+INIT, sets its resource limits (never above the host's) and applies the seccomp filter
+(`confine`), builds an in-process `LocalPythonExecutor`, answers READY with the sandbox's
+description, and serves RUN / TOOLS / RESTORE frames (`protocol`). Tools are stubs that send
+a CALL frame and wait for the host's RESULT.
 """
 
 from __future__ import annotations
@@ -214,6 +214,12 @@ def _describe(value: Any, seconds: float) -> str:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if os.getpid() == 1 and previous is signal.SIG_DFL:
+            # Python's SIG_DFL is the kernel's: as its namespace's init, the worker's own
+            # action for SIGALRM again (confine)
+            from .. import _core
+
+            _core.jail_end_on_signals()
     return text if len(text) <= STANDIN_CHARS else text[:STANDIN_CHARS] + "..."
 
 

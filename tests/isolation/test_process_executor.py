@@ -158,6 +158,11 @@ def test_signals_the_code_sends_itself_end_the_worker_as_they_end_any_process(sp
             ]:
                 with pytest.raises(InterpreterError, match=f"killed by signal ({name})"):
                     ex(f"import ctypes, os, signal, threading\n{send}\n'still running'")
+            # SIGALRM after a stand-in (whose repr ran under a SIGALRM of its own, then set the
+            # action back)
+            assert "Opaque object" in str(ex("class Opaque:\n    pass\nOpaque()").output)
+            with pytest.raises(InterpreterError, match="killed by signal SIGALRM"):
+                ex("import signal\nsignal.raise_signal(signal.SIGALRM)")
             # kept: Python's SIGINT handler, its SIG_IGN for SIGPIPE
             with pytest.raises(InterpreterError, match="KeyboardInterrupt"):
                 ex("import signal\nsignal.raise_signal(signal.SIGINT)")
