@@ -383,8 +383,6 @@ def _jail_init(
     worker ends. Never returns. `ask_w` / `ack_r`: the request for its uid map and the
     answer, to the supervisor or the fork server (root outside); `supervised`: whether a
     supervisor forked it (else the fork server did)."""
-    from . import protocol as P
-
     code = 70
     try:
         _keep_only({channel_fd, ask_w, ack_r, life_r})
@@ -395,10 +393,7 @@ def _jail_init(
         worker_main(channel_fd, spec, jail)
         code = 0
     except LayerUnavailable as exc:
-        try:
-            P.send_frame(channel_fd, P.SETUP_FAIL, 0, exc.text().encode())
-        except BaseException:  # noqa: BLE001
-            pass
+        _refuse(channel_fd, exc)
     except BaseException as exc:  # noqa: BLE001 - reported, then the worker ends
         _report(channel_fd, exc)
     finally:
