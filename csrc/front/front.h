@@ -16,4 +16,9 @@ int lower_init_state(PyObject *module, ModState *st);
 PyObject *lower_program(ModState *st, Interp *in, PyObject *source);
 extern PyType_Spec Program_spec;
 
+/* parse.c: CPython's parse of `source` (str) to a Python ast.Module, one
+ * thread at a time where CPython's ast construction needs it; every parse to
+ * ast objects of this module goes through it.  NULL with CPython's error. */
+PyObject *front_parse_ast(PyObject *source, PyObject *filename);
+
 #endif /* SMOLAGENTS_NATIVE_FRONT_H */

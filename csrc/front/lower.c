@@ -4362,26 +4362,8 @@ lower_program(ModState *st, Interp *in, PyObject *source)
     PyObject *tree = NULL;
     ProgramObject *p = NULL;
     PyObject *body = NULL;
-    PyCompilerFlags cf = {PyCF_ONLY_AST, PY_MINOR_VERSION};
     const char *src = PyUnicode_AsUTF8(source);
     if (src == NULL) {
-        return NULL;
-    }
-    if (PyUnicode_FindChar(source, 0, 0, PyUnicode_GET_LENGTH(source), 1) !=
-        -1) {
-        /* a C string would end at the NUL: let CPython's compile() refuse
-           the whole source with its own SyntaxError */
-        PyObject *b = PyImport_ImportModule("builtins");
-        PyObject *c = b ? PyObject_CallMethod(b, "compile", "OOsi", source,
-                                              st->str_string_filename,
-                                              "exec", PyCF_ONLY_AST)
-                        : NULL;
-        Py_XDECREF(b);
-        if (c != NULL) {
-            Py_DECREF(c);
-            PyErr_SetString(PyExc_SyntaxError,
-                            "source code string cannot contain null bytes");
-        }
         return NULL;
     }
     /* One parse.  The SyntaxErrors that only CPython's symbol table and
@@ -4394,8 +4376,7 @@ lower_program(ModState *st, Interp *in, PyObject *source)
        source with one of them, or one the lowering refuses, pays for
        CPython's compiler as well (compile_check).  Costs once per
        source: lowered programs are cached. */
-    tree = Py_CompileStringObject(src, st->str_string_filename, Py_file_input,
-                                  &cf, -1);
+    tree = front_parse_ast(source, st->str_string_filename);
     if (tree == NULL) {
         return NULL;
     }

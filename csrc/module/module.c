@@ -42,7 +42,24 @@ module_fork_image_prepare(PyObject *module, PyObject *unused)
     Py_RETURN_NONE;
 }
 
+/* parse_ast(source): ast.parse(source) as the lowering parses (parse.c):
+ * one thread at a time where CPython's ast construction needs it. */
+static PyObject *
+module_parse_ast(PyObject *module, PyObject *source)
+{
+    if (!PyUnicode_Check(source)) {
+        PyErr_Format(PyExc_TypeError, "parse_ast() takes a str, not %.100s",
+                     Py_TYPE(source)->tp_name);
+        return NULL;
+    }
+    return front_parse_ast(
+        source, ((ModState *)PyModule_GetState(module))->str_string_filename);
+}
+
 static PyMethodDef module_functions[] = {
+    {"parse_ast", module_parse_ast, METH_O,
+     "parse_ast(source): ast.parse(source), one thread at a time where "
+     "CPython's ast construction needs it (csrc/front/parse.c)."},
     {"fork_image_prepare", module_fork_image_prepare, METH_NOARGS,
      "fork_image_prepare(): compute what each forked worker would on its first "
      "step (the installation's real paths, the thread's stack extent)."},
