@@ -23,7 +23,8 @@
  * step): it does not wait for itself.  A fork while another thread held it
  * leaves the child a mutex nobody will release: the child makes it new.
  * A step that waits for another thread's parse waits at most that parse,
- * which its own source-size budget bounds; its deadline is checked after.
+ * which that step's source-size budget bounds; the waiting step's deadline
+ * is checked after its own parse (lower_program).
  */
 #include "front/front.h"
 
