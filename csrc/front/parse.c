@@ -40,9 +40,16 @@ static pthread_once_t parse_once = PTHREAD_ONCE_INIT;
 static void
 parse_after_fork_child(void)
 {
-    /* only this thread is left: whoever held the mutex is gone */
+    /* Only this thread is left: another thread that held the mutex is
+       gone.  This one may hold it itself (a finalizer run inside its parse
+       forked): it still does in the child, and unlocks it at its end. */
     pthread_mutex_init(&parse_mutex, NULL);
-    parse_owner = 0;
+    if (parse_owner != 0 && parse_owner == PyThread_get_thread_ident()) {
+        pthread_mutex_lock(&parse_mutex);
+    }
+    else {
+        parse_owner = 0;
+    }
 }
 
 static void
