@@ -9,6 +9,8 @@ on every developer's test run. Building an sdist compiles nothing, so it is chec
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import importlib.machinery
 import os
 import re
@@ -16,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -99,20 +102,27 @@ def sdist(tmp_path_factory) -> Path:
     pytest.importorskip("build", reason="building an sdist needs the `build` package")
     out = tmp_path_factory.mktemp("sdist")
     egg_info = ROOT / "smolagents_native.egg-info"
-    had_egg_info = egg_info.exists()
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "build", "--sdist", "--outdir", str(out), str(ROOT)],
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
-    finally:
-        # The sdist step writes the egg-info into the tree; left there, it is on sys.path of
-        # later runs from the root (importlib.metadata entry-point scans would read it).
-        if not had_egg_info:
-            shutil.rmtree(egg_info, ignore_errors=True)
+    # The sdist is staged in the tree (smolagents_native-<version>/ and the egg-info): two
+    # pytest-xdist workers that each run this module's fixture would build into, and remove,
+    # the same directories. One build at a time, across processes.
+    lock_path = Path(tempfile.gettempdir()) / (
+        "smolagents-native-sdist-%s.lock" % hashlib.sha256(str(ROOT).encode()).hexdigest()[:16])
+    with open(lock_path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        had_egg_info = egg_info.exists()
+        try:
+            proc = subprocess.run(
+                [sys.executable, "-m", "build", "--sdist", "--outdir", str(out), str(ROOT)],
+                capture_output=True,
+                text=True,
+                timeout=600,
+                check=False,
+            )
+        finally:
+            # The sdist step writes the egg-info into the tree; left there, it is on sys.path
+            # of later runs from the root (importlib.metadata entry-point scans would read it).
+            if not had_egg_info:
+                shutil.rmtree(egg_info, ignore_errors=True)
     log = proc.stdout + proc.stderr
     if proc.returncode != 0 and re.search(
         r"Could not find a version|No matching distribution|Network is unreachable", log
