@@ -570,6 +570,37 @@ def test_held_a_writable_grant_cannot_redirect_a_sibling_grant(tmp_path):
             ex.close()
 
 
+def test_held_a_grant_replaced_by_another_directory_is_not_bound(tmp_path):
+    """The other half of the pin above: a granted path that is still no link but another
+    directory (same name, another inode: the granted one renamed away and a new one made in
+    its place) is not bound into a replacement worker, which refuses to start and says why;
+    no worker sees the new directory's content."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    os.chmod(tmp_path, 0o755)
+    granted = ws / "data"
+    granted.mkdir()
+    (granted / "data.txt").write_text("public\n")
+    with WorkerPool(size=2) as pool:
+        b = LocalPythonExecutor(["os"], isolation="process", pool=pool,
+                                readable_dirs=[str(granted)])
+        listing = f"import os\nsorted(os.listdir({str(granted)!r}))"
+        assert "data.txt" in b(listing).output
+        os.rename(granted, tmp_path / "old")
+        granted.mkdir()
+        (granted / "secret.txt").write_text("swapped in\n")
+        jail = _descendants(b.worker_pid)
+        os.kill(b.worker_pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while _alive(jail) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        with pytest.raises(InterpreterError):
+            b("1")  # the step the kill ended
+        with pytest.raises(InterpreterError, match="another file than when the executor"):
+            b(listing)  # its replacement refuses to start
+        b.close()
+
+
 _PLANT = textwrap.dedent(r"""
     import os
     fd = os.open({marker!r}, os.O_CREAT | os.O_WRONLY, 0o644)
