@@ -525,3 +525,108 @@ def test_trace_worker_phases():
     assert runs[0]["output"] == _trace_outputs_cpython(trace)
     assert len(runs[0]["steps"]) == len(trace.steps)
     assert len(runs[2]["steps"]) == 1 and runs[1]["steps"] == [] and runs[3]["steps"] == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Programs of one's own (--dir): the benchmark on material the project did not write.
+
+_OWN_PROGRAMS = {
+    "records.py": "# Records through json, as an agent cleaning data.\n# bench-imports: json\n"
+                  "import json\n"
+                  "rows = [json.dumps({'i': i, 'sq': i * i}) for i in range(300)]\n"
+                  "print(sum(json.loads(r)['sq'] for r in rows))\n",
+    "plain.py": "# A plain loop.\nprint(sum(i % 7 for i in range(3000)))\n",
+    "step.py": "# A step.\n# bench-mode: step\ny = [1, 2, 3]\n",
+    "_helper.py": "raise SystemExit('a file starting with _ is not a workload')\n",
+}
+_OWN_TRACE = ("# A trace of my own.\n# bench-imports: textwrap, heapq\n"
+              "# %% step\nimport textwrap, heapq\nrows = textwrap.wrap('a b c d e f g', 3)\n"
+              "print(len(rows))\n"
+              "# %% step\nprint(heapq.nsmallest(2, rows))\n")
+
+
+def _own_dir(tmp_path: Path) -> Path:
+    d = tmp_path / "mine"
+    d.mkdir()
+    for name, text in _OWN_PROGRAMS.items():
+        (d / name).write_text(text)
+    return d
+
+
+def test_workloads_and_traces_load_from_a_directory(tmp_path):
+    from smolagents_native.bench._traces import TRACE_IMPORTS, load_traces
+
+    wls = {w.name: w for w in load_workloads(_own_dir(tmp_path))}
+    assert list(wls) == ["plain", "records", "step", "step_uncached"]  # programs, then steps
+    assert wls["records"].imports == ("json",) and wls["plain"].imports == ()
+    assert wls["records"].description == "Records through json, as an agent cleaning data."
+    assert (wls["step"].mode, wls["step_uncached"].unique_source) == ("step", True)
+    (tmp_path / "traces").mkdir()
+    (tmp_path / "traces" / "mine.py").write_text(_OWN_TRACE)
+    (trace,) = load_traces(tmp_path / "traces")
+    assert trace.description == "A trace of my own."
+    assert len(trace.steps) == 2
+    assert trace.imports == TRACE_IMPORTS + ("textwrap", "heapq")
+    with pytest.raises(ValueError, match="does not exist"):
+        load_workloads(tmp_path / "absent")
+    with pytest.raises(ValueError, match="not a directory"):
+        load_workloads(tmp_path / "traces" / "mine.py")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match="no workload files"):
+        load_workloads(tmp_path / "empty")
+    with pytest.raises(ValueError, match="no trace files"):
+        load_traces(tmp_path / "empty")
+
+
+def test_a_workloads_imports_reach_every_engines_worker(tmp_path, monkeypatch):
+    """What the header authorizes is in the spec each worker gets (timed and counted)."""
+    seen = []
+    monkeypatch.setattr(_instructions, "_count_process",
+                        lambda spec, phase, runs, timeout: (seen.append(spec), (1000, None))[1])
+    monkeypatch.setattr(_instructions, "valgrind_available", lambda: True)
+    _instructions.run_instructions("records", engines=("cpython", "native"),
+                                   directory=_own_dir(tmp_path))
+    assert seen and all(s["imports"] == ["json"] for s in seen)
+    assert {s["engine"] for s in seen} == {"cpython", "native"}
+
+
+def test_cli_runs_a_directory_of_programs(tmp_path):
+    out_json = tmp_path / "results.json"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO_ROOT) + (os.pathsep + env["PYTHONPATH"]
+                                          if env.get("PYTHONPATH") else "")
+    mine = _own_dir(tmp_path)
+    listed = subprocess.run(
+        [sys.executable, "-m", "smolagents_native.bench", "--dir", str(mine), "--list"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert listed.returncode == 0, listed.stderr
+    assert [line.split()[0] for line in listed.stdout.splitlines()] == \
+        ["plain", "records", "step", "step_uncached"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "smolagents_native.bench", "--dir", str(mine), "--quick",
+         "--engines", "cpython,native", "--workloads", "records,plain", "--json",
+         str(out_json), "--plain", "--strict", "--no-memory"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]  # --strict: both ran, outputs agree
+    results = json.loads(out_json.read_text())
+    entries = {e["name"]: e for e in results["workloads"]}
+    assert set(entries) == {"records", "plain"}
+    assert entries["records"]["engines"]["native"]["output"] == \
+        _exec(_OWN_PROGRAMS["records.py"])
+    missing = subprocess.run(
+        [sys.executable, "-m", "smolagents_native.bench", "--dir", str(tmp_path / "nope"),
+         "--json", "-"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert missing.returncode == 2 and "does not exist" in missing.stderr
+
+
+def test_traces_of_a_directory_run_with_their_imports(tmp_path):
+    from smolagents_native.bench._trace_runner import run_traces
+
+    (tmp_path / "mine.py").write_text(_OWN_TRACE)
+    results = run_traces(engines="cpython,native", quick=True, repeat=1, progress=False,
+                         directory=tmp_path)
+    (trace,) = results["traces"]
+    assert trace["name"] == "mine" and trace["outputs_agree"] is True
+    assert trace["engines"]["native"]["status"] == "ok", trace["engines"]["native"]["error"]
+    assert {"textwrap", "heapq", "json"} <= set(results["imports"])

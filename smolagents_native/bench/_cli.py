@@ -56,6 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--label", metavar="TEXT",
                    help="free text recorded in the header (e.g. which build this is)")
     p.add_argument("--list", action="store_true", help="list the workloads and exit")
+    p.add_argument("--dir", metavar="DIR",
+                   help="the workloads (with --traces, the traces) are DIR's *.py files "
+                        "instead of the built-in ones: programs of your own, laid out as "
+                        "the package's workloads/ and traces/ (docs/benchmarks.md, "
+                        "*Your own programs*); --workloads / --traces then select among them")
     p.add_argument("--traces", metavar="NAME,...", nargs="?", const="",
                    help="agent traces instead of programs (traces/: steps of new source, state "
                         "carried between them): every trace, or those named (substrings); "
@@ -88,7 +93,7 @@ def instructions_main(args: argparse.Namespace) -> int:
     from . import _instructions as ins  # noqa: PLC0415
 
     workloads = args.workloads
-    if workloads is None and args.quick:
+    if workloads is None and args.quick and args.dir is None:
         workloads = ",".join(ins.SMOKE_WORKLOADS)
     baseline = None
     if args.baseline:
@@ -102,7 +107,7 @@ def instructions_main(args: argparse.Namespace) -> int:
     try:
         results = ins.run_instructions(
             workloads, engines=args.engines, jobs=args.jobs,
-            progress=None if args.no_progress else sys.stderr)
+            progress=None if args.no_progress else sys.stderr, directory=args.dir)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -135,7 +140,12 @@ def traces_main(args: argparse.Namespace) -> int:
 
     names = args.traces or None
     if args.list:
-        for tr in load_traces():
+        try:
+            traces = load_traces(args.dir)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        for tr in traces:
             print(f"{tr.name:18s} {len(tr.steps)} steps x {tr.lines_per_step:4.1f} lines  "
                   f"{tr.description}")
         return 0
@@ -144,7 +154,7 @@ def traces_main(args: argparse.Namespace) -> int:
         from ._runner import _installed  # noqa: PLC0415
         from ._trace_runner import GOAL_TRACES  # noqa: PLC0415
 
-        if names is None and args.quick:
+        if names is None and args.quick and args.dir is None:
             names = ",".join(GOAL_TRACES)  # the two traces of the goals
 
         engines = args.engines or ",".join(
@@ -153,7 +163,7 @@ def traces_main(args: argparse.Namespace) -> int:
         try:
             results = ins.run_trace_instructions(
                 names, engines=engines, jobs=args.jobs,
-                progress=None if args.no_progress else sys.stderr)
+                progress=None if args.no_progress else sys.stderr, directory=args.dir)
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
@@ -165,7 +175,7 @@ def traces_main(args: argparse.Namespace) -> int:
                 names, engines=args.engines, repeat=args.repeat, warmup=args.warmup,
                 quick=args.quick, smolagents_cap=args.smolagents_cap,
                 run_timeout=args.run_timeout, budget=args.budget,
-                progress=False if args.no_progress else sys.stderr)
+                progress=False if args.no_progress else sys.stderr, directory=args.dir)
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
@@ -183,7 +193,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.traces is not None:
         return traces_main(args)
     if args.list:
-        for wl in load_workloads():
+        try:
+            workloads = load_workloads(args.dir)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        for wl in workloads:
             print(f"{wl.name:28s} {wl.description}")
         return 0
     if args.instructions:
@@ -201,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
             budget=args.budget,
             step_calls=args.step_calls,
             progress=False if args.no_progress else sys.stderr,
+            directory=args.dir,
         )
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -71,6 +71,7 @@ def _count(workload: Workload, engine: str, runs: int, timed: bool,
         "unique_source": workload.unique_source,
         "calls": STEP_CALLS if workload.mode == "step" else 1,
         "memory": None,
+        "imports": list(workload.imports),
     }
     return _count_process(spec, "measure" if timed else "setup", runs, timeout)
 
@@ -123,8 +124,9 @@ def count_workload(workload: Workload, engine: str, runs: int = 1,
 def run_instructions(workloads: list[str] | str | None = None,
                      engines: tuple[str, ...] | list[str] | str | None = None,
                      runs: int = 1, jobs: int | None = None,
-                     progress: Any = None) -> dict[str, Any]:
-    """Instruction counts per workload and engine, with the ratios of PAIRS."""
+                     progress: Any = None, directory: Any = None) -> dict[str, Any]:
+    """Instruction counts per workload and engine, with the ratios of PAIRS (the built-in
+    workloads, or those of `directory`)."""
     if not valgrind_available():
         raise ValueError("the instruction-count mode needs valgrind (callgrind) on PATH")
     if isinstance(engines, str):
@@ -134,7 +136,7 @@ def run_instructions(workloads: list[str] | str | None = None,
     if bad:
         raise ValueError(f"engine(s) {bad} cannot be counted (they run code in other "
                          f"processes); choose from {list(IN_PROCESS_ENGINES)}")
-    selected = select_workloads(load_workloads(), workloads)
+    selected = select_workloads(load_workloads(directory), workloads)
     tasks = [(wl, e) for wl in selected for e in engines]
     jobs = max(1, (jobs or os.cpu_count() or 2) // 2)  # each task runs two processes
     results: dict[str, dict[str, Any]] = {wl.name: {"mode": wl.mode, "engines": {}}
@@ -229,10 +231,8 @@ def count_trace(trace: Any, engine: str, runs: int = 1, timeout: float = 1800.0,
     ``step_mean`` ((total - create) / steps), from four worker processes (the whole trace /
     nothing but the sources / the new engine only / the new engine and the first step, each
     after one warm-up run of the whole trace) by difference with the second."""
-    from ._traces import TRACE_IMPORTS  # noqa: PLC0415
-
     spec = {"engine": engine, "mode": "trace", "steps": list(trace.steps),
-            "imports": list(TRACE_IMPORTS), "memory": None}
+            "imports": list(trace.imports), "memory": None}
     own = pool is None
     pool = pool or ThreadPoolExecutor(max_workers=2)
     try:
@@ -258,12 +258,13 @@ def count_trace(trace: Any, engine: str, runs: int = 1, timeout: float = 1800.0,
 def run_trace_instructions(traces: list[str] | str | None = None,
                            engines: tuple[str, ...] | list[str] | str | None = None,
                            runs: int = 1, jobs: int | None = None,
-                           progress: Any = None) -> dict[str, Any]:
+                           progress: Any = None, directory: Any = None) -> dict[str, Any]:
     """Instruction figures per trace and engine (engines running in their worker process
-    only: cpython, native, smolagents, restrictedpython), with the traces' ratio pairs."""
+    only: cpython, native, smolagents, restrictedpython), with the traces' ratio pairs (the
+    built-in traces, or those of `directory`)."""
     from ._runner import geomean, ratio_key  # noqa: PLC0415
     from ._trace_runner import GOALS, TRACE_PAIRS  # noqa: PLC0415
-    from ._traces import TRACE_IMPORTS, load_traces, select_traces  # noqa: PLC0415
+    from ._traces import load_traces, select_traces  # noqa: PLC0415
 
     if not valgrind_available():
         raise ValueError("the instruction-count mode needs valgrind (callgrind) on PATH")
@@ -274,7 +275,7 @@ def run_trace_instructions(traces: list[str] | str | None = None,
     bad = [e for e in engines if e not in counted + ("monty", "native-process")]
     if bad:
         raise ValueError(f"engine(s) {bad} do not run traces")
-    selected = select_traces(load_traces(), traces)
+    selected = select_traces(load_traces(directory), traces)
     results: dict[str, dict[str, Any]] = {tr.name: {"steps": len(tr.steps), "engines": {}}
                                           for tr in selected}
     for tr in selected:
@@ -338,7 +339,7 @@ def run_trace_instructions(traces: list[str] | str | None = None,
                   "unique to the run); PYTHONHASHSEED=0",
         "runs": runs,
         "engines": list(engines),
-        "imports": list(TRACE_IMPORTS),
+        "imports": list(dict.fromkeys(m for tr in selected for m in tr.imports)),
         "traces": results,
         "summary": {"geomeans": geomeans, "goals": goals},
     }

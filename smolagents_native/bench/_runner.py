@@ -231,6 +231,7 @@ class _Session:
             "unique_source": workload.unique_source,
             "calls": opts.step_calls if workload.mode == "step" else 1,
             "memory": opts.memory,
+            "imports": list(workload.imports),
         }
 
     # -- reading events
@@ -548,10 +549,12 @@ def run_benchmark(
     budget: float | None = None,
     step_calls: int | None = None,
     progress: IO[str] | None | bool = None,
+    directory: str | Path | None = None,
 ) -> dict:
     """Run the benchmark and return its results (the JSON document).
 
-    `workloads`: names or substrings (list or comma-separated), None for all. `engines`:
+    `workloads`: names or substrings (list or comma-separated), None for all, of the
+    built-in corpus or of `directory` (its ``*.py`` files, laid out as ``workloads/``). `engines`:
     subset of ENGINE_NAMES (default DEFAULT_ENGINES). `memory`: True/"rss", "tracemalloc", or
     False/None to skip. `progress`: a stream for the progress line (default: stderr; False:
     none). Engine failures are reported in the result, never raised; a bad option raises
@@ -571,7 +574,7 @@ def run_benchmark(
     if memory not in (None, "rss", "tracemalloc"):
         raise ValueError(f"unknown memory method {memory!r}")
     opts.memory = memory
-    selected = select_workloads(load_workloads(), workloads)
+    selected = select_workloads(load_workloads(directory), workloads)
     head = header()
     stream = sys.stderr if progress is None or progress is True else (progress or None)
     prog = Progress(len(selected) * len(opts.engines), stream)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import statistics
 import sys
 from dataclasses import asdict
+from pathlib import Path
 from typing import IO, Any
 
 from ._machine import header, load_average
@@ -30,7 +31,7 @@ from ._runner import (
     ratio_key,
     run_workload,
 )
-from ._traces import TRACE_IMPORTS, Trace, load_traces, select_traces
+from ._traces import Trace, load_traces, select_traces
 
 TRACE_ENGINES = ("cpython", "native", "smolagents", "restrictedpython", "monty",
                  "native-process")
@@ -58,7 +59,7 @@ class _TraceSession(_Session):
 
     def _spec(self) -> dict:
         return {"engine": self.engine, "mode": "trace", "steps": list(self.workload.steps),
-                "imports": list(TRACE_IMPORTS), "memory": None}
+                "imports": list(self.workload.imports), "memory": None}
 
     def run(self, phase: str) -> None:
         if not self._send(f"run {phase}"):
@@ -192,8 +193,10 @@ def run_traces(
     run_timeout: float | None = None,
     budget: float | None = None,
     progress: IO[str] | None | bool = None,
+    directory: str | Path | None = None,
 ) -> dict[str, Any]:
-    """Run the traces under each engine and return the results (the JSON document)."""
+    """Run the traces under each engine and return the results (the JSON document): the
+    built-in traces, or those of `directory`."""
     if isinstance(engines, str):
         engines = [e.strip() for e in engines.split(",") if e.strip()]
     engines = tuple(engines or DEFAULT_TRACE_ENGINES)
@@ -205,7 +208,7 @@ def run_traces(
     opts = Options.make(quick=quick, engines=engines, repeat=repeat, warmup=warmup,
                         smolagents_cap=smolagents_cap, run_timeout=run_timeout, budget=budget)
     opts.memory = None
-    selected = select_traces(load_traces(), traces)
+    selected = select_traces(load_traces(directory), traces)
     head = header()
     stream = sys.stderr if progress is None or progress is True else (progress or None)
     prog = Progress(len(selected) * len(opts.engines), stream)
@@ -232,7 +235,7 @@ def run_traces(
         "kind": "traces",
         "header": head,
         "options": asdict(opts),
-        "imports": list(TRACE_IMPORTS),
+        "imports": list(dict.fromkeys(m for tr in selected for m in tr.imports)),
         "timing": ("a run is the whole trace on a new engine (a globals dict, a new "
                    "LocalPythonExecutor with send_tools({}), a RestrictedPython globals dict, "
                    "a Monty session checked out of its pool), each step timed on its own as new "

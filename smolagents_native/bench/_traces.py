@@ -4,13 +4,17 @@ A trace is what an agent runs: a sequence of steps, each new source text, the st
 functions, classes, imports) carried from step to step. A trace file starts with a comment
 saying what it represents; a line ``# %% step`` starts each step (the file as a whole is also a
 plain Python program, the steps concatenated). The modules the traces import beyond the ones
-smolagents authorizes by default are `TRACE_IMPORTS`, authorized for every engine.
+smolagents authorizes by default are `TRACE_IMPORTS`, authorized for every engine, with those
+a trace's header names on a line ``# bench-imports: a, b``. `load_traces(directory)` reads
+another directory laid out the same way (``--traces --dir DIR``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+
+from ._workloads import _header, corpus_files, header_imports
 
 TRACES_DIR = Path(__file__).resolve().parent / "traces"
 STEP_MARK = "# %% step"
@@ -26,6 +30,7 @@ class Trace:
     description: str
     steps: tuple[str, ...]
     mode: str = "trace"  # for the runner's sessions (never a per-call step)
+    imports: tuple[str, ...] = TRACE_IMPORTS  # authorized besides the base modules
 
     @property
     def lines_per_step(self) -> float:
@@ -33,7 +38,7 @@ class Trace:
 
     def to_dict(self) -> dict:
         return {"name": self.name, "file": self.path.name, "description": self.description,
-                "mode": self.mode, "steps": len(self.steps),
+                "mode": self.mode, "steps": len(self.steps), "imports": list(self.imports),
                 "lines_per_step": round(self.lines_per_step, 1),
                 "step_lines": [len(s.strip().splitlines()) for s in self.steps]}
 
@@ -60,13 +65,15 @@ def parse_trace(name: str, text: str, path: Path | None = None) -> Trace:
         steps.append("".join(current).strip("\n") + "\n")
     if not steps:
         raise ValueError(f"{name}: no {STEP_MARK!r} line")
-    return Trace(name, path or Path(name + ".py"), " ".join(header).strip(), tuple(steps))
+    description, meta = _header("".join("#" + h + "\n" for h in header))
+    imports = tuple(dict.fromkeys(TRACE_IMPORTS + header_imports(meta)))
+    return Trace(name, path or Path(name + ".py"), description, tuple(steps), imports=imports)
 
 
 def load_traces(directory: Path | str | None = None) -> list[Trace]:
-    directory = Path(directory) if directory is not None else TRACES_DIR
+    """The built-in traces, or the ``*.py`` files of `directory`."""
     return [parse_trace(p.stem, p.read_text(encoding="utf-8"), p)
-            for p in sorted(directory.glob("*.py")) if not p.name.startswith("_")]
+            for p in corpus_files(directory, TRACES_DIR, "trace")]
 
 
 def select_traces(traces: list[Trace], names: list[str] | str | None) -> list[Trace]:

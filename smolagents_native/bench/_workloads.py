@@ -3,7 +3,12 @@
 Each file starts with a comment saying what it represents. A line ``# bench-mode: step`` in
 that header makes it a per-call step (timed per call on one executor) instead of a program;
 a step gives two workloads: ``NAME`` (the same source every call: lowering-cache hit) and
-``NAME_uncached`` (a unique source every call).
+``NAME_uncached`` (a unique source every call). A line ``# bench-imports: json, csv`` names
+the modules the file imports beyond smolagents' base ones, authorized for every engine (as
+an agent's ``additional_authorized_imports``).
+
+`load_workloads(directory)` reads another directory laid out the same way: the benchmark
+run on programs the project did not write (``python -m smolagents_native.bench --dir DIR``).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ class Workload:
     description: str
     mode: str = "program"  # "program" or "step"
     unique_source: bool = False  # step mode: a different source text on every call
+    imports: tuple[str, ...] = ()  # authorized besides the base modules (# bench-imports:)
 
     def to_dict(self) -> dict:
         return {
@@ -30,6 +36,7 @@ class Workload:
             "description": self.description,
             "mode": self.mode,
             "unique_source": self.unique_source,
+            "imports": list(self.imports),
         }
 
 
@@ -50,23 +57,40 @@ def _header(source: str) -> tuple[str, dict[str, str]]:
     return " ".join(text).strip(), meta
 
 
+def header_imports(meta: dict[str, str]) -> tuple[str, ...]:
+    """The modules of a ``# bench-imports: a, b`` header line (comma- or space-separated)."""
+    return tuple(m for m in meta.get("imports", "").replace(",", " ").split() if m)
+
+
+def corpus_files(directory: Path | str | None, default: Path, what: str) -> list[Path]:
+    """The ``*.py`` files of a corpus directory (not ``_*``), sorted; `default` when
+    `directory` is None. ValueError for a directory given that is missing or holds none."""
+    path = Path(directory) if directory is not None else default
+    if directory is not None and not path.is_dir():
+        raise ValueError(f"{what} directory {str(path)!r} does not exist or is not a directory")
+    files = [p for p in sorted(path.glob("*.py")) if not p.name.startswith("_")]
+    if directory is not None and not files:
+        raise ValueError(f"no {what} files (*.py) in {str(path)!r}")
+    return files
+
+
 def load_workloads(directory: Path | str | None = None) -> list[Workload]:
-    """All workloads, programs first (by name), then steps."""
-    directory = Path(directory) if directory is not None else WORKLOADS_DIR
+    """All workloads, programs first (by name), then steps: the built-in corpus, or the
+    ``*.py`` files of `directory`."""
     programs: list[Workload] = []
     steps: list[Workload] = []
-    for path in sorted(directory.glob("*.py")):
-        if path.name.startswith("_"):
-            continue
+    for path in corpus_files(directory, WORKLOADS_DIR, "workload"):
         source = path.read_text(encoding="utf-8")
         description, meta = _header(source)
         name = path.stem
+        imports = header_imports(meta)
         if meta.get("mode") == "step":
-            steps.append(Workload(name, path, source, description, "step", False))
+            steps.append(Workload(name, path, source, description, "step", False, imports))
             steps.append(Workload(name + "_uncached", path, source,
-                                  description + " [unique source per call]", "step", True))
+                                  description + " [unique source per call]", "step", True,
+                                  imports))
         else:
-            programs.append(Workload(name, path, source, description))
+            programs.append(Workload(name, path, source, description, imports=imports))
     return programs + steps
 
 
