@@ -1161,23 +1161,46 @@ inert_scalar(PyObject *o)
 }
 
 #define PURE_MAX_ITEMS 100000
+#define PURE_MAX_DEPTH 32
 
-/* A list or tuple of inert scalars (out of line: the scalar test comes
- * first, inline, in inert()). */
-static NOINLINE int
-inert_sequence(PyObject *o)
+/* A range, or an exact list, tuple or dict whose items (a dict's keys:
+ * inert scalars; its values) are inert in turn: JSON-like data, nested at
+ * most PURE_MAX_DEPTH deep (a list that holds itself never ends the
+ * descent otherwise), with at most PURE_MAX_ITEMS items in all (*budget).
+ * Only type tests run: no code, so nothing changes under the walk. */
+static int
+inert_nested(PyObject *o, int depth, Py_ssize_t *budget)
 {
-    if (PyRange_Check(o)) {
+    if (inert_scalar(o) || PyRange_Check(o)) {
         return 1;
+    }
+    if (depth >= PURE_MAX_DEPTH) {
+        return 0;
     }
     if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) {
         Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
-        if (n > PURE_MAX_ITEMS) {
+        if ((*budget -= n) < 0) {
             return 0;
         }
         PyObject **items = PySequence_Fast_ITEMS(o);
         for (Py_ssize_t i = 0; i < n; i++) {
-            if (!inert_scalar(items[i])) {
+            if (!inert_scalar(items[i]) &&
+                !inert_nested(items[i], depth + 1, budget)) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    if (PyDict_CheckExact(o)) {
+        if ((*budget -= PyDict_GET_SIZE(o)) < 0) {
+            return 0;
+        }
+        Py_ssize_t pos = 0;
+        PyObject *key, *value;
+        while (PyDict_Next(o, &pos, &key, &value)) {
+            if (!inert_scalar(key) ||
+                (!inert_scalar(value) &&
+                 !inert_nested(value, depth + 1, budget))) {
                 return 0;
             }
         }
@@ -1186,10 +1209,18 @@ inert_sequence(PyObject *o)
     return 0;
 }
 
+/* Out of line: the scalar test comes first, inline, in inert(). */
+static NOINLINE int
+inert_container(PyObject *o)
+{
+    Py_ssize_t budget = PURE_MAX_ITEMS;
+    return inert_nested(o, 0, &budget);
+}
+
 static inline int
 inert(PyObject *o)
 {
-    return inert_scalar(o) || inert_sequence(o);
+    return inert_scalar(o) || inert_container(o);
 }
 
 /* 1 when every attribute an instance holds is inert: a method reads them

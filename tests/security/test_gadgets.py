@@ -409,8 +409,14 @@ def test_the_hosts_profiler_is_off_during_a_step_and_back_after():
 @pytest.mark.parametrize("code", [
     # an argument the code made (its __index__ is interpreted): not inert
     "import random\nclass N:\n    def __index__(self): return 10\nrandom.randrange(N())",
-    # a list holding something else than scalars
-    "import random\nrandom.choice([[1], [2]])",
+    # nested data holding something else than scalars, lists, tuples and dicts
+    "import random\nclass C:\n    pass\nrandom.choice([[1], [C()]])",
+    "import random\nclass C:\n    pass\nrandom.choice([{'a': [C()]}])",
+    # a dict key that is no scalar
+    "import random\nrandom.choice([{(1, 2): 3}])",
+    # nested deeper than the walk goes (a list that holds itself is one)
+    "import random\nx = [1]\nfor _ in range(40):\n    x = [x]\nrandom.choice(x)",
+    "import random\nx = [1]\nx.append(x)\nrandom.choice(x)",
     # an instance of a subclass the code wrote
     "import random\nclass R(random.Random):\n    pass\nR(1).randrange(10)",
 ])
@@ -418,6 +424,63 @@ def test_not_inert_calls_keep_the_profile(profile_seen_by_randbelow, code):
     ex = new_executor(imports=["random"])
     refused(ex, code, match=GADGET_MSG)
     assert profile_seen_by_randbelow == [True]
+
+
+def test_json_like_arguments_are_inert(profile_seen_by_randbelow):
+    """Lists, tuples and dicts of scalars, nested: no method of the code's runs on them."""
+    ex = new_executor(imports=["random"])
+    code = ("import random\nrandom.seed(1)\n"
+            "random.choice([[1, 2.5], ('a', None), {'k': [True, b'x', {'n': 1}]}, range(3)])")
+    if _core.GADGET_HOOK == "monitoring":
+        refused(ex, code, match=GADGET_MSG)
+    else:
+        ex(code)
+        assert profile_seen_by_randbelow and not any(profile_seen_by_randbelow)
+
+
+@pytest.fixture
+def profile_seen_by_json(monkeypatch):
+    """The same spy inside json.dumps and json.loads (host side): their module's encoder and
+    decoder run a gadget and record whether the profile refused it."""
+    import json
+    import string
+
+    seen = []
+
+    def spying(orig):
+        def spy(self, *args, **kwargs):
+            try:
+                string.Formatter().format("{0}", 1)
+            except BaseException:
+                seen.append(True)
+                raise
+            seen.append(False)
+            return orig(self, *args, **kwargs)
+        return spy
+
+    monkeypatch.setattr(json.JSONEncoder, "encode", spying(json.JSONEncoder.encode))
+    monkeypatch.setattr(json.JSONDecoder, "decode", spying(json.JSONDecoder.decode))
+    return seen
+
+
+@pytest.mark.parametrize("code, pure", [
+    ("json.loads(json.dumps({'a': [1, 2.5, None, {'b': (True, 'c')}]}, sort_keys=True, indent=2))",
+     True),
+    ("json.loads(b'[1, 2]')", True),
+    # a default the code chose, a class of the code's, an object hook: the profile stays on
+    ("json.dumps({1, 2}, default=list)", False),
+    ("class E(json.JSONEncoder):\n    pass\njson.dumps([1], cls=E)", False),
+    ("json.loads('{}', object_hook=dict)", False),
+    ("class C:\n    pass\njson.dumps([C()])", False),
+])
+def test_json_runs_without_the_profile_on_json_like_data(profile_seen_by_json, code, pure):
+    ex = new_executor(imports=["json"])
+    if _core.GADGET_HOOK == "monitoring" or not pure:
+        refused(ex, "import json\n" + code, match=GADGET_MSG)
+        assert profile_seen_by_json[-1:] == [True]
+    else:
+        ex("import json\n" + code)
+        assert profile_seen_by_json and not any(profile_seen_by_json)
 
 
 def test_no_pure_calls_when_signal_is_authorized(profile_seen_by_randbelow):
