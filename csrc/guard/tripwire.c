@@ -669,17 +669,59 @@ static const EventRule prefix_rules[] = {
     {NULL, EV_DENY, NULL},
 };
 
-/* The rule for `event`, or NULL: not watched. */
+#define NRULES ((int)(sizeof(rules) / sizeof(rules[0])) - 1)
+#define NPREFIX ((int)(sizeof(prefix_rules) / sizeof(prefix_rules[0])) - 1)
+
+/* The exact names by hash (FNV-1a, open addressing; index + 1, 0 empty),
+ * made once by tripwire_install before the hook can run: every audited
+ * event of the process passes here while a step is armed (`builtins.id`,
+ * 20 times per copy.deepcopy of a small dict), and a scan of the table cost
+ * about 3,500 instructions an event. */
+#define RULE_SLOTS 512
+_Static_assert(NRULES * 2 < RULE_SLOTS, "events.def outgrew RULE_SLOTS");
+static short rule_slot[RULE_SLOTS];
+static size_t prefix_len[NPREFIX > 0 ? NPREFIX : 1];
+
+static inline uint32_t
+event_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++) {
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    }
+    return h;
+}
+
+static void
+index_rules(void)
+{
+    for (int k = 0; k < NRULES; k++) {
+        size_t i = event_hash(rules[k].name) & (RULE_SLOTS - 1);
+        while (rule_slot[i] != 0) { /* a later duplicate lands after it */
+            i = (i + 1) & (RULE_SLOTS - 1);
+        }
+        rule_slot[i] = (short)(k + 1);
+    }
+    for (int k = 0; k < NPREFIX; k++) {
+        prefix_len[k] = strlen(prefix_rules[k].name);
+    }
+}
+
+/* The rule for `event`, or NULL: not watched.  Exact names first (the
+ * first of equal ones), then prefixes in the table's order. */
 static const EventRule *
 event_rule(const char *event)
 {
-    for (const EventRule *r = rules; r->name; r++) {
+    for (size_t i = event_hash(event) & (RULE_SLOTS - 1); rule_slot[i] != 0;
+         i = (i + 1) & (RULE_SLOTS - 1)) {
+        const EventRule *r = &rules[rule_slot[i] - 1];
         if (strcmp(event, r->name) == 0) {
             return r;
         }
     }
-    for (const EventRule *r = prefix_rules; r->name; r++) {
-        if (strncmp(event, r->name, strlen(r->name)) == 0) {
+    for (int k = 0; k < NPREFIX; k++) {
+        const EventRule *r = &prefix_rules[k];
+        if (event[0] == r->name[0] && strncmp(event, r->name, prefix_len[k]) == 0) {
             return r;
         }
     }
@@ -959,6 +1001,7 @@ tripwire_install(void)
     if (hook_installed) {
         return 0;
     }
+    index_rules(); /* before the hook can see an event */
     if (PySys_AddAuditHook(audit_hook, NULL) < 0) {
         return -1;
     }
