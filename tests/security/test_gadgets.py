@@ -483,6 +483,54 @@ def test_json_runs_without_the_profile_on_json_like_data(profile_seen_by_json, c
         assert profile_seen_by_json and not any(profile_seen_by_json)
 
 
+@pytest.fixture
+def profile_seen_by_re_and_copy(monkeypatch):
+    """The same spy in re._compile (which re's module functions call) and in copy's helper
+    for dicts (which copy.deepcopy calls)."""
+    import copy
+    import re
+    import string
+
+    seen = []
+
+    def spying(orig):
+        def spy(*args, **kwargs):
+            try:
+                string.Formatter().format("{0}", 1)
+            except BaseException:
+                seen.append(True)
+                raise
+            seen.append(False)
+            return orig(*args, **kwargs)
+        return spy
+
+    monkeypatch.setattr(re, "_compile", spying(re._compile))
+    monkeypatch.setattr(copy, "_deepcopy_dict", spying(copy._deepcopy_dict))
+    copy._deepcopy_dispatch[dict] = copy._deepcopy_dict
+    yield seen
+    monkeypatch.undo()
+    copy._deepcopy_dispatch[dict] = copy._deepcopy_dict
+
+
+@pytest.mark.parametrize("code, pure", [
+    ("re.search(r'(\\d+)', 'ab 12').group(1) + re.sub('b', 'c', 'abc') + "
+     "str(re.findall(r'\\w+', 'x y')) + str(re.split(',', 'a,b'))", True),
+    ("copy.deepcopy({'a': [1, {'b': (2, None)}]})", True),
+    # a replacement function of the code's, data holding the code's object: the profile stays
+    ("re.sub('b', lambda m: 'c', 'abc')", False),
+    ("class C:\n    pass\ncopy.deepcopy({'a': [C()]})", False),
+])
+def test_re_and_deepcopy_run_without_the_profile_on_inert_data(profile_seen_by_re_and_copy,
+                                                               code, pure):
+    ex = new_executor(imports=["re", "copy"])
+    if _core.GADGET_HOOK == "monitoring" or not pure:
+        refused(ex, "import re, copy\n" + code, match=GADGET_MSG)
+        assert True in profile_seen_by_re_and_copy  # (pytest's own re calls come after)
+    else:
+        ex("import re, copy\n" + code)
+        assert profile_seen_by_re_and_copy and not any(profile_seen_by_re_and_copy)
+
+
 def test_no_pure_calls_when_signal_is_authorized(profile_seen_by_randbelow):
     # a signal handler the code chose could run in the callee's frames
     import warnings
