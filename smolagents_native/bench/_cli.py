@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from ._report import print_report, write_json, write_plot
 from ._runner import DEFAULT_ENGINES, ENGINE_NAMES, run_benchmark
@@ -89,6 +90,15 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _corpus_or_none(load: Any, directory: str | None) -> list[Any] | None:
+    """`load(directory)`, or None after printing why it cannot be read (--list)."""
+    try:
+        return load(directory)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return None
+
+
 def instructions_main(args: argparse.Namespace) -> int:
     from . import _instructions as ins  # noqa: PLC0415
 
@@ -140,10 +150,8 @@ def traces_main(args: argparse.Namespace) -> int:
 
     names = args.traces or None
     if args.list:
-        try:
-            traces = load_traces(args.dir)
-        except ValueError as e:
-            print(f"error: {e}", file=sys.stderr)
+        traces = _corpus_or_none(load_traces, args.dir)
+        if traces is None:
             return 2
         for tr in traces:
             print(f"{tr.name:18s} {len(tr.steps)} steps x {tr.lines_per_step:4.1f} lines  "
@@ -193,10 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.traces is not None:
         return traces_main(args)
     if args.list:
-        try:
-            workloads = load_workloads(args.dir)
-        except ValueError as e:
-            print(f"error: {e}", file=sys.stderr)
+        workloads = _corpus_or_none(load_workloads, args.dir)
+        if workloads is None:
             return 2
         for wl in workloads:
             print(f"{wl.name:28s} {wl.description}")

@@ -438,28 +438,32 @@ def test_json_like_arguments_are_inert(profile_seen_by_randbelow):
         assert profile_seen_by_randbelow and not any(profile_seen_by_randbelow)
 
 
+def _gadget_spy(seen, orig):
+    """`orig` preceded by a gadget call (string.Formatter.format), which appends to `seen`
+    whether the gadget profile refused it (then the refusal propagates)."""
+    import string
+
+    def spy(*args, **kwargs):
+        try:
+            string.Formatter().format("{0}", 1)
+        except BaseException:
+            seen.append(True)
+            raise
+        seen.append(False)
+        return orig(*args, **kwargs)
+
+    return spy
+
+
 @pytest.fixture
 def profile_seen_by_json(monkeypatch):
     """The same spy inside json.dumps and json.loads (host side): their module's encoder and
     decoder run a gadget and record whether the profile refused it."""
     import json
-    import string
 
     seen = []
-
-    def spying(orig):
-        def spy(self, *args, **kwargs):
-            try:
-                string.Formatter().format("{0}", 1)
-            except BaseException:
-                seen.append(True)
-                raise
-            seen.append(False)
-            return orig(self, *args, **kwargs)
-        return spy
-
-    monkeypatch.setattr(json.JSONEncoder, "encode", spying(json.JSONEncoder.encode))
-    monkeypatch.setattr(json.JSONDecoder, "decode", spying(json.JSONDecoder.decode))
+    monkeypatch.setattr(json.JSONEncoder, "encode", _gadget_spy(seen, json.JSONEncoder.encode))
+    monkeypatch.setattr(json.JSONDecoder, "decode", _gadget_spy(seen, json.JSONDecoder.decode))
     return seen
 
 
@@ -489,23 +493,10 @@ def profile_seen_by_re_and_copy(monkeypatch):
     for dicts (which copy.deepcopy calls)."""
     import copy
     import re
-    import string
 
     seen = []
-
-    def spying(orig):
-        def spy(*args, **kwargs):
-            try:
-                string.Formatter().format("{0}", 1)
-            except BaseException:
-                seen.append(True)
-                raise
-            seen.append(False)
-            return orig(*args, **kwargs)
-        return spy
-
-    monkeypatch.setattr(re, "_compile", spying(re._compile))
-    monkeypatch.setattr(copy, "_deepcopy_dict", spying(copy._deepcopy_dict))
+    monkeypatch.setattr(re, "_compile", _gadget_spy(seen, re._compile))
+    monkeypatch.setattr(copy, "_deepcopy_dict", _gadget_spy(seen, copy._deepcopy_dict))
     copy._deepcopy_dispatch[dict] = copy._deepcopy_dict
     yield seen
     monkeypatch.undo()
