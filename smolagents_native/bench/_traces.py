@@ -45,10 +45,8 @@ class Trace:
 
 def parse_trace(name: str, text: str, path: Path | None = None) -> Trace:
     lines = text.splitlines(keepends=True)
-    header: list[str] = []
-    i = 0
+    i = 0  # the header: the comment lines before the first step
     while i < len(lines) and lines[i].startswith("#") and not lines[i].startswith(STEP_MARK):
-        header.append(lines[i][1:].strip())
         i += 1
     steps: list[str] = []
     current: list[str] | None = None
@@ -65,7 +63,7 @@ def parse_trace(name: str, text: str, path: Path | None = None) -> Trace:
         steps.append("".join(current).strip("\n") + "\n")
     if not steps:
         raise ValueError(f"{name}: no {STEP_MARK!r} line")
-    description, meta = _header("".join("#" + h + "\n" for h in header))
+    description, meta = _header("".join(lines[:i]))
     imports = tuple(dict.fromkeys(TRACE_IMPORTS + header_imports(meta)))
     return Trace(name, path or Path(name + ".py"), description, tuple(steps), imports=imports)
 
