@@ -102,12 +102,26 @@ static const CallerDef caller_defs[] = {
 /* pure.def: functions that may run with the profile off (see there) */
 typedef struct {
     const char *module, *qualname;
+    int c; /* PURE_C: a C function or C class method */
 } PureDef;
 
+/* What a resolved pure.def entry is, found from the object it names:
+ * PK_FUNC: a Python function called plain (no self);
+ * PK_METHOD: a Python function of class `need`, called on an instance
+ *   whose type is exactly `need`;
+ * PK_CLASS: a class, called to make an instance (type_call: its __new__
+ *   and __init__ as the entry's review says);
+ * PK_CFUNC: a C function or class method (matched on its PyMethodDef)
+ *   bound to exactly `need`, its module or its class, that calls Python
+ *   code of the standard library (datetime.strptime: _strptime). */
+enum { PK_FUNC = 1, PK_METHOD, PK_CLASS, PK_CFUNC };
+
 static const PureDef pure_defs[] = {
-#define PURE(m, q, why) {m, q},
+#define PURE(m, q, why) {m, q, 0},
+#define PURE_C(m, q, why) {m, q, 1},
 #include "pure.def"
 #undef PURE
+#undef PURE_C
 };
 
 #define NPURE ((int)(sizeof(pure_defs) / sizeof(pure_defs[0])))
@@ -131,16 +145,21 @@ typedef struct {
     int monitor_tool;    /* monitoring mode: the sys.monitoring tool id; -1:
                          profile mode */
     PyObject *set_local_events; /* monitoring mode: sys.monitoring's (kept) */
-    /* pure.def, resolved: the function object and, for a method, the exact
-       class its instance must have (both kept in `keep`) */
-    PyObject *pure_func[NPURE];
-    PyTypeObject *pure_self[NPURE];
+    /* pure.def, resolved (pure_resolve): what a callee is matched on (the
+       function or class object; for a C function, its PyMethodDef) and
+       what its `self` must be, by kind (PureKind); objects kept in `keep` */
+    const void *pure_key[NPURE];
+    PyObject *pure_need[NPURE];
+    unsigned char pure_kind[NPURE];
     unsigned char pure_resolved[NPURE];
     int pure_pending;
     unsigned char pure_slot[PURE_SLOTS]; /* see pure_find */
 } Gadgets;
 
 static Gadgets gad; /* process-wide, see the header comment */
+
+/* guard.h: gadgets_maybe_pure's filter of C functions */
+uint64_t gadgets_pure_cbloom;
 
 /* Monitoring mode: the interpreter whose step runs on this thread (NULL:
  * none, or a tool call inside one), set by gadgets_arm. */
@@ -406,7 +425,9 @@ _Static_assert(2 * NPURE < PURE_SLOTS && NPURE < 255,
                "pure.def outgrew its lookup table");
 
 /* Resolve the pure.def entries whose module is loaded.  Never raises:
- * an entry that does not resolve to a plain function is left out. */
+ * an entry that does not resolve to what its macro says (PURE: a Python
+ * function or a class; PURE_C: a C function of the module or a C class
+ * method) is left out. */
 static void
 pure_resolve(void)
 {
@@ -439,15 +460,44 @@ pure_resolve(void)
             }
         }
         else {
+            owner = Py_NewRef(mod);
             fn = PyObject_GetAttrString(mod, q);
         }
         PyErr_Clear();
-        if (fn != NULL && PyFunction_Check(fn) &&
-            PyList_Append(gad.keep, fn) == 0 &&
-            (owner == NULL || PyList_Append(gad.keep, owner) == 0)) {
-            gad.pure_func[i] = fn;
-            gad.pure_self[i] = (PyTypeObject *)owner;
+        const void *key = NULL;
+        int kind = 0;
+        if (fn == NULL || owner == NULL) {
+            /* not in this version of the module */
+        }
+        else if (pure_defs[i].c) {
+            if (dot != NULL && Py_IS_TYPE(fn, &PyClassMethodDescr_Type)) {
+                key = ((PyMethodDescrObject *)fn)->d_method;
+                kind = PK_CFUNC; /* bound to the class itself */
+            }
+            else if (dot == NULL && PyCFunction_Check(fn) &&
+                     PyCFunction_GET_SELF(fn) == mod) {
+                key = ((PyCFunctionObject *)fn)->m_ml;
+                kind = PK_CFUNC; /* bound to its module */
+            }
+        }
+        else if (PyFunction_Check(fn)) {
+            key = fn;
+            kind = dot != NULL ? PK_METHOD : PK_FUNC;
+        }
+        else if (dot == NULL && PyType_Check(fn)) {
+            key = fn;
+            kind = PK_CLASS;
+        }
+        if (kind != 0 && PyList_Append(gad.keep, fn) == 0 &&
+            PyList_Append(gad.keep, owner) == 0) {
+            gad.pure_key[i] = key;
+            gad.pure_kind[i] = (unsigned char)kind;
+            gad.pure_need[i] =
+                kind == PK_METHOD || kind == PK_CFUNC ? owner : NULL;
             pure_slot_add(i);
+            if (kind == PK_CFUNC) {
+                gadgets_pure_cbloom |= gadgets_pure_cbit(key);
+            }
         }
         PyErr_Clear();
         Py_XDECREF(fn);
@@ -1163,6 +1213,46 @@ inert_scalar(PyObject *o)
 #define PURE_MAX_ITEMS 100000
 #define PURE_MAX_DEPTH 32
 
+static int inert_nested(PyObject *o, int depth, Py_ssize_t *budget);
+
+/* The items of a list or tuple `o` (any subclass) are inert at `depth`
+ * (inert_nested). */
+static int
+inert_seq_items(PyObject *o, int depth, Py_ssize_t *budget)
+{
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    if ((*budget -= n) < 0) {
+        return 0;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(o);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!inert_scalar(items[i]) &&
+            !inert_nested(items[i], depth + 1, budget)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The keys (inert scalars) and values of a dict `o` (any subclass) are
+ * inert at `depth` (inert_nested). */
+static int
+inert_dict_items(PyObject *o, int depth, Py_ssize_t *budget)
+{
+    if ((*budget -= PyDict_GET_SIZE(o)) < 0) {
+        return 0;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(o, &pos, &key, &value)) {
+        if (!inert_scalar(key) ||
+            (!inert_scalar(value) && !inert_nested(value, depth + 1, budget))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* A range, or an exact list, tuple or dict whose items (a dict's keys:
  * inert scalars; its values) are inert in turn: JSON-like data, nested at
  * most PURE_MAX_DEPTH deep (a list that holds itself never ends the
@@ -1178,33 +1268,10 @@ inert_nested(PyObject *o, int depth, Py_ssize_t *budget)
         return 0;
     }
     if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) {
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
-        if ((*budget -= n) < 0) {
-            return 0;
-        }
-        PyObject **items = PySequence_Fast_ITEMS(o);
-        for (Py_ssize_t i = 0; i < n; i++) {
-            if (!inert_scalar(items[i]) &&
-                !inert_nested(items[i], depth + 1, budget)) {
-                return 0;
-            }
-        }
-        return 1;
+        return inert_seq_items(o, depth, budget);
     }
     if (PyDict_CheckExact(o)) {
-        if ((*budget -= PyDict_GET_SIZE(o)) < 0) {
-            return 0;
-        }
-        Py_ssize_t pos = 0;
-        PyObject *key, *value;
-        while (PyDict_Next(o, &pos, &key, &value)) {
-            if (!inert_scalar(key) ||
-                (!inert_scalar(value) &&
-                 !inert_nested(value, depth + 1, budget))) {
-                return 0;
-            }
-        }
-        return 1;
+        return inert_dict_items(o, depth, budget);
     }
     return 0;
 }
@@ -1223,12 +1290,21 @@ inert(PyObject *o)
     return inert_scalar(o) || inert_container(o);
 }
 
-/* 1 when every attribute an instance holds is inert: a method reads them
- * (Random.gauss computes with self.gauss_next, which setstate() sets to
- * whatever the code passes), so they count as arguments. */
+/* 1 when every attribute an instance holds is inert, and every item of an
+ * instance that is a dict or a list: a method reads them (Random.gauss
+ * computes with self.gauss_next, which setstate() sets to whatever the
+ * code passes; Counter.most_common sorts the counts), so they count as
+ * arguments. */
 static int
 inert_instance(ModState *st, PyObject *self)
 {
+    /* an instance of a listed dict or list subclass (Counter) holds items
+       its methods read as they read arguments */
+    Py_ssize_t budget = PURE_MAX_ITEMS;
+    if ((PyDict_Check(self) && !inert_dict_items(self, 0, &budget)) ||
+        (PyList_Check(self) && !inert_seq_items(self, 0, &budget))) {
+        return 0;
+    }
     PyObject *d = PyObject_GenericGetDict(self, NULL);
     if (d == NULL) {
         PyErr_Clear();
@@ -1265,15 +1341,15 @@ inert_instance(ModState *st, PyObject *self)
 /* The entry of a resolved pure function, or -1: open addressing by
  * address in gad.pure_slot (index + 1, 0 for empty). */
 static int
-pure_find(PyObject *func)
+pure_find(const void *key)
 {
     size_t mask = PURE_SLOTS - 1;
-    for (size_t i = code_hash(func) & mask;; i = (i + 1) & mask) {
+    for (size_t i = code_hash(key) & mask;; i = (i + 1) & mask) {
         int k = gad.pure_slot[i];
         if (k == 0) {
             return -1;
         }
-        if (gad.pure_func[k - 1] == func) {
+        if (gad.pure_key[k - 1] == key) {
             return k - 1;
         }
     }
@@ -1283,7 +1359,7 @@ static void
 pure_slot_add(int def)
 {
     size_t mask = PURE_SLOTS - 1;
-    size_t i = code_hash(gad.pure_func[def]) & mask;
+    size_t i = code_hash(gad.pure_key[def]) & mask;
     while (gad.pure_slot[i] != 0) {
         i = (i + 1) & mask;
     }
@@ -1291,19 +1367,48 @@ pure_slot_add(int def)
 }
 
 int
-gadgets_pure_call(Interp *in, PyObject *func, PyObject *const *args,
-                  Py_ssize_t n)
+gadgets_pure_call(Interp *in, PyObject *func, PyObject *self,
+                  PyObject *const *args, Py_ssize_t n)
 {
-    PyObject *self = NULL;
-    if (Py_IS_TYPE(func, &PyMethod_Type)) {
-        self = PyMethod_GET_SELF(func);
-        func = PyMethod_GET_FUNCTION(func);
+    /* what the callee is matched on (pure_find), and the self it is bound
+       to: the instance of a method (a bound method, or `self` the caller
+       gives for an unbound call), the module or class of a C function */
+    if (gad.monitor_tool >= 0) {
+        return 0; /* monitoring mode: host frames run at full speed armed */
     }
-    if (!PyFunction_Check(func)) {
-        return 0; /* the common case: a C function */
+    const void *key = func;
+    PyTypeObject *ft = Py_TYPE(func);
+    if (ft == &PyMethod_Type) {
+        if (self != NULL) {
+            return 0;
+        }
+        self = PyMethod_GET_SELF(func);
+        key = func = PyMethod_GET_FUNCTION(func);
+        ft = Py_TYPE(func);
+    }
+    if (ft == &PyCFunction_Type || ft == &PyCMethod_Type) {
+        if (self != NULL) {
+            return 0;
+        }
+        self = PyCFunction_GET_SELF(func);
+        key = ((PyCFunctionObject *)func)->m_ml;
+    }
+    else if (ft != &PyFunction_Type &&
+             !(PyType_Check(func) && (((PyTypeObject *)func)->tp_flags &
+                                      Py_TPFLAGS_HEAPTYPE))) {
+        /* a method descriptor, a C object, a static type (int(x): the
+           class entries are Python classes) */
+        return 0;
+    }
+    /* the entries of the modules loaded when the step was armed or the
+       code last imported (gadgets_refresh): one imported by host code
+       since is found from the next one on */
+    int found = pure_find(key);
+    if (found < 0) {
+        return 0;
     }
     if (gadget_tls != NULL) {
-        return 0; /* monitoring mode: host frames run at full speed armed */
+        return 0;
     }
     PyThreadState *ts = in_budget(in)->run_ts;
     if (ts->c_profilefunc != gadgets_profile) {
@@ -1321,25 +1426,26 @@ gadgets_pure_call(Interp *in, PyObject *func, PyObject *const *args,
     if (!in_guard(in)->pure_ok) {
         return 0;
     }
-    int found = pure_find(func);
-    if (found < 0 && gad.pure_pending > 0) {
-        /* its module may have been loaded since the last resolution (a
-           dict size comparison when nothing was) */
-        PyObject *exc, *val, *tb;
-        PyErr_Fetch(&exc, &val, &tb);
-        if (gadgets_resolve() < 0) {
-            PyErr_Clear();
+    PyObject *need = gad.pure_need[found];
+    switch (gad.pure_kind[found]) {
+    case PK_FUNC:
+    case PK_CLASS:
+        if (self != NULL) {
+            return 0;
         }
-        PyErr_Restore(exc, val, tb);
-        found = pure_find(func);
-    }
-    if (found < 0) {
-        return 0;
-    }
-    PyTypeObject *want = gad.pure_self[found];
-    if (want != NULL ? (self == NULL || Py_TYPE(self) != want)
-                     : self != NULL) {
-        return 0;
+        break;
+    case PK_METHOD:
+        /* an instance of exactly the class: not a subclass of the code's */
+        if (self == NULL || (PyObject *)Py_TYPE(self) != need) {
+            return 0;
+        }
+        break;
+    default: /* PK_CFUNC: bound to exactly its module or class */
+        if (self != need) {
+            return 0;
+        }
+        self = NULL; /* the module or class: no state of the code's */
+        break;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         if (!inert(args[i])) {

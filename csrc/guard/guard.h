@@ -574,11 +574,35 @@ int gadgets_check_value(Interp *in, PyObject *v);
  * modules are imported) */
 int gadgets_is_type(PyTypeObject *tp);
 extern int gadgets_known_types;
-/* A host call of a reviewed pure function with inert arguments (pure.def):
- * 1 when it may run with the gadget profile off, 0 otherwise.  Never
- * raises. */
-int gadgets_pure_call(Interp *in, PyObject *func, PyObject *const *args,
-                      Py_ssize_t n);
+/* A host call of a reviewed pure function or class with inert arguments
+ * (pure.def): 1 when it may run with the gadget profile off, 0 otherwise.
+ * `self`: the object of an unbound method call (args do not hold it), or
+ * NULL.  Never raises. */
+int gadgets_pure_call(Interp *in, PyObject *func, PyObject *self,
+                      PyObject *const *args, Py_ssize_t n);
+/* What gadgets_pure_call may answer 1 for, tested inline first: a Python
+ * function, a bound method, a Python class, or a C function whose
+ * PyMethodDef has its bit in gadgets_pure_cbloom (the PURE_C entries'):
+ * most host calls are of C functions, which this keeps at a few
+ * instructions. */
+extern uint64_t gadgets_pure_cbloom;
+static inline uint64_t
+gadgets_pure_cbit(const void *ml)
+{
+    return (uint64_t)1 << (((uintptr_t)ml >> 4) & 63);
+}
+static inline int
+gadgets_maybe_pure(PyObject *func)
+{
+    PyTypeObject *ft = Py_TYPE(func);
+    if (ft == &PyCFunction_Type || ft == &PyCMethod_Type) {
+        return (gadgets_pure_cbloom &
+                gadgets_pure_cbit(((PyCFunctionObject *)func)->m_ml)) != 0;
+    }
+    return ft == &PyFunction_Type || ft == &PyMethod_Type ||
+           (PyType_Check(func) &&
+            (((PyTypeObject *)func)->tp_flags & Py_TPFLAGS_HEAPTYPE));
+}
 /* The profile off (and automatic collection) around such a call, then on
  * again; an exception pending at gadgets_unpause is kept. */
 typedef struct {

@@ -320,9 +320,9 @@ hostcall_vectorcall_full(Interp *in, PyObject **pfunc, PyObject **args,
     /* a call made on a generator's stack runs on the step's big stack;
        a reviewed pure function with inert arguments runs without the
        gadget profile (gadgets.c, pure.def) */
-    if ((Py_IS_TYPE(*pfunc, &PyFunction_Type) ||
-         Py_IS_TYPE(*pfunc, &PyMethod_Type)) &&
-        gadgets_pure_call(in, *pfunc, args + first, nargs + nkw - first)) {
+    if (gadgets_maybe_pure(*pfunc) &&
+        gadgets_pure_call(in, *pfunc, first ? args[0] : NULL, args + first,
+                          nargs + nkw - first)) {
         GadgetPause gp;
         gadgets_pause(in, &gp);
         res = bigstack_vectorcall(in, *pfunc, args, nargsf, kwnames);

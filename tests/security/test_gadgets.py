@@ -522,6 +522,51 @@ def test_re_and_deepcopy_run_without_the_profile_on_inert_data(profile_seen_by_r
         assert profile_seen_by_re_and_copy and not any(profile_seen_by_re_and_copy)
 
 
+@pytest.fixture
+def profile_seen_by_counter_and_strptime(monkeypatch):
+    """The same spy in what collections.Counter's construction and methods call
+    (collections._count_elements, heapq.nlargest) and in what the C functions
+    datetime.strptime and time.strptime call (_strptime's _strptime_datetime and
+    _strptime_time)."""
+    import _strptime
+    import collections
+    import heapq
+
+    seen = []
+    for mod, name in ((collections, "_count_elements"), (heapq, "nlargest"),
+                      (_strptime, "_strptime_datetime"), (_strptime, "_strptime_time")):
+        monkeypatch.setattr(mod, name, _gadget_spy(seen, getattr(mod, name)))
+    return seen
+
+
+@pytest.mark.parametrize("code, pure", [
+    ("c = Counter(['a', 'b', 'a'])\nc.update('abc')\nc.update({'z': 2})\nc.subtract(a=1)\n"
+     "c.most_common(2), c.total(), sorted(c.elements())", True),
+    ("Counter({'a': 1}, b=2).most_common(1)", True),
+    ("from datetime import datetime as dt\ndt.strptime('2024-03-05 10:07', '%Y-%m-%d %H:%M').day",
+     True),
+    ("datetime.datetime.strptime('05/03/24', '%d/%m/%y').month", True),
+    ("time.strptime('2024 61', '%Y %j').tm_mday", True),
+    # the code's objects counted, held by the counter, or a class of the code's
+    ("class K:\n    pass\nCounter([K(), K()])", False),
+    ("class V(int):\n    pass\nc = Counter({'a': 1})\nc['b'] = V(2)\nc.most_common(1)", False),
+    ("c = Counter('ab')\nc[(1, 2)] = 3\nc.most_common(1)", False),
+    ("class C(Counter):\n    pass\nC('abc').most_common(1)", False),
+    ("class D(datetime.datetime):\n    pass\nD.strptime('2024', '%Y')", False),
+])
+def test_counter_and_strptime_run_without_the_profile_on_inert_data(
+        profile_seen_by_counter_and_strptime, code, pure):
+    ex = new_executor(imports=["collections", "datetime", "time"])
+    prelude = "from collections import Counter\nimport datetime, time\n"
+    if _core.GADGET_HOOK == "monitoring" or not pure:
+        refused(ex, prelude + code, match=GADGET_MSG)
+        assert profile_seen_by_counter_and_strptime[-1:] == [True]
+    else:
+        ex(prelude + code)
+        assert profile_seen_by_counter_and_strptime
+        assert not any(profile_seen_by_counter_and_strptime)
+
+
 def test_no_pure_calls_when_signal_is_authorized(profile_seen_by_randbelow):
     # a signal handler the code chose could run in the callee's frames
     import warnings
@@ -574,17 +619,22 @@ def test_gadgets_stay_refused_around_pure_functions(code):
 
 def test_every_pure_entry_exists():
     text = (Path(__file__).resolve().parents[2] / "csrc" / "guard" / "pure.def").read_text(encoding="utf-8")
-    lines = [ln for ln in text.splitlines() if ln.startswith("PURE(")]
-    entries = re.findall(r'^PURE\("([^"]+)", "([^"]+)", "([^"]+)"\)$', text, re.M)
-    assert len(entries) == len(lines) > 20, "every entry is PURE(module, qualname, why)"
-    for mod, qual, why in entries:
+    lines = [ln for ln in text.splitlines() if ln.startswith("PURE")]
+    entries = re.findall(r'^PURE(_C)?\("([^"]+)", "([^"]+)", "([^"]+)"\)$', text, re.M)
+    assert len(entries) == len(lines) > 20, "every entry is PURE[_C](module, qualname, why)"
+    for c, mod, qual, why in entries:
         assert len(why) > 8, (mod, qual)
         obj = importlib.import_module(mod)
         *owner, name = qual.split(".")
         for p in owner:
             obj = getattr(obj, p)
         fn = vars(obj)[name] if isinstance(obj, type) else getattr(obj, name)
-        assert isinstance(fn, types.FunctionType), (mod, qual)
+        if c:  # a C function of the module, or a C class method (bound to its class)
+            assert isinstance(fn, (types.BuiltinFunctionType, types.ClassMethodDescriptorType)), (mod, qual)
+        elif isinstance(fn, type):  # a class call: a Python class
+            assert not owner and fn.__module__ == mod and "__init__" in vars(fn), (mod, qual)
+        else:
+            assert isinstance(fn, types.FunctionType), (mod, qual)
 
 
 def test_interpreted_code_entered_from_a_pure_call_has_the_profile(monkeypatch):
