@@ -452,7 +452,13 @@ pure_resolve(void)
                 PyUnicode_FromStringAndSize(q, (Py_ssize_t)(dot - q));
             owner = cname ? PyObject_GetAttr(mod, cname) : NULL;
             Py_XDECREF(cname);
-            if (owner != NULL && PyType_Check(owner)) {
+            if (owner != NULL && PyType_Check(owner) && pure_defs[i].c) {
+                /* a C class method, bound to the class (a static type's
+                   tp_dict is NULL from 3.12: not read) */
+                fn = PyObject_GetAttrString(owner, dot + 1);
+            }
+            else if (owner != NULL && PyType_Check(owner) &&
+                     ((PyTypeObject *)owner)->tp_dict != NULL) {
                 /* the class's own function, not an inherited one */
                 fn = PyDict_GetItemString(((PyTypeObject *)owner)->tp_dict,
                                           dot + 1);
@@ -470,14 +476,10 @@ pure_resolve(void)
             /* not in this version of the module */
         }
         else if (pure_defs[i].c) {
-            if (dot != NULL && Py_IS_TYPE(fn, &PyClassMethodDescr_Type)) {
-                key = ((PyMethodDescrObject *)fn)->d_method;
-                kind = PK_CFUNC; /* bound to the class itself */
-            }
-            else if (dot == NULL && PyCFunction_Check(fn) &&
-                     PyCFunction_GET_SELF(fn) == mod) {
+            /* bound to its module, or to its class (a class method) */
+            if (PyCFunction_Check(fn) && PyCFunction_GET_SELF(fn) == owner) {
                 key = ((PyCFunctionObject *)fn)->m_ml;
-                kind = PK_CFUNC; /* bound to its module */
+                kind = PK_CFUNC;
             }
         }
         else if (PyFunction_Check(fn)) {

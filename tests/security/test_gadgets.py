@@ -533,9 +533,13 @@ def profile_seen_by_counter_and_strptime(monkeypatch):
     import heapq
 
     seen = []
+    # (_strptime_datetime is _strptime_datetime_datetime from 3.14)
     for mod, name in ((collections, "_count_elements"), (heapq, "nlargest"),
-                      (_strptime, "_strptime_datetime"), (_strptime, "_strptime_time")):
-        monkeypatch.setattr(mod, name, _gadget_spy(seen, getattr(mod, name)))
+                      (_strptime, "_strptime_datetime"), (_strptime, "_strptime_datetime_datetime"),
+                      (_strptime, "_strptime_time")):
+        if hasattr(mod, name):
+            monkeypatch.setattr(mod, name, _gadget_spy(seen, getattr(mod, name)))
+    assert hasattr(_strptime, "_strptime_datetime") != hasattr(_strptime, "_strptime_datetime_datetime")
     return seen
 
 
