@@ -1406,7 +1406,9 @@ gadgets_pure_call(Interp *in, PyObject *func, PyObject *self,
        code last imported (gadgets_refresh): one imported by host code
        since is found from the next one on */
     int found = pure_find(key);
-    if (found < 0) {
+    if (found < 0 || provenance_foreign_special_methods()) {
+        /* a special method of a class of the code's that is not its own
+           function could run in the callee's frames (provenance.c) */
         return 0;
     }
     if (gadget_tls != NULL) {
@@ -1417,11 +1419,17 @@ gadgets_pure_call(Interp *in, PyObject *func, PyObject *self,
         return 0; /* nothing to pause (a tool call, or not armed) */
     }
     if (in_guard(in)->pure_ok < 0) {
-        /* a signal handler the code chose could run in the callee's
-           frames: only when the code cannot reach `signal` */
-        PyObject *name = PyUnicode_FromString("signal");
-        int auth = name ? policy_import_authorized(in, name) : 1;
-        Py_XDECREF(name);
+        /* a signal handler, or a weak reference's callback (one of the
+           code's objects freed by a host cache's eviction), the code chose
+           could run in the callee's frames: only when the code can reach
+           neither `signal` nor `weakref` */
+        static const char *const hooks[] = {"signal", "weakref", "_weakref"};
+        int auth = 0;
+        for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]) && !auth; i++) {
+            PyObject *name = PyUnicode_FromString(hooks[i]);
+            auth = name ? policy_import_authorized(in, name) : 1;
+            Py_XDECREF(name);
+        }
         PyErr_Clear();
         in_guard(in)->pure_ok = auth == 0;
     }

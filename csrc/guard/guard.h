@@ -475,6 +475,9 @@ int dunder_read_allowed(Interp *in, PyObject *obj, PyObject *name);
 int provenance_init(void);
 int provenance_adopt(Interp *in, PyTypeObject *tp); /* 0 / -1 (abort) */
 int provenance_is_code_type(PyTypeObject *tp);      /* 1 / 0, no error */
+/* A live class of the code binds a special method to something else than
+ * the code's own function (provenance.c): no pure calls then.  1 / 0. */
+int provenance_foreign_special_methods(void);
 Interp *provenance_arm(Interp *in); /* returns the previous one */
 /* Is a module body running above the step (an import)?  1 / 0. */
 int provenance_in_import(void);

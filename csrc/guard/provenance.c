@@ -446,6 +446,119 @@ provenance_get_method(PyObject *obj, PyObject *name, PyObject **res,
     return 1;
 }
 
+/* ------------------------------------------- special methods of the host's */
+
+/* Live classes of the code that bind a special method (a `__dunder__` name
+ * of their namespace) to a callable that is not the code's own function:
+ * a partial, a bound method, a host function or builtin.  Host code calls
+ * such a binding when it meets the class or its instances where the code
+ * left them: the ABC checks walk every live subclass of the standard
+ * library's ABCs (`__subclasshook__`, a metaclass's `__subclasscheck__`),
+ * host caches compare the keys the code's calls put there (`__eq__` of a
+ * str subclass in _strptime's regex cache), a cache eviction frees them
+ * (`__del__`).  The code's own functions turn the gadget profile back on
+ * when entered; such a binding would not: while one lives, no host call is
+ * a pure call (gadgets.c).  Counted by weak references whose callback
+ * (below) counts a class's death. */
+static Py_ssize_t prov_foreign_live;
+static PyObject *prov_foreign_refs; /* list of those weak references */
+
+static PyObject *
+foreign_class_died(PyObject *self, PyObject *wr)
+{
+    (void)self;
+    prov_foreign_live--;
+    Py_ssize_t n = prov_foreign_refs ? PyList_GET_SIZE(prov_foreign_refs) : 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (PyList_GET_ITEM(prov_foreign_refs, i) == wr) {
+            PySequence_DelItem(prov_foreign_refs, i); /* identity: no hash */
+            break;
+        }
+    }
+    PyErr_Clear();
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef foreign_class_died_def = {
+    "foreign_special_method_class_died", foreign_class_died, METH_O, NULL};
+
+int
+provenance_foreign_special_methods(void)
+{
+    return prov_foreign_live > 0;
+}
+
+/* What a class of the code may bind a special method to without counting
+ * (the allowed kinds, not a list of hazards): the code's own function, a
+ * classmethod or staticmethod of one (type.__new__ wraps __new__,
+ * __init_subclass__ and __class_getitem__ so), an object of one of the
+ * code's classes (whose own bindings are checked when it is made), None
+ * and any other object that is neither callable nor a descriptor (data:
+ * __module__, __slots__, __hash__ = None), the __dict__ / __weakref__
+ * descriptors type.__new__ makes for the class, and the interpreter's
+ * annotate object. */
+static int
+special_binding_is_code(Interp *in, PyTypeObject *tp, PyObject *v)
+{
+    PyTypeObject *vt = Py_TYPE(v);
+    if (vt == in_st(in)->FunctionType || v == Py_None) {
+        return 1;
+    }
+    if (vt == &PyClassMethod_Type || vt == &PyStaticMethod_Type) {
+        PyObject *f = PyObject_GetAttrString(v, "__func__");
+        int ok = f != NULL && Py_TYPE(f) == in_st(in)->FunctionType;
+        Py_XDECREF(f);
+        PyErr_Clear();
+        return ok;
+    }
+    if ((vt == &PyGetSetDescr_Type || vt == &PyMemberDescr_Type) &&
+        PyDescr_TYPE(v) == tp) {
+        return 1;
+    }
+    if (annotate_check(in_st(in), v)) {
+        return 1;
+    }
+    if (provenance_is_code_type(vt)) {
+        return 1;
+    }
+    return !PyCallable_Check(v) && vt->tp_descr_get == NULL;
+}
+
+/* Count tp while it lives when its namespace binds a special method to
+ * anything special_binding_is_code does not accept.  0 / -1. */
+static int
+note_foreign_special_methods(Interp *in, PyTypeObject *tp)
+{
+    PyObject *d = tp->tp_dict, *k, *v;
+    Py_ssize_t pos = 0;
+    int foreign = 0;
+    while (!foreign && d != NULL && PyDict_Next(d, &pos, &k, &v)) {
+        Py_ssize_t n = PyUnicode_GET_LENGTH(k); /* exact str: checked */
+        foreign = n >= 5 && PyUnicode_READ_CHAR(k, 0) == '_' &&
+                  PyUnicode_READ_CHAR(k, 1) == '_' &&
+                  PyUnicode_READ_CHAR(k, n - 1) == '_' &&
+                  PyUnicode_READ_CHAR(k, n - 2) == '_' &&
+                  !special_binding_is_code(in, tp, v);
+    }
+    if (!foreign) {
+        return 0;
+    }
+    if (prov_foreign_refs == NULL &&
+        (prov_foreign_refs = PyList_New(0)) == NULL) {
+        return -1;
+    }
+    PyObject *cb = PyCFunction_New(&foreign_class_died_def, NULL);
+    PyObject *wr = cb ? PyWeakref_NewRef((PyObject *)tp, cb) : NULL;
+    Py_XDECREF(cb);
+    if (wr == NULL || PyList_Append(prov_foreign_refs, wr) < 0) {
+        Py_XDECREF(wr);
+        return -1;
+    }
+    Py_DECREF(wr);
+    prov_foreign_live++;
+    return 0;
+}
+
 /* Refuse a class of the code whose namespace defines a protocol.  Values
  * that are host Python functions are what the standard library puts there
  * itself (enum's unpicklable marker, dataclass slots' __getstate__,
@@ -495,6 +608,9 @@ provenance_adopt(Interp *in, PyTypeObject *tp)
         return -1;
     }
     ProvEntry *e = prov_insert(tp);
+    if (e != NULL && note_foreign_special_methods(in, tp) < 0) {
+        return -1;
+    }
     if (e == NULL) {
         return -1;
     }

@@ -571,6 +571,85 @@ def test_counter_and_strptime_run_without_the_profile_on_inert_data(
         assert not any(profile_seen_by_counter_and_strptime)
 
 
+# A class of the code's that binds a special method to a host callable (a partial, a bound
+# method) could have it called by host code inside a pure call, with the profile off: the ABC
+# checks walk every live subclass of the standard library's ABCs (Counter.update's
+# isinstance(x, Mapping) reaches the code's UserDict subclass's __subclasshook__), host caches
+# compare the keys the code put there. While such a class lives there are no pure calls
+# (provenance.c); the code's own functions turn the profile back on when entered.
+_HOOKED = {
+    "subclasshook": "class X(collections.UserDict):\n"
+                    "    __subclasshook__ = functools.partial(F().format, "
+                    "'{0.__globals__[_sys].modules[os].environ[SMOL_PURE_SECRET]}', "
+                    "collections.Counter.update)\n",
+    "str_eq": "class S(str):\n    __eq__ = functools.partial(F().format, '{0.__class__}')\n",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_HOOKED))
+def test_a_special_method_bound_to_a_host_callable_turns_pure_calls_off(
+        profile_seen_by_counter_and_strptime, monkeypatch, kind):
+    import gc
+
+    monkeypatch.setenv("SMOL_PURE_SECRET", "pure-secret-7d1")
+    ex = new_executor(imports=["collections", "functools", "string"])
+    code = ("import collections, functools, string\ngot = []\n"
+            "class F(string.Formatter):\n    def format_field(self, value, spec):\n"
+            "        got.append(value)\n        return ''\n" + _HOOKED[kind] +
+            "try:\n    collections.Counter(range(3))\nexcept Exception as e:\n"
+            "    got.append(repr(e))\ngot")
+    try:
+        ex(code)
+        message = None
+    except InterpreterError as e:
+        message = str(e)  # (the exception itself is not kept: it holds the step's objects)
+    assert message is not None and re.search(GADGET_MSG, message), message
+    assert "pure-secret-7d1" not in message
+    assert profile_seen_by_counter_and_strptime[-1:] == [True]
+    # the class gone, pure calls again
+    del ex
+    gc.collect()
+    profile_seen_by_counter_and_strptime.clear()
+    ex = new_executor(imports=["collections"])
+    if _core.GADGET_HOOK == "profile":
+        ex("import collections\ncollections.Counter('abc')")
+        assert profile_seen_by_counter_and_strptime == [False]
+
+
+def test_classes_binding_only_the_codes_functions_keep_pure_calls(
+        profile_seen_by_counter_and_strptime):
+    ex = new_executor(imports=["collections", "dataclasses", "functools", "abc"])
+    ex("import abc, functools\nfrom dataclasses import dataclass\n"
+       "class A(abc.ABC):\n    def __eq__(self, o):\n        return True\n    __hash__ = None\n"
+       "    def __repr__(self):\n        return 'A'\n    @classmethod\n"
+       "    def __subclasshook__(cls, c):\n        return NotImplemented\n"
+       "@dataclass(order=True)\nclass P:\n    x: int\n"
+       "@functools.total_ordering\nclass V:\n    def __init__(self, v):\n        self.v = v\n"
+       "    def __eq__(self, o):\n        return self.v == o.v\n"
+       "    def __lt__(self, o):\n        return self.v < o.v\n")
+    if _core.GADGET_HOOK == "monitoring":
+        refused(ex, "import collections\ncollections.Counter('abc')", match=GADGET_MSG)
+    else:
+        ex("import collections\ncollections.Counter('abc')")
+        assert profile_seen_by_counter_and_strptime == [False]
+
+
+def test_no_pure_calls_when_weakref_is_authorized(profile_seen_by_counter_and_strptime):
+    # a weak reference's callback the code chose could run when a pure call's cache eviction
+    # frees the code's object
+    import warnings
+
+    from smolagents_native import LocalPythonExecutor
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ex = LocalPythonExecutor(additional_authorized_imports=["collections", "weakref"],
+                                 timeout_seconds=5, isolation="none")
+    ex.send_tools({})
+    refused(ex, "import collections\ncollections.Counter('abc')", match=GADGET_MSG)
+    assert profile_seen_by_counter_and_strptime == [True]
+
+
 def test_no_pure_calls_when_signal_is_authorized(profile_seen_by_randbelow):
     # a signal handler the code chose could run in the callee's frames
     import warnings
