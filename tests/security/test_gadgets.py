@@ -571,6 +571,42 @@ def test_counter_and_strptime_run_without_the_profile_on_inert_data(
         assert not any(profile_seen_by_counter_and_strptime)
 
 
+@pytest.fixture
+def profile_seen_by_textwrap_and_heapq(monkeypatch):
+    """The same spy in what textwrap's wrap / fill / shorten call (TextWrapper._wrap_chunks)
+    and in the `sorted` heapq.nlargest / nsmallest call when n covers the data (a module
+    global of heapq's, shadowing the builtin)."""
+    import heapq
+    import textwrap
+
+    seen = []
+    monkeypatch.setattr(textwrap.TextWrapper, "_wrap_chunks",
+                        _gadget_spy(seen, textwrap.TextWrapper._wrap_chunks))
+    monkeypatch.setattr(heapq, "sorted", _gadget_spy(seen, sorted), raising=False)
+    return seen
+
+
+@pytest.mark.parametrize("code, pure", [
+    ("textwrap.wrap('a b c ' * 20, width=12, max_lines=3, placeholder=' ...'), "
+     "textwrap.fill('x y ' * 9, 8), textwrap.shorten('hello   there world', 12), "
+     "textwrap.dedent('  a\\n  b'), textwrap.indent('a\\nb', '> ')", True),
+    ("heapq.nlargest(5, [3, 1, 2]), heapq.nsmallest(4, (2.5, 1, 7))", True),
+    # a key or predicate of the code's, a str of the code's class: the profile stays on
+    ("heapq.nlargest(5, [3, 1, 2], key=lambda v: -v)", False),
+    ("class T(str):\n    pass\ntextwrap.wrap(T('a b c'), 3)", False),
+])
+def test_textwrap_and_heapq_run_without_the_profile_on_inert_data(
+        profile_seen_by_textwrap_and_heapq, code, pure):
+    ex = new_executor(imports=["textwrap", "heapq"])
+    if _core.GADGET_HOOK == "monitoring" or not pure:
+        refused(ex, "import textwrap, heapq\n" + code, match=GADGET_MSG)
+        assert profile_seen_by_textwrap_and_heapq[-1:] == [True]
+    else:
+        ex("import textwrap, heapq\n" + code)
+        assert profile_seen_by_textwrap_and_heapq
+        assert not any(profile_seen_by_textwrap_and_heapq)
+
+
 # A class of the code's that binds a special method to a host callable (a partial, a bound
 # method) could have it called by host code inside a pure call, with the profile off: the ABC
 # checks walk every live subclass of the standard library's ABCs (Counter.update's
