@@ -491,12 +491,16 @@ provenance_foreign_special_methods(void)
 /* What a class of the code may bind a special method to without counting
  * (the allowed kinds, not a list of hazards): the code's own function, a
  * classmethod or staticmethod of one (type.__new__ wraps __new__,
- * __init_subclass__ and __class_getitem__ so), an object of one of the
- * code's classes (whose own bindings are checked when it is made), None
- * and any other object that is neither callable nor a descriptor (data:
- * __module__, __slots__, __hash__ = None), the __dict__ / __weakref__
- * descriptors type.__new__ makes for the class, and the interpreter's
- * annotate object. */
+ * __init_subclass__ and __class_getitem__ so), None and any other object
+ * that is neither callable nor a descriptor (data: __module__, __slots__,
+ * __hash__ = None; not an object of the code's with a __get__ or a
+ * __call__, whose result host code would use as the method), the
+ * __dict__ / __weakref__ descriptors type.__new__ makes for the class, and
+ * the interpreter's annotate object.  A class that defines __get__,
+ * __getattribute__ or __getattr__ counts whatever it binds them to: its
+ * own function's result is what host code calls as the method it looked
+ * up (a descriptor's partial; a metaclass's answer for __subclasshook__),
+ * and the profile is paused again once that function returns. */
 static int
 special_binding_is_code(Interp *in, PyTypeObject *tp, PyObject *v)
 {
@@ -518,9 +522,6 @@ special_binding_is_code(Interp *in, PyTypeObject *tp, PyObject *v)
     if (annotate_check(in_st(in), v)) {
         return 1;
     }
-    if (provenance_is_code_type(vt)) {
-        return 1;
-    }
     return !PyCallable_Check(v) && vt->tp_descr_get == NULL;
 }
 
@@ -534,10 +535,15 @@ note_foreign_special_methods(Interp *in, PyTypeObject *tp)
     int foreign = 0;
     while (!foreign && d != NULL && PyDict_Next(d, &pos, &k, &v)) {
         Py_ssize_t n = PyUnicode_GET_LENGTH(k); /* exact str: checked */
-        foreign = n >= 5 && PyUnicode_READ_CHAR(k, 0) == '_' &&
-                  PyUnicode_READ_CHAR(k, 1) == '_' &&
-                  PyUnicode_READ_CHAR(k, n - 1) == '_' &&
-                  PyUnicode_READ_CHAR(k, n - 2) == '_' &&
+        if (n < 5 || PyUnicode_READ_CHAR(k, 0) != '_' ||
+            PyUnicode_READ_CHAR(k, 1) != '_' ||
+            PyUnicode_READ_CHAR(k, n - 1) != '_' ||
+            PyUnicode_READ_CHAR(k, n - 2) != '_') {
+            continue;
+        }
+        foreign = PyUnicode_CompareWithASCIIString(k, "__get__") == 0 ||
+                  PyUnicode_CompareWithASCIIString(k, "__getattribute__") == 0 ||
+                  PyUnicode_CompareWithASCIIString(k, "__getattr__") == 0 ||
                   !special_binding_is_code(in, tp, v);
     }
     if (!foreign) {

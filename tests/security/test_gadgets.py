@@ -619,6 +619,13 @@ _HOOKED = {
                     "'{0.__globals__[_sys].modules[os].environ[SMOL_PURE_SECRET]}', "
                     "collections.Counter.update)\n",
     "str_eq": "class S(str):\n    __eq__ = functools.partial(F().format, '{0.__class__}')\n",
+    # the code's own function hands the host callable over: host code calls what a
+    # descriptor's __get__ returns (a second red team's finding)
+    "descriptor": "class D:\n    def __get__(self, obj, typ=None):\n"
+                  "        return functools.partial(F().format, "
+                  "'{0.__globals__[_sys].modules[os].environ[SMOL_PURE_SECRET]}', "
+                  "collections.Counter.update)\n"
+                  "class X(collections.UserDict):\n    __subclasshook__ = D()\n",
 }
 
 
@@ -639,9 +646,9 @@ def test_a_special_method_bound_to_a_host_callable_turns_pure_calls_off(
         message = None
     except InterpreterError as e:
         message = str(e)  # (the exception itself is not kept: it holds the step's objects)
+    # refused: by the profile in the hook (when the ABC walk reaches it) or in the spy
     assert message is not None and re.search(GADGET_MSG, message), message
     assert "pure-secret-7d1" not in message
-    assert profile_seen_by_counter_and_strptime[-1:] == [True]
     # the class gone, pure calls again
     del ex
     gc.collect()
