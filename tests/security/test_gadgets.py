@@ -525,16 +525,18 @@ def test_re_and_deepcopy_run_without_the_profile_on_inert_data(profile_seen_by_r
 @pytest.fixture
 def profile_seen_by_counter_and_strptime(monkeypatch):
     """The same spy in what collections.Counter's construction and methods call
-    (collections._count_elements, heapq.nlargest) and in what the C functions
-    datetime.strptime and time.strptime call (_strptime's _strptime_datetime and
+    (collections._count_elements, heapq.nlargest or collections._nlargest) and in what the C
+    functions datetime.strptime and time.strptime call (_strptime's _strptime_datetime and
     _strptime_time)."""
     import _strptime
     import collections
     import heapq
 
     seen = []
-    # (_strptime_datetime is _strptime_datetime_datetime from 3.14)
+    # (_strptime_datetime is _strptime_datetime_datetime from 3.14; Counter.most_common calls
+    # collections._nlargest, heapq's nlargest imported at load, from 3.15)
     for mod, name in ((collections, "_count_elements"), (heapq, "nlargest"),
+                      (collections, "_nlargest"),
                       (_strptime, "_strptime_datetime"), (_strptime, "_strptime_datetime_datetime"),
                       (_strptime, "_strptime_time")):
         if hasattr(mod, name):
