@@ -147,7 +147,7 @@ typedef struct {
     PyObject *set_local_events; /* monitoring mode: sys.monitoring's (kept) */
     /* pure.def, resolved (pure_resolve): what a callee is matched on (the
        function or class object; for a C function, its PyMethodDef) and
-       what its `self` must be, by kind (PureKind); objects kept in `keep` */
+       what its `self` must be, by kind (PK_*); objects kept in `keep` */
     const void *pure_key[NPURE];
     PyObject *pure_need[NPURE];
     unsigned char pure_kind[NPURE];
