@@ -304,11 +304,10 @@ compat_long_num_bits(PyObject *v)
        normalized int's top digit is never 0).  Hot: the int-size limits ask
        this of every big int an operation makes. */
     PyLongObject *lo = (PyLongObject *)v;
+    Py_ssize_t nd = compat_long_ndigits(v);
 #if PY_VERSION_HEX >= 0x030C0000
-    Py_ssize_t nd = (Py_ssize_t)(lo->long_value.lv_tag >> _PyLong_NON_SIZE_BITS);
     const digit *dg = lo->long_value.ob_digit;
 #else
-    Py_ssize_t nd = Py_ABS(Py_SIZE(v));
     const digit *dg = lo->ob_digit;
 #endif
     if (nd == 0) {

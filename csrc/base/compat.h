@@ -480,6 +480,30 @@ PyObject *compat_function_str(PyObject *func);
  * (borrowed), or NULL with TypeError on a metaclass conflict. */
 PyTypeObject *compat_calculate_metaclass(PyTypeObject *meta, PyObject *bases);
 
+/* Number of digits (PyLong_SHIFT bits each) of |v| for an int, read from
+ * its header with no call: up to 3.11 the signed ob_size, from 3.12 the
+ * count above the sign and flag bits of lv_tag (cpython/longintrepr.h).
+ * The one place that reads that layout. */
+static inline Py_ssize_t
+compat_long_ndigits(PyObject *v)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    return (Py_ssize_t)(((PyLongObject *)v)->long_value.lv_tag >>
+                        _PyLong_NON_SIZE_BITS);
+#else
+    return Py_ABS(Py_SIZE(v));
+#endif
+}
+
+/* 1 when the int `v` is certainly outside a long long (its top digit alone
+ * is worth 2**63 or more), so that PyLong_AsLongLongAndOverflow, which
+ * walks every digit first, need not be asked. */
+static inline int
+compat_long_beyond_ll(PyObject *v)
+{
+    return (compat_long_ndigits(v) - 1) * PyLong_SHIFT >= 63;
+}
+
 /* Number of bits of |v| for an int (0 for 0); (size_t)-1 with an exception
  * set on error. */
 size_t compat_long_num_bits(PyObject *v);

@@ -312,6 +312,19 @@ stack_set_current_limit(char *limit)
 }
 
 int limits_check_binop(Interp *in, int op, PyObject *l, PyObject *r);
+/* 1 when the product of the ints `l` and `r` is certainly within the int
+ * size budget, from their digit counts alone (|l * r| has at most as many
+ * bits as l and r together): limits_check_binop's OP_Mult answer, without
+ * its call, for all but the products near the limit. */
+static inline int
+limits_product_within(const Interp *in, PyObject *l, PyObject *r)
+{
+    long long max_bits = budget_max_int_bits(in);
+    return !budget_limited(max_bits) ||
+           (double)(compat_long_ndigits(l) + compat_long_ndigits(r)) *
+                   PyLong_SHIFT <=
+               (double)max_bits;
+}
 int limits_abort(Interp *in, AbortKind kind, const char *fmt, ...);
 /* Raise again the pending abort (in->abort) with its saved message. -1. */
 int limits_reraise_abort(Interp *in);

@@ -395,16 +395,40 @@ too_big(Interp *in, const char *what)
                         what);
 }
 
+/* The budgets as doubles, for the estimates below; none: past any estimate
+ * (LLONG_MAX as a double is only 9.2e18). */
+static inline double
+limit_max_bits(Interp *in)
+{
+    return budget_limited(budget_max_int_bits(in))
+               ? (double)budget_max_int_bits(in)
+               : HUGE_VAL;
+}
+
+static inline double
+limit_max_bytes(Interp *in)
+{
+    return budget_limited(budget_max_result_bytes(in))
+               ? (double)budget_max_result_bytes(in)
+               : HUGE_VAL;
+}
+
 int
 limits_check_binop(Interp *in, int op, PyObject *l, PyObject *r)
 {
-    /* none: past any estimate (LLONG_MAX as a double is only 9.2e18) */
-    double max_bits = budget_limited(budget_max_int_bits(in))
-                          ? (double)budget_max_int_bits(in)
-                          : HUGE_VAL;
-    double max_bytes = budget_limited(budget_max_result_bytes(in))
-                           ? (double)budget_max_result_bytes(in)
-                           : HUGE_VAL;
+    if (op == OP_Add) {
+        /* concatenation: s = s + s doubles in a few steps (a sum of two
+           numbers is no bigger than the larger, plus one bit) */
+        if (PyLong_CheckExact(l) || PyFloat_CheckExact(l)) {
+            return 0;
+        }
+        long long a = seq_bytes(l), b = seq_bytes(r);
+        if (a >= 0 && b >= 0 && (double)a + (double)b > limit_max_bytes(in)) {
+            return too_big(in, "concatenation");
+        }
+        return 0;
+    }
+    double max_bits = limit_max_bits(in);
     if (op == OP_Pow) {
         long long lb = int_bits(l);
         if (lb > 1 && PyLong_Check(r)) {
@@ -449,20 +473,10 @@ limits_check_binop(Interp *in, int op, PyObject *l, PyObject *r)
             int overflow = 0;
             long long k = PyLong_AsLongLongAndOverflow(ci, &overflow);
             Py_DECREF(ci);
-            if (overflow > 0 || (k > 0 && (double)n * (double)k > max_bytes)) {
+            if (overflow > 0 ||
+                (k > 0 && (double)n * (double)k > limit_max_bytes(in))) {
                 return too_big(in, "repetition");
             }
-        }
-        return 0;
-    }
-    if (op == OP_Add) {
-        /* concatenation: s = s + s doubles in a few steps */
-        if (PyLong_CheckExact(l) || PyFloat_CheckExact(l)) {
-            return 0;
-        }
-        long long a = seq_bytes(l), b = seq_bytes(r);
-        if (a >= 0 && b >= 0 && (double)a + (double)b > max_bytes) {
-            return too_big(in, "concatenation");
         }
         return 0;
     }

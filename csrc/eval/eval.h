@@ -419,19 +419,8 @@ int generator_init_state(ModState *st);
 static inline int
 deadline_may_be_heavy(int op, PyObject *l, PyObject *r)
 {
-#if PY_VERSION_HEX >= 0x030C0000
-    /* the digit count above the sign and flag bits of lv_tag (the layout of
-       cpython/longintrepr.h from 3.12, as compat_long_num_bits reads it) */
-    uintptr_t a = ((PyLongObject *)l)->long_value.lv_tag >>
-                  _PyLong_NON_SIZE_BITS,
-              b = ((PyLongObject *)r)->long_value.lv_tag >>
-                  _PyLong_NON_SIZE_BITS;
-    return op == OP_Pow || a > 100 || b > 100;
-#else
-    /* the signed digit count */
-    Py_ssize_t a = Py_SIZE(l), b = Py_SIZE(r);
-    return op == OP_Pow || a > 100 || a < -100 || b > 100 || b < -100;
-#endif
+    return op == OP_Pow || compat_long_ndigits(l) > 100 ||
+           compat_long_ndigits(r) > 100;
 }
 
 /* The next item of a loop's iterator `it`, `next` being

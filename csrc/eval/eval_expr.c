@@ -661,6 +661,9 @@ ll_binop(int op, long long a, long long b, long long *res)
 static NOINLINE PyObject *
 fast_binop_medium(int op, PyObject *l, PyObject *r)
 {
+    if (compat_long_beyond_ll(l) || compat_long_beyond_ll(r)) {
+        return NULL; /* big ints (a Fibonacci number, a factorial): int's */
+    }
     int ovf;
     long long a = PyLong_AsLongLongAndOverflow(l, &ovf);
     if (ovf != 0) {
@@ -757,6 +760,20 @@ binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
     if (fast != NULL) {
         return fast;
     }
+    if ((op == OP_Add || op == OP_Sub || op == OP_Mult) &&
+        Py_TYPE(l) == &PyLong_Type && Py_TYPE(r) == &PyLong_Type &&
+        !deadline_may_be_heavy(op, l, r) &&
+        (op != OP_Mult || limits_product_within(in, l, r))) {
+        /* two exact ints past fast_binop's long longs, under the clock's
+           size (a Fibonacci number, a factorial): int's own slot, as the
+           number protocol would call it, with what limits_check_binop
+           would answer known (a sum or difference is never checked; a
+           product certainly within the size limit) */
+        PyNumberMethods *nm = PyLong_Type.tp_as_number;
+        return (op == OP_Add   ? nm->nb_add
+                : op == OP_Sub ? nm->nb_subtract
+                               : nm->nb_multiply)(l, r);
+    }
     if ((op == OP_Pow || op == OP_LShift || op == OP_Mult || op == OP_Add) &&
         limits_check_binop(in, op, l, r) < 0) {
         return NULL;
@@ -835,6 +852,9 @@ binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
 static NOINLINE int
 fast_compare_medium(int op, PyObject *l, PyObject *r)
 {
+    if (compat_long_beyond_ll(l) || compat_long_beyond_ll(r)) {
+        return -1;
+    }
     int ovf;
     long long a = PyLong_AsLongLongAndOverflow(l, &ovf);
     if (ovf != 0) {
@@ -886,13 +906,11 @@ fast_compare(int op, PyObject *l, PyObject *r)
     RETURN_ORDERED(op, x, y)
 }
 
+/* compare_op past fast_compare (which the caller asked already). */
 static PyObject *
-compare_op(Interp *in, int op, PyObject *l, PyObject *r)
+compare_op_generic(Interp *in, int op, PyObject *l, PyObject *r)
 {
-    int b = fast_compare(op, l, r);
-    if (b >= 0) {
-        return PyBool_FromLong(b);
-    }
+    int b;
     switch ((CmpOpKind)op) {
     case CMP_Eq:
         return PyObject_RichCompare(l, r, Py_EQ);
@@ -920,6 +938,16 @@ compare_op(Interp *in, int op, PyObject *l, PyObject *r)
     }
     PyErr_SetString(PyExc_SystemError, "bad comparison operator");
     return NULL;
+}
+
+static PyObject *
+compare_op(Interp *in, int op, PyObject *l, PyObject *r)
+{
+    int b = fast_compare(op, l, r);
+    if (b >= 0) {
+        return PyBool_FromLong(b);
+    }
+    return compare_op_generic(in, op, l, r);
 }
 
 static NOINLINE PyObject *
@@ -968,7 +996,8 @@ eval_compare(Frame *f, Node *e)
     return left; /* unreachable for well-formed ast */
 }
 
-/* compare_truth past the small ints and floats. */
+/* compare_truth past the small ints and floats (fast_compare, asked by
+ * the caller, said -1). */
 static NOINLINE int
 compare_truth_slow(Interp *in, int op, PyObject *l, PyObject *r)
 {
@@ -980,7 +1009,7 @@ compare_truth_slow(Interp *in, int op, PyObject *l, PyObject *r)
         b = hostcall_contains(in, r, l); /* security: deadline.c */
         return b < 0 ? -1 : (op == CMP_In ? b : !b);
     }
-    PyObject *res = compare_op(in, op, l, r);
+    PyObject *res = compare_op_generic(in, op, l, r);
     if (res == NULL) {
         return -1;
     }

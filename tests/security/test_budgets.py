@@ -197,6 +197,23 @@ def test_int_size_budget_counts_bits_exactly(budgets, bits, sign):
     assert_budget(ex, f"y = ({x}) * (1 << {10_000 - bits})", "too large")
 
 
+@pytest.mark.parametrize("bits", [1, 29, 30, 31, 60, 61, 299, 300, 301, 599, 600, 601, 998])
+def test_int_size_budget_holds_for_products_of_ints_of_a_few_digits(budgets, bits):
+    """Exact ints of up to 100 digits are multiplied by int's own slot, without the size
+    check's call, when their digit counts alone put the product within MAX_INT_BITS
+    (limits_product_within): with a budget of 1,000 bits, factors of a few digits reach the
+    limit, and the product rule still holds exactly at it."""
+    budgets(MAX_INT_BITS=1_000)
+    ex = new_executor()
+    x = (1 << bits) - 1
+    ok = ex(f"y = {x} * (1 << {999 - bits})\ny.bit_length()").output
+    assert ok == 999
+    assert_budget(ex, f"y = {x} * (1 << {1_000 - bits})", "too large")
+    assert_budget(ex, f"y = {x}\ny *= (1 << {1_000 - bits})", "too large")
+    # sums and differences are not size-checked (one bit more than the larger operand)
+    assert ex(f"({x} << {1_000 - bits}) + ({x} << {1_000 - bits})").output.bit_length() == 1_001
+
+
 def test_int_size_budget_ignores_an_overridden_bit_length(budgets):
     """An int subclass's own `bit_length` is not what the size check asks: the digits are read
     (before, ints above 64 bits were measured by calling `bit_length`, the sandboxed code's
