@@ -504,6 +504,33 @@ compat_long_beyond_ll(PyObject *v)
     return (compat_long_ndigits(v) - 1) * PyLong_SHIFT >= 63;
 }
 
+/* 1 with *out = v when the int `v` has at most two digits (|v| < 2**60 with
+ * 30-bit digits), read from its digits as compat_long_ndigits reads their
+ * count; 0 otherwise.  What PyLong_AsLongLongAndOverflow answers for it,
+ * without that function's walk (the medium ints of a running sum). */
+static inline int
+compat_long_two_digits(PyObject *v, long long *out)
+{
+    Py_ssize_t n = compat_long_ndigits(v);
+    if (n > 2) {
+        return 0;
+    }
+#if PY_VERSION_HEX >= 0x030C0000
+    const digit *d = ((PyLongObject *)v)->long_value.ob_digit;
+    long long sign = 1 - (long long)(((PyLongObject *)v)->long_value.lv_tag &
+                                     _PyLong_SIGN_MASK);
+#else
+    const digit *d = ((PyLongObject *)v)->ob_digit;
+    long long sign = Py_SIZE(v) < 0 ? -1 : 1;
+#endif
+    unsigned long long m = n == 0 ? 0 : d[0];
+    if (n == 2) {
+        m |= (unsigned long long)d[1] << PyLong_SHIFT;
+    }
+    *out = sign * (long long)m;
+    return 1;
+}
+
 /* Number of bits of |v| for an int (0 for 0); (size_t)-1 with an exception
  * set on error. */
 size_t compat_long_num_bits(PyObject *v);

@@ -140,14 +140,16 @@ error_site_done(Interp *in)
 /* A function frame with at most this many slots lives on the C stack. */
 #define FRAME_SMALL_SLOTS 16
 
-/* Record `v` (stolen) as the value of the last statement.  Only the module
- * level keeps it (it is the step's output); elsewhere holding it would keep
+/* Record `v` (stolen) as the value of the last statement.  Only the
+ * step's last top-level statement keeps it (Frame.keep_last: its value is
+ * the step's output, module.c step_output); elsewhere holding it would keep
  * an object alive past CPython's lifetime for it (`del x` must run
- * `__del__` at once). */
+ * `__del__` at once, and so must a store that replaces a value inside a
+ * loop body). */
 static inline void
 frame_set_last(Frame *f, PyObject *v)
 {
-    if (f->scope->type == SC_MODULE) {
+    if (f->keep_last) {
         Py_XSETREF(f->last_value, v);
     }
     else {
@@ -266,20 +268,29 @@ gcache_untracked(Interp *in)
 }
 PyObject *gcache_touched(Interp *in);
 int gcache_delete(Frame *f, Node *t);
+/* The slot of `gslot1` (a Name's gslot: number + 1, 0 for none) when it
+ * may be used as it is (globalcache.c's guarantee): the frame's dicts are
+ * the ones the slots describe, neither changed since last seen, and the
+ * slot was filled in this epoch.  NULL otherwise (the slow paths sync). */
+static inline GSlot *
+gcache_current(Frame *f, uint32_t gslot1)
+{
+    EvalState *ev = in_eval(f->in);
+    uint32_t i = gslot1 - 1; /* 0 (no slot) wraps past ngslots */
+    if (i < ev->ngslots && f->globals == ev->g_dict &&
+        f->builtins == ev->g_builtins && ev->gslots[i].epoch == ev->g_epoch &&
+        compat_watched_version(COMPAT_WATCH_GLOBALS, f->globals) == ev->g_seen &&
+        compat_watched_version(COMPAT_WATCH_BUILTINS, f->builtins) == ev->b_seen) {
+        return &ev->gslots[i];
+    }
+    return NULL;
+}
+
 static inline PyObject *
 gcache_load(Frame *f, Node *e)
 {
-    Interp *in = f->in;
-    uint32_t i = e->Name.gslot - 1; /* 0 (no slot) wraps past ngslots */
-    if (i < in_eval(in)->ngslots && f->globals == in_eval(in)->g_dict &&
-        f->builtins == in_eval(in)->g_builtins && in_eval(in)->gslots[i].epoch == in_eval(in)->g_epoch &&
-        compat_watched_version(COMPAT_WATCH_GLOBALS, f->globals) ==
-            in_eval(in)->g_seen &&
-        compat_watched_version(COMPAT_WATCH_BUILTINS, f->builtins) ==
-            in_eval(in)->b_seen) {
-        return Py_NewRef(in_eval(in)->gslots[i].value);
-    }
-    return gcache_load_slow(f, e);
+    GSlot *s = gcache_current(f, e->Name.gslot);
+    return s != NULL ? Py_NewRef(s->value) : gcache_load_slow(f, e);
 }
 PyObject *binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace);
 PyObject *call_function(Frame *f, Node *call);

@@ -653,42 +653,57 @@ ll_binop(int op, long long a, long long b, long long *res)
     }
 }
 
-/* fast_binop for two exact ints, either of more than one digit: computed
+/* The exact int `v` as a long long: 1 with *out set, or 0 (no exception)
+ * when it does not fit.  Two digits are read directly, ints certainly past
+ * a long long are refused without PyLong_AsLongLongAndOverflow's walk. */
+static inline int
+long_as_ll(PyObject *v, long long *out)
+{
+    if (compat_long_two_digits(v, out)) {
+        return 1;
+    }
+    if (compat_long_beyond_ll(v)) {
+        return 0;
+    }
+    int ovf;
+    *out = PyLong_AsLongLongAndOverflow(v, &ovf);
+    return ovf == 0;
+}
+
+static PyObject *binary_op_slow(Interp *in, int op, PyObject *l, PyObject *r,
+                                int inplace);
+
+/* binary_op for two exact ints, either of more than one digit: computed
  * in a long long (ll_binop) when both fit.  What int does for such
  * operands costs more than the operation (a 3-digit `x % m` is a long
  * division, x_divrem; every operator a call of the number protocol), and
  * 2**30 to 2**62 is where LCGs, hashes, timestamps and money in cents live. */
 static NOINLINE PyObject *
-fast_binop_medium(int op, PyObject *l, PyObject *r)
+binary_op_medium(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
 {
-    if (compat_long_beyond_ll(l) || compat_long_beyond_ll(r)) {
-        return NULL; /* big ints (a Fibonacci number, a factorial): int's */
+    long long a, b, res;
+    if (long_as_ll(l, &a) && long_as_ll(r, &b) && ll_binop(op, a, b, &res)) {
+        return PyLong_FromLongLong(res);
     }
-    int ovf;
-    long long a = PyLong_AsLongLongAndOverflow(l, &ovf);
-    if (ovf != 0) {
-        return NULL;
-    }
-    long long b = PyLong_AsLongLongAndOverflow(r, &ovf);
-    if (ovf != 0) {
-        return NULL;
-    }
-    long long res;
-    return ll_binop(op, a, b, &res) ? PyLong_FromLongLong(res) : NULL;
+    /* big ints (a Fibonacci number, a factorial), or a result past a long
+       long: int's */
+    return binary_op_slow(in, op, l, r, inplace);
 }
 
-/* Fast paths for exact ints (one digit inline, up to a long long in
- * fast_binop_medium) and exact floats.
- * Returns a new reference, or NULL without an exception to fall back to
- * the generic protocol (which also produces every error message). */
-static PyObject *
-fast_binop(int op, PyObject *l, PyObject *r)
+/* `l op r` (new reference, or NULL with an exception).  Exact ints of one
+ * digit and exact floats (and a float with such an int) are computed here,
+ * ints up to a long long in binary_op_medium; every other case, and every
+ * case these cannot answer without an error (a division by zero), goes to
+ * binary_op_slow, which also produces every error message.  Each way out is
+ * a tail call, so that the common case pays no frame of its own. */
+PyObject *
+binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
 {
     PyTypeObject *lt = Py_TYPE(l), *rt = Py_TYPE(r);
     if (lt == &PyLong_Type && rt == &PyLong_Type) {
         long long a, b;
         if (!compat_small_int(l, &a) || !compat_small_int(r, &b)) {
-            return fast_binop_medium(op, l, r);
+            return binary_op_medium(in, op, l, r, inplace);
         }
         /* one digit each: no result overflows (ll_binop's checks are not
            needed) */
@@ -701,8 +716,10 @@ fast_binop(int op, PyObject *l, PyObject *r)
             return PyLong_FromLongLong(a * b);
         case OP_FloorDiv:
         case OP_Mod:
-            return b == 0 ? NULL
-                          : PyLong_FromLongLong(ll_floordiv_or_mod(op, a, b));
+            if (b == 0) {
+                break;
+            }
+            return PyLong_FromLongLong(ll_floordiv_or_mod(op, a, b));
         case OP_BitAnd:
             return PyLong_FromLongLong(a & b);
         case OP_BitOr:
@@ -713,10 +730,14 @@ fast_binop(int op, PyObject *l, PyObject *r)
             /* long_true_divide's own fast case: both exact as doubles
                (|a|, |b| < 2**30 < 2**53), so the quotient is correctly
                rounded */
-            return b == 0 ? NULL : PyFloat_FromDouble((double)a / (double)b);
+            if (b == 0) {
+                break;
+            }
+            return PyFloat_FromDouble((double)a / (double)b);
         default:
-            return NULL;
+            break;
         }
+        return binary_op_slow(in, op, l, r, inplace);
     }
     /* floats, and a float with a small int (float_add & co. convert the
        int with PyLong_AsDouble, exact below 2**53) */
@@ -737,7 +758,7 @@ fast_binop(int op, PyObject *l, PyObject *r)
         b = PyFloat_AS_DOUBLE(r);
     }
     else {
-        return NULL;
+        return binary_op_slow(in, op, l, r, inplace);
     }
     switch (op) {
     case OP_Add:
@@ -747,24 +768,25 @@ fast_binop(int op, PyObject *l, PyObject *r)
     case OP_Mult:
         return PyFloat_FromDouble(a * b);
     case OP_Div:
-        return b == 0.0 ? NULL : PyFloat_FromDouble(a / b);
+        if (b == 0.0) {
+            break;
+        }
+        return PyFloat_FromDouble(a / b);
     default:
-        return NULL;
+        break;
     }
+    return binary_op_slow(in, op, l, r, inplace);
 }
 
-PyObject *
-binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
+/* binary_op past its fast cases. */
+static NOINLINE PyObject *
+binary_op_slow(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
 {
-    PyObject *fast = fast_binop(op, l, r);
-    if (fast != NULL) {
-        return fast;
-    }
     if ((op == OP_Add || op == OP_Sub || op == OP_Mult) &&
         Py_TYPE(l) == &PyLong_Type && Py_TYPE(r) == &PyLong_Type &&
         !deadline_may_be_heavy(op, l, r) &&
         (op != OP_Mult || limits_product_within(in, l, r))) {
-        /* two exact ints past fast_binop's long longs, under the clock's
+        /* two exact ints past binary_op_medium's long longs, under the clock's
            size (a Fibonacci number, a factorial): int's own slot, as the
            number protocol would call it, with what limits_check_binop
            would answer known (a sum or difference is never checked; a
@@ -852,16 +874,8 @@ binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
 static NOINLINE int
 fast_compare_medium(int op, PyObject *l, PyObject *r)
 {
-    if (compat_long_beyond_ll(l) || compat_long_beyond_ll(r)) {
-        return -1;
-    }
-    int ovf;
-    long long a = PyLong_AsLongLongAndOverflow(l, &ovf);
-    if (ovf != 0) {
-        return -1;
-    }
-    long long c = PyLong_AsLongLongAndOverflow(r, &ovf);
-    if (ovf != 0) {
+    long long a, c;
+    if (!long_as_ll(l, &a) || !long_as_ll(r, &c)) {
         return -1;
     }
     RETURN_ORDERED(op, a, c)

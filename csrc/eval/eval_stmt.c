@@ -1274,7 +1274,7 @@ assign_parallel(Frame *f, Node *target, Node *value, Status *st)
             goto done;
         }
     }
-    if (f->scope->type == SC_MODULE) {
+    if (f->keep_last) {
         PyObject *t = PyTuple_New(n);
         if (t == NULL) {
             goto done;

@@ -307,8 +307,9 @@ gcache_adopt(Interp *in, uint64_t before)
     }
 }
 
-int
-gcache_store(Frame *f, Node *t, PyObject *value)
+/* gcache_store() past its common case. */
+static NOINLINE int
+gcache_store_slow(Frame *f, Node *t, PyObject *value)
 {
     Interp *in = f->in;
     GSlot *s = gcache_sync(in, f) && gcache_strkeys(in)
@@ -349,6 +350,36 @@ gcache_store(Frame *f, Node *t, PyObject *value)
         s->epoch = 0;
     }
     Py_XDECREF(old); /* may run code: after the adoption */
+    return r;
+}
+
+/* The common case: the name's slot is current and says the globals hold
+ * it, and the globals' keys are all exact str (g_strkeys is 1 only for the
+ * version last seen, which gcache_current checked).  What gcache_store_slow
+ * does for it, without its syncing, scan and bookkeeping: the slot's epoch
+ * is already the current one, so note_fill has nothing to note. */
+int
+gcache_store(Frame *f, Node *t, PyObject *value)
+{
+    GSlot *s = gcache_current(f, t->Name.gslot);
+    EvalState *ev = in_eval(f->in);
+    if (s == NULL || !s->in_globals || ev->g_strkeys != 1) {
+        return gcache_store_slow(f, t, value);
+    }
+    /* as in gcache_store_slow: no code runs until the old value goes */
+    PyObject *old = Py_NewRef(s->value);
+    int quiet = compat_globals_quiet(in_st(f->in)->dict_watcher, f->globals);
+    int r = PyDict_SetItem(f->globals, t->obj, value);
+    compat_globals_loud(quiet, f->globals);
+    if (r == 0) {
+        /* adopted: no change but this one happened since g_seen */
+        ev->g_seen = compat_watched_version(COMPAT_WATCH_GLOBALS, f->globals);
+        s->value = value;
+    }
+    else {
+        s->epoch = 0;
+    }
+    Py_DECREF(old); /* may run code: after the adoption */
     return r;
 }
 

@@ -96,6 +96,11 @@ typedef struct Frame {
     struct Frame *back;
     PyObject *program;    /* borrowed: ProgramObject owning the IR */
     PyObject *last_value; /* module level: value of the last statement */
+    int keep_last;        /* module level, while the step's last top-level
+                             statement runs: the values its statements give
+                             are kept in last_value (the step's output);
+                             otherwise they are released as CPython
+                             releases them */
     PyObject *ann_done;   /* class body, 3.14+: set of the indices of the
                              annotated names it ran (owned; annotate.c) */
 } Frame;

@@ -845,6 +845,8 @@ run_module_statements(RunCtx *rc)
     Node *last_stmt = NULL;
     for (Py_ssize_t i = 0; i < mod->Module.nbody; i++) {
         Py_CLEAR(frp->last_value);
+        /* only the last statement's values can be the output */
+        frp->keep_last = i == mod->Module.nbody - 1;
         last_stmt = mod->Module.body[i];
         Status st = eval_stmt(frp, mod->Module.body[i]);
         if (st == ST_ERROR) {
