@@ -2026,10 +2026,48 @@ st_assign(Frame *f, Node *s)
     return ST_OK;
 }
 
+/* `x op= y` on a module-level name (or a global) whose slot is current
+ * and holds a value of the globals that is not a str (`cur`, owned): what
+ * eval_augassign does for it (the name read through its slot, then the
+ * operand, the in-place operation and the store), without its generic
+ * target handling.  The old value is let go before the store, as
+ * CPython's BINARY_OP lets go of its operands. */
+static NOINLINE Status
+augassign_global(Frame *f, Node *s, Node *t, PyObject *cur)
+{
+    PyObject *rhs = eval_operand(f, s->AugAssign.value);
+    if (rhs == NULL) {
+        Py_DECREF(cur);
+        return ST_ERROR;
+    }
+    PyObject *res = binary_op(f->in, s->op, cur, rhs, 1);
+    Py_DECREF(cur);
+    Py_DECREF(rhs);
+    if (res == NULL) {
+        return ST_ERROR;
+    }
+    if (gcache_store(f, t, res) < 0) {
+        Py_DECREF(res);
+        return ST_ERROR;
+    }
+    frame_set_last(f, res);
+    return ST_OK;
+}
+
 static NOINLINE Status
 st_augassign(Frame *f, Node *s)
 {
     Node *t = s->AugAssign.target;
+    if (t->kind == K_Name &&
+        (t->scope_kind == NAME_GLOBAL ||
+         (t->scope_kind == NAME_NAME && f->locals == f->globals)) &&
+        t->Name.checked_epoch == in_eval(f->in)->tools_epoch) {
+        /* strings take eval_augassign's in-place path */
+        GSlot *g = gcache_current(f, t->Name.gslot);
+        if (g != NULL && g->in_globals && !PyUnicode_CheckExact(g->value)) {
+            return augassign_global(f, s, t, Py_NewRef(g->value));
+        }
+    }
     if (t->kind == K_Name && t->scope_kind == NAME_FAST &&
         t->Name.checked_epoch == in_eval(f->in)->tools_epoch &&
         f->fast[t->slot] != NULL && !PyUnicode_CheckExact(f->fast[t->slot])) {
