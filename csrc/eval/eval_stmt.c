@@ -2026,6 +2026,25 @@ st_assign(Frame *f, Node *s)
     return ST_OK;
 }
 
+/* `cur op= <the statement's value>` for a target whose value `cur`
+ * (stolen) was read first, as CPython reads it before the operand (which
+ * may rebind the target: `x += (x := 10)`): the operand, then the in-place
+ * operation, both operands let go as BINARY_OP lets them go.  New
+ * reference, or NULL. */
+static inline PyObject *
+augassign_operate(Frame *f, Node *s, PyObject *cur)
+{
+    PyObject *rhs = eval_operand(f, s->AugAssign.value);
+    if (rhs == NULL) {
+        Py_DECREF(cur);
+        return NULL;
+    }
+    PyObject *res = binary_op(f->in, s->op, cur, rhs, 1);
+    Py_DECREF(cur);
+    Py_DECREF(rhs);
+    return res;
+}
+
 /* `x op= y` on a module-level name (or a global) whose slot is current
  * and holds a value of the globals that is not a str (`cur`, owned): what
  * eval_augassign does for it (the name read through its slot, then the
@@ -2035,14 +2054,7 @@ st_assign(Frame *f, Node *s)
 static NOINLINE Status
 augassign_global(Frame *f, Node *s, Node *t, PyObject *cur)
 {
-    PyObject *rhs = eval_operand(f, s->AugAssign.value);
-    if (rhs == NULL) {
-        Py_DECREF(cur);
-        return ST_ERROR;
-    }
-    PyObject *res = binary_op(f->in, s->op, cur, rhs, 1);
-    Py_DECREF(cur);
-    Py_DECREF(rhs);
+    PyObject *res = augassign_operate(f, s, cur);
     if (res == NULL) {
         return ST_ERROR;
     }
@@ -2072,12 +2084,7 @@ st_augassign(Frame *f, Node *s)
         t->Name.checked_epoch == in_eval(f->in)->tools_epoch &&
         f->fast[t->slot] != NULL && !PyUnicode_CheckExact(f->fast[t->slot])) {
         /* x op= y on a bound local (strings take the in-place path) */
-        PyObject *rhs = eval_operand(f, s->AugAssign.value);
-        if (rhs == NULL) {
-            return ST_ERROR;
-        }
-        PyObject *res = binary_op(f->in, s->op, f->fast[t->slot], rhs, 1);
-        Py_DECREF(rhs);
+        PyObject *res = augassign_operate(f, s, Py_NewRef(f->fast[t->slot]));
         if (res == NULL) {
             return ST_ERROR;
         }

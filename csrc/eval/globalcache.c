@@ -357,7 +357,9 @@ gcache_store_slow(Frame *f, Node *t, PyObject *value)
  * it, and the globals' keys are all exact str (g_strkeys is 1 only for the
  * version last seen, which gcache_current checked).  What gcache_store_slow
  * does for it, without its syncing, scan and bookkeeping: the slot's epoch
- * is already the current one, so note_fill has nothing to note. */
+ * is already the current one, so note_fill has nothing to note.  Its own
+ * copy of the held store: one helper shared with gcache_store_slow cost 15
+ * more instructions a store (callgrind, 3.11). */
 int
 gcache_store(Frame *f, Node *t, PyObject *value)
 {

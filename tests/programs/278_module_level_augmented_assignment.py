@@ -1,8 +1,9 @@
 # Augmented assignments of module-level names and globals, warm in loops: every operator on
 # ints, floats and containers, a right operand that rebinds or deletes the name it updates, a
 # name that shadows a builtin, str targets (the in-place append path), `global` targets in a
-# function, and operands whose __iadd__ / __radd__ run code. The name's old value is read before
-# the right operand is evaluated, as CPython's LOAD_NAME comes first.
+# function, operands whose __iadd__ / __radd__ run code, and (in functions and at module level)
+# an operand that rebinds the target with `:=`. The target's old value is read before the right
+# operand is evaluated, as CPython's LOAD_NAME / LOAD_FAST comes first.
 total = 0
 prod = 1
 flt = 0.5
@@ -112,3 +113,22 @@ try:
 except TypeError as e:
     print("TypeError", e)
 print(total)
+
+
+def rebind_local(n):
+    out = []
+    for _ in range(n):
+        v = 1
+        v += (v := 10)
+        w = [1]
+        w += (w := [2])
+        out.append((v, w))
+    return out
+
+
+print(rebind_local(4))
+for _ in range(4):
+    gv = 1
+    gv += (gv := 10)
+    print(gv, end=" ")
+print()
