@@ -1100,6 +1100,12 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
     # two hooks below differ.
 
     def _prepare_step(self) -> None:
+        # the common case, nothing to do: a worker, the tools it has (what _sync_tools
+        # tests first); a closed executor is refused by _run_code
+        synced = self._synced_static
+        if (synced is not None and self._sock is not None
+                and _same_tools(self.static_tools or {}, synced)):
+            return
         with self._lock:
             if self._closed:
                 raise InterpreterError("this executor is closed")
@@ -1422,6 +1428,18 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
         except P.ProtocolError as exc:
             self._set_logs("", 0)
             raise self._malformed_report(exc) from None
+        if updates or removed or imported:
+            self._apply_changes(updates, removed, imported, deadline)
+        # The names the step changed or removed, for a caller that forwards `state`
+        # (service.py): what the worker reported, nothing re-encoded here.
+        self.last_changes = (tuple(updates), tuple(removed))
+        self._set_logs(logs, ops)
+        return self._outcome(status, output, is_final, lineno, deadline)
+
+    def _apply_changes(self, updates: dict[str, Any], removed: list[str], imported: list[str],
+                       deadline: float | None) -> None:
+        """A step's report's changes to `state`: the values it updated, the names it
+        removed, and the modules it imported (for the pool's preload)."""
         if imported:
             self._pool.learn(imported, self.authorized_imports)
         state, saved, allowed = self.state, self._saved, self._allowed
@@ -1443,11 +1461,6 @@ class ProcessExecutor(_Closing, LocalPythonExecutor):
             # Lives in the worker only (a module, a function, an unlisted class).
             state.pop(name, None)
             saved.pop(name, None)
-        # The names the step changed or removed, for a caller that forwards `state`
-        # (service.py): what the worker reported, nothing re-encoded here.
-        self.last_changes = (tuple(updates), tuple(removed))
-        self._set_logs(logs, ops)
-        return self._outcome(status, output, is_final, lineno, deadline)
 
     def _outcome(self, status: int, output: Any, is_final: bool, lineno: int,
                  deadline: float | None) -> tuple[Any, bool]:

@@ -45,6 +45,7 @@ plain pickles of any object the host hands over: the host is trusted by its work
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import pickle
@@ -154,7 +155,9 @@ class _HostBuilder(_wire.Builder):
 
     def __init__(self, data: Any, allowed: dict[tuple[str, str], Any],
                  deadline: float | None = None):
-        super().__init__(64 * memoryview(data).nbytes + (1 << 20))
+        # Builder.for_input's budget, set here (a step's report makes one per value)
+        self.budget = 64 * (data.nbytes if type(data) is memoryview
+                            else memoryview(data).nbytes) + (1 << 20)
         self.allowed = allowed
         self.deadline = deadline
 
@@ -204,6 +207,8 @@ def encode_done(
     lineno = lineno if isinstance(lineno, int) and 0 < lineno < 2**31 else 0
     parts = [_DONE.pack(status, bool(is_final), ops, len(logs_b), len(output), len(updates),
                         len(removed), len(imported), lineno), logs_b, output]
+    if not (updates or removed or imported):
+        return parts
     for name, value in updates.items():
         name_b = name.encode("utf-8", "surrogatepass")
         value = value or b""
@@ -227,35 +232,44 @@ def decode_done(
 ) -> tuple[int, Any, bool, str, int, dict[str, Any], list[str], list[str], int]:
     """(status, output, is_final, logs, ops, {name: tagged value (memoryview) or None},
     removed names, imported modules, error line or 0) of a DONE payload. `output` is a
-    memoryview of the tagged value, or the text (status != 0, or status & STANDIN)."""
+    memoryview of the tagged value, or the text (status != 0, or status & STANDIN).
+    Every length is checked against what is left of the payload before it is used."""
     view = memoryview(data)
+    size = len(view)
     try:
         (status, is_final, ops, n_logs, n_out, n_upd, n_rem, n_imp,
          lineno) = _DONE.unpack_from(view, 0)
-        pos = _DONE.size
-        logs = str(_take(view, pos, n_logs), "utf-8", "surrogatepass")
-        pos += n_logs
-        output: Any = _take(view, pos, n_out)
+        pos = _DONE.size + n_logs
+        end = pos + n_out
+        if end > size:
+            raise ProtocolError("malformed DONE frame: truncated frame")
+        logs = str(view[_DONE.size:pos], "utf-8", "surrogatepass") if n_logs else ""
+        output: Any = view[pos:end]
         if status:
             output = str(output, "utf-8", "surrogatepass")
-        pos += n_out
+        pos = end
         updates: dict[str, Any] = {}
-        for _ in range(n_upd):
-            (n,) = _NAME.unpack_from(view, pos)
-            name = str(_take(view, pos + 2, n), "utf-8", "surrogatepass")
-            pos += 2 + n
-            (n,) = _LEN.unpack_from(view, pos)
-            value = _take(view, pos + 4, n)
-            updates[name] = value if n else None
-            pos += 4 + n
         names: list[str] = []
-        for _ in range(n_rem + n_imp):
-            (n,) = _NAME.unpack_from(view, pos)
-            names.append(str(_take(view, pos + 2, n), "utf-8", "surrogatepass"))
-            pos += 2 + n
+        if n_upd or n_rem or n_imp:
+            for _ in range(n_upd):
+                (n,) = _NAME.unpack_from(view, pos)
+                end = pos + 2 + n
+                (m,) = _LEN.unpack_from(view, end)  # past the payload: struct.error
+                if end + 4 + m > size:
+                    raise ProtocolError("malformed DONE frame: truncated frame")
+                updates[str(view[pos + 2:end], "utf-8", "surrogatepass")] = (
+                    view[end + 4:end + 4 + m] if m else None)
+                pos = end + 4 + m
+            for _ in range(n_rem + n_imp):
+                (n,) = _NAME.unpack_from(view, pos)
+                end = pos + 2 + n
+                if end > size:
+                    raise ProtocolError("malformed DONE frame: truncated frame")
+                names.append(str(view[pos + 2:end], "utf-8", "surrogatepass"))
+                pos = end
     except (struct.error, UnicodeDecodeError) as exc:
         raise ProtocolError(f"malformed DONE frame: {exc}") from None
-    if pos != len(view):
+    if pos != size:
         raise ProtocolError("malformed DONE frame: trailing bytes")
     return (status, output, bool(is_final), logs, ops, updates, names[:n_rem], names[n_rem:],
             max(lineno, 0))
@@ -326,6 +340,17 @@ def send(sock: socket.socket, kind: int, payload: Any, seq: int = 0,
     and the socket's buffer is full) raises ChannelTimeout: a worker cannot hold the host in
     a send, as it cannot in a receive."""
     if deadline is not None:
+        if type(payload) is bytes and len(payload) <= _SMALL:
+            # the common case (a step's source, a control request): one buffer, usually
+            # taken whole by one system call
+            data = HEADER.pack(len(payload), kind, seq) + payload
+            try:
+                sent = sock.send(data, socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                sent = 0
+            if sent != len(data):
+                _send_by(sock, [memoryview(data)[sent:]], deadline)
+            return
         if type(payload) is list:
             total = sum(map(len, payload))
             parts = [HEADER.pack(total, kind, seq), *payload]
@@ -427,14 +452,21 @@ class Channel:
         self.spin_off_until = 0.0 if _cpus() > 1 else float("inf")
         self.last_frame = 0.0  # perf_counter() when recv last returned a frame
 
+    def _poller(self) -> Any:
+        if self.poller is None:
+            fd = self.sock.fileno()
+            if fd < 0:  # closed (by close() from another thread): what a receive raises
+                raise OSError(errno.EBADF, "the channel's socket is closed")
+            self.poller = select.poll()
+            self.poller.register(fd, select.POLLIN)
+        return self.poller
+
     def _wait(self, deadline: float) -> None:
         """Block until the socket is readable; ChannelTimeout past `deadline`."""
-        if self.poller is None:
-            self.poller = select.poll()
-            self.poller.register(self.sock.fileno(), select.POLLIN)
+        poll = self._poller().poll
         while True:
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or not self.poller.poll(max(int(remaining * 1000) + 1, 1)):
+            if remaining <= 0 or not poll(max(int(remaining * 1000) + 1, 1)):
                 if time.monotonic() >= deadline:
                     raise ChannelTimeout()
                 continue
@@ -444,36 +476,33 @@ class Channel:
         """Receive into buf after the bytes already there; return how many arrived."""
         sock = self.sock
         view = self.view[self.have:]
-        if spin:
-            n = self._spin(view, spin)
-            if n is not None:
-                return n
+        if spin and self._spin(spin):
+            return sock.recv_into(view)  # readable: bytes, or the end (0)
         if deadline is not None:
             self._wait(deadline)
         return sock.recv_into(view)
 
-    def _spin(self, view: memoryview, spin: float) -> int | None:
-        """Receive into `view` without blocking, polling for up to `spin` seconds: the bytes
-        received, or None (nothing came, or spinning is off for now)."""
+    def _spin(self, spin: float) -> bool:
+        """Poll the socket without blocking for up to `spin` seconds: whether it became
+        readable (False: nothing came, or spinning is off for now). A poll, not a receive
+        that fails: a failed receive raises, which cost three times a poll."""
         clock = time.perf_counter
         last = clock()
         if last < self.spin_off_until or last - self.last_frame > spin:
-            return None  # spinning is off for now, or the peer is asleep
+            return False  # spinning is off for now, or the peer is asleep
         end = last + spin
-        recv_into = self.sock.recv_into
+        poll = self._poller().poll
         while True:
-            try:
-                return recv_into(view, 0, socket.MSG_DONTWAIT)
-            except BlockingIOError:
-                pass
+            if poll(0):
+                return True
             now = clock()
             if now - last > SPIN_PREEMPTED_SECONDS:
                 # another process had this CPU: every CPU is busy, where spinning slows the
                 # peer down; sleep on the socket for a while instead
                 self.spin_off_until = now + SPIN_BACKOFF_SECONDS
-                return None
+                return False
             if now >= end:
-                return None
+                return False
             os.sched_yield()  # the peer may be queued on this CPU
             last = now
 
@@ -524,10 +553,7 @@ class Channel:
         """Whether bytes the peer sent are waiting: already buffered, or in the socket."""
         if self.have:
             return True
-        if self.poller is None:
-            self.poller = select.poll()
-            self.poller.register(self.sock.fileno(), select.POLLIN)
-        return bool(self.poller.poll(0))
+        return bool(self._poller().poll(0))
 
 
 def recv(sock: socket.socket) -> tuple[int, bytes]:

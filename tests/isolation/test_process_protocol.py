@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import select
 import socket
 import threading
 import time
@@ -154,26 +155,30 @@ def test_channel_reads_small_large_and_split_frames_and_times_out():
 
 
 class _CountingSocket:
-    """A socket stand-in for Channel._spin: counts its non-blocking polls, has nothing to read
-    until `arrive_after` polls, then one frame."""
+    """A socket stand-in for Channel._spin, with its poller: counts the spin's non-blocking
+    polls, has nothing to read until `arrive_after` polls, then is readable."""
 
     def __init__(self, arrive_after: int | None = None):
         self.polls = 0
         self.arrive_after = arrive_after
 
-    def recv_into(self, view, nbytes=0, flags=0):
-        assert flags == socket.MSG_DONTWAIT  # a spin never blocks
+    def fileno(self):
+        return -1
+
+    def poll(self, timeout):
+        assert timeout == 0  # a spin never blocks
         self.polls += 1
         if self.arrive_after is not None and self.polls > self.arrive_after:
-            frame = P.HEADER.pack(2, P.OK, 5) + b"hi"
-            view[:len(frame)] = frame
-            return len(frame)
-        raise BlockingIOError
+            return [(-1, select.POLLIN)]
+        return []
 
 
 def _channel(sock, monkeypatch, cpus=2):
     monkeypatch.setattr(P, "_cpus", lambda: cpus)
-    return P.Channel(sock)
+    channel = P.Channel(sock)
+    if isinstance(sock, _CountingSocket):
+        channel.poller = sock  # the stand-in polls for itself
+    return channel
 
 
 def test_a_receiver_spins_only_while_its_peer_is_awake(monkeypatch):
@@ -183,16 +188,15 @@ def test_a_receiver_spins_only_while_its_peer_is_awake(monkeypatch):
     monkeypatch.setattr(P, "SPIN_PREEMPTED_SECONDS", 3600.0)
     sock = _CountingSocket(arrive_after=3)
     channel = _channel(sock, monkeypatch)
-    view = memoryview(bytearray(64))
     # no frame yet (a pause since): no poll at all
-    assert channel._spin(view, 1.0) is None and sock.polls == 0
+    assert channel._spin(1.0) is False and sock.polls == 0
     channel.last_frame = time.perf_counter()  # a frame just came: the peer is awake
-    assert channel._spin(view, 1.0) == P.HEADER.size + 2 and sock.polls == 4
-    # a spin that runs out returns None (then the receive sleeps)
+    assert channel._spin(1.0) is True and sock.polls == 4
+    # a spin that runs out says so (then the receive sleeps)
     sock = _CountingSocket()
     channel = _channel(sock, monkeypatch)
     channel.last_frame = time.perf_counter()
-    assert channel._spin(view, 0.05) is None and sock.polls > 1
+    assert channel._spin(0.05) is False and sock.polls > 1
     # recv stamps the frame's arrival
     a, b = socket.socketpair()
     try:
@@ -212,7 +216,6 @@ def test_a_receiver_that_lost_its_cpu_stops_spinning(monkeypatch):
     SPIN_BACKOFF_SECONDS; on a single CPU the channel never spins."""
     sock = _CountingSocket()
     channel = _channel(sock, monkeypatch)
-    view = memoryview(bytearray(64))
     now = [1000.0]
 
     def clock():  # every reading 2 ms after the one before: each poll was preempted
@@ -221,14 +224,14 @@ def test_a_receiver_that_lost_its_cpu_stops_spinning(monkeypatch):
 
     monkeypatch.setattr(P.time, "perf_counter", clock)
     channel.last_frame = now[0]
-    assert channel._spin(view, 1.0) is None and sock.polls == 1
+    assert channel._spin(1.0) is False and sock.polls == 1
     assert channel.spin_off_until > now[0] + P.SPIN_BACKOFF_SECONDS / 2
     channel.last_frame = now[0]
-    assert channel._spin(view, 1.0) is None and sock.polls == 1  # backing off: no poll
+    assert channel._spin(1.0) is False and sock.polls == 1  # backing off: no poll
     now[0] += P.SPIN_BACKOFF_SECONDS
     channel.last_frame = now[0]
-    assert channel._spin(view, 1.0) is None and sock.polls == 2  # over: polls again
+    assert channel._spin(1.0) is False and sock.polls == 2  # over: polls again
     monkeypatch.undo()
     single = _channel(_CountingSocket(arrive_after=0), monkeypatch, cpus=1)
     single.last_frame = time.perf_counter()
-    assert single._spin(view, 1.0) is None and single.sock.polls == 0
+    assert single._spin(1.0) is False and single.sock.polls == 0
