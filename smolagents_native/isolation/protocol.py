@@ -53,7 +53,7 @@ import select
 import socket
 import struct
 import time
-from typing import Any
+from typing import Any, Callable
 
 from .. import _core
 from . import wire as _wire
@@ -116,10 +116,9 @@ def _class_key(value: Any) -> tuple[Any, Any]:
     return getattr(t, "__module__", None), getattr(t, "__qualname__", None)
 
 
-def encode_value(value: Any, cross: Any = frozenset()) -> bytes:
-    """The encoding of a value going to the host: data only, and instances of the classes in
-    `cross` (the host's cross_classes keys) as pickles that pass the host's pre-pass. Raises
-    TypeError (or what pickling raises) when the value cannot cross."""
+def value_encoder(cross: Any = frozenset()) -> Callable[[Any], bytes]:
+    """`encode_value` with `cross` fixed: a function of the value (the worker makes one and
+    encodes every step's values with it)."""
 
     def ext(obj: Any) -> tuple[str, Any] | None:
         described = _wire.describe(obj)
@@ -131,7 +130,19 @@ def encode_value(value: Any, cross: Any = frozenset()) -> bytes:
             return PICKLE_EXT, data
         return None
 
-    return _core.wire_dumps(value, ext)
+    dumps = _core.wire_dumps
+
+    def encode(value: Any) -> bytes:
+        return dumps(value, ext)
+
+    return encode
+
+
+def encode_value(value: Any, cross: Any = frozenset()) -> bytes:
+    """The encoding of a value going to the host: data only, and instances of the classes in
+    `cross` (the host's cross_classes keys) as pickles that pass the host's pre-pass. Raises
+    TypeError (or what pickling raises) when the value cannot cross."""
+    return value_encoder(cross)(value)
 
 
 def encode_for_worker(value: Any) -> bytes:

@@ -36,7 +36,7 @@ import socket
 import sys
 import time
 import types
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import ExecutionTimeoutError, InterpreterError
 from . import protocol as P
@@ -224,6 +224,8 @@ def _describe(value: Any, seconds: float) -> str:
 
 
 _ATOMS = frozenset({int, float, complex, str, bytes, bool, type(None)})
+# The executor's own entries of `state`, which the report carries apart (logs, operations)
+_UNREPORTED = frozenset({"_print_outputs", "_operations_count"})
 
 
 _FLAT = frozenset({list, tuple, set, frozenset})
@@ -302,6 +304,8 @@ class _Worker:
         # The classes the host takes as pickles (cross_classes): a value that needs another
         # class is refused here, so the host gets its stand-in text, made in the step.
         self.cross = frozenset(tuple(k) for k in config.get("cross_classes", ()))
+        # The encoding the host will accept, or an exception saying why not.
+        self.encode: Callable[[Any], bytes] = P.value_encoder(self.cross)
         # The top-level packages the code may import (not for "*"): the modules a step
         # imports under them are reported, so that the pool's fork server preloads them.
         self.packages = frozenset(
@@ -309,10 +313,6 @@ class _Worker:
         self.modules_seen = set(sys.modules)
         self.scratch: str | None = None  # the scratch directory (worker_main), None: none
         self.home = os.getcwd()  # the directory a program starts in (the jail's chdir)
-
-    def encode(self, value: Any) -> bytes:
-        """The encoding the host will accept, or an exception saying why not."""
-        return P.encode_value(value, self.cross)
 
     def stub(self, name: str) -> Any:
         sock, channel, worker = self.sock, self.channel, self
@@ -409,8 +409,9 @@ class _Worker:
         if touched is None:
             return state
         inert, last = self.inert, self.last
-        if not all(inert.get(name, name not in last) for name in touched):
-            return state
+        for name in touched:
+            if not inert.get(name, name not in last):
+                return state
         names = [name for name in touched if name in state]
         names += [name for name in state if name not in last and name not in touched]
         return names
@@ -422,7 +423,7 @@ class _Worker:
         updates: dict[str, bytes | None] = {}
         last, last_obj, inert = self.last, self.last_obj, self.inert
         for name in self.names_to_report(state):
-            if name in ("_print_outputs", "_operations_count"):
+            if name in _UNREPORTED:
                 continue
             value = state[name]
             inert[name] = _inert(value)
