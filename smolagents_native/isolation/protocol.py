@@ -130,10 +130,8 @@ def value_encoder(cross: Any = frozenset()) -> Callable[[Any], bytes]:
             return PICKLE_EXT, data
         return None
 
-    dumps = _core.wire_dumps
-
     def encode(value: Any) -> bytes:
-        return dumps(value, ext)
+        return _core.wire_dumps(value, ext)
 
     return encode
 
@@ -142,7 +140,10 @@ def encode_value(value: Any, cross: Any = frozenset()) -> bytes:
     """The encoding of a value going to the host: data only, and instances of the classes in
     `cross` (the host's cross_classes keys) as pickles that pass the host's pre-pass. Raises
     TypeError (or what pickling raises) when the value cannot cross."""
-    return value_encoder(cross)(value)
+    return (value_encoder(cross) if cross else _encode_plain)(value)
+
+
+_encode_plain = value_encoder()  # no class crosses as a pickle
 
 
 def encode_for_worker(value: Any) -> bytes:
