@@ -325,6 +325,16 @@ limits_product_within(const Interp *in, PyObject *l, PyObject *r)
                    PyLong_SHIFT <=
                (double)max_bits;
 }
+/* 1 when `b ** e` (`b` an int of `bbits` bits, `e` >= 0 an int that fits
+ * a long long) is within the int size budget: limits_check_binop's OP_Pow
+ * answer, without its call. */
+static inline int
+limits_power_within(const Interp *in, long long bbits, long long e)
+{
+    long long max_bits = budget_max_int_bits(in);
+    return bbits <= 1 || e <= 0 || !budget_limited(max_bits) ||
+           (double)(bbits - 1) * (double)e <= (double)max_bits;
+}
 int limits_abort(Interp *in, AbortKind kind, const char *fmt, ...);
 /* Raise again the pending abort (in->abort) with its saved message. -1. */
 int limits_reraise_abort(Interp *in);

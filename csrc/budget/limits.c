@@ -434,8 +434,7 @@ limits_check_binop(Interp *in, int op, PyObject *l, PyObject *r)
         if (lb > 1 && PyLong_Check(r)) {
             int overflow = 0;
             long long e = PyLong_AsLongLongAndOverflow(r, &overflow);
-            if (overflow > 0 ||
-                (e > 0 && (double)(lb - 1) * (double)e > max_bits)) {
+            if (overflow > 0 || !limits_power_within(in, lb, e)) {
                 return too_big(in, "power");
             }
         }

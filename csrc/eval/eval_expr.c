@@ -734,6 +734,19 @@ binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
                 break;
             }
             return PyFloat_FromDouble((double)a / (double)b);
+        case OP_Pow:
+            if (b >= 0) {
+                /* `i ** 2`, `10 ** 9`: int's own slot, as the number
+                   protocol would call it, when limits_check_binop would
+                   pass it and the deadline would charge nothing */
+                long long bits =
+                    a == 0 ? 0 : 64 - __builtin_clzll(a < 0 ? -a : a);
+                if (limits_power_within(in, bits, b) &&
+                    deadline_power_light((double)bits, (double)b)) {
+                    return PyLong_Type.tp_as_number->nb_power(l, r, Py_None);
+                }
+            }
+            break;
         default:
             break;
         }
@@ -772,6 +785,11 @@ binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
             break;
         }
         return PyFloat_FromDouble(a / b);
+    case OP_Pow:
+        /* float's slot, which the number protocol reaches for any of
+           these pairs (int's declines a float); nothing to check: the
+           size and deadline checks are about ints */
+        return PyFloat_Type.tp_as_number->nb_power(l, r, Py_None);
     default:
         break;
     }

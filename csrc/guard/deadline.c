@@ -33,8 +33,9 @@
 #include <math.h>
 #include <string.h>
 
-/* Operands below this many bits cost about as much as any operation. */
-#define HEAVY_BITS 4096
+/* Operands below this many bits cost about as much as any operation
+ * (guard.h, where deadline_power_light reads it too). */
+#define HEAVY_BITS DEADLINE_HEAVY_BITS
 /* Estimated nanoseconds per unit of the clock countdown: about the cost of
  * one interpreted operation. */
 #define NS_PER_OP 20.0
@@ -130,13 +131,10 @@ deadline_charge_binop(Interp *in, int op, PyObject *l, PyObject *r)
             PyErr_Clear();
             e = 1e18;
         }
-        if (e <= 1 || lb <= 1) {
+        if (deadline_power_light(lb, e)) {
             return 0;
         }
         double res = lb * e / 30.0;
-        if (res < HEAVY_BITS / 30.0) {
-            return 0;
-        }
         ns = 2.0 * mul_ns(res / 2, res / 2);
         what = "power";
         break;

@@ -386,6 +386,18 @@ generator_is_own(Interp *in, PyObject *it)
 /* deadline.c: the deadline at its sources (budget iterators over
  * unbounded iterators, weights of big-int arithmetic). */
 int deadline_charge_binop(Interp *in, int op, PyObject *l, PyObject *r);
+/* Int operands (and, for a power, results) below this many bits cost about
+ * as much as any operation: deadline_charge_binop charges nothing for them. */
+#define DEADLINE_HEAVY_BITS 4096
+/* 1 when `b ** e` is light for the deadline, `b` an int of `bbits` bits
+ * and `e` an int: deadline_charge_binop charges nothing for it (its OP_Pow
+ * case asks this), and the evaluator need not call that function for the
+ * small powers of ordinary code (`i ** 2`, `10 ** 9`). */
+static inline int
+deadline_power_light(double bbits, double e)
+{
+    return e <= 1 || bbits <= 1 || bbits * e < (double)DEADLINE_HEAVY_BITS;
+}
 
 int deadline_check_modpow(Interp *in, PyObject *b, PyObject *e, PyObject *m);
 /* Steals res: res itself, or a budget iterator over it.  New ref / NULL. */

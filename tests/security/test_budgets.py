@@ -214,6 +214,24 @@ def test_int_size_budget_holds_for_products_of_ints_of_a_few_digits(budgets, bit
     assert ex(f"({x} << {1_000 - bits}) + ({x} << {1_000 - bits})").output.bit_length() == 1_001
 
 
+@pytest.mark.parametrize("base", [2, 3, -3, 7, 1000, -(2**29), 2**29 + 1])
+def test_int_size_budget_holds_for_powers_of_small_ints(budgets, base):
+    """`b ** e` of one-digit ints is computed by int's own slot, without the size check's
+    call, when its rule (limits_power_within: (bits(b) - 1) * e <= MAX_INT_BITS) passes and the
+    deadline would charge nothing: with a budget of 1,000 bits the rule's boundary lies on that
+    path, and it holds exactly there, for the operator and in place."""
+    budgets(MAX_INT_BITS=1_000)
+    ex = new_executor()
+    bits = abs(base).bit_length()
+    e = 1_000 // (bits - 1)  # the largest exponent the rule allows
+    assert ex(f"x = ({base}) ** {e}\nx == {base ** e}").output is True
+    assert ex(f"x = {base}\nx **= {e}\nx == {base ** e}").output is True
+    assert_budget(ex, f"x = ({base}) ** {e + 1}", "too large")
+    assert_budget(ex, f"x = {base}\nx **= {e + 1}", "too large")
+    # bases of one bit or none: any exponent of a digit
+    assert ex(f"(1 ** {2**29}, (-1) ** {2**29 + 1}, 0 ** {2**29})").output == (1, -1, 0)
+
+
 def test_int_size_budget_ignores_an_overridden_bit_length(budgets):
     """An int subclass's own `bit_length` is not what the size check asks: the digits are read
     (before, ints above 64 bits were measured by calling `bit_length`, the sandboxed code's
