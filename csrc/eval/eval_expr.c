@@ -2277,6 +2277,32 @@ call_host_warm_ok(Node *e, PyObject *func)
 static PyObject *call_function_with(Frame *f, Node *e, PyObject *func,
                                     PyObject *self_arg);
 
+/* call_function_with's first case, reached from call_function by a tail
+ * jump when the callee is an interpreted function: a call that takes
+ * exactly its positional arguments goes straight to the new frame
+ * (function_call_simple), without call_function_with's frame, which its
+ * other cases need (an argument array, the call gate); any other call of
+ * it goes on to call_function_with. */
+static NOINLINE PyObject *
+call_interpreted(Frame *f, Node *e, PyObject *func, PyObject *self_arg)
+{
+    FunctionObject *fn = (FunctionObject *)func;
+    if ((e->flags & NF_STAR_ARGS) || e->Call.nkeywords != 0 ||
+        fn->scope->simple_argc != e->Call.nargs + (self_arg != NULL) ||
+        !function_is_direct(f->in, fn)) {
+        return call_function_with(f, e, func, self_arg);
+    }
+    if (e->Call.func->kind == K_Name || e->Call.func->kind == K_Attribute) {
+        /* as call_function_with: smolagents counts neither a callee name
+           nor the attribute of a method call (only its object) */
+        uncharge(f->in);
+    }
+    PyObject *res =
+        function_call_simple(f, fn, self_arg, e->Call.args, e->Call.nargs);
+    Py_DECREF(func);
+    return res;
+}
+
 /* A call: its callee (load_method for `obj.name(...)`), then the call.
  * Kept small, so that the warm host-call sites (call_method_warm,
  * call_host_warm) pay for no more of call_function_with than its test. */
@@ -2317,6 +2343,9 @@ call_function(Frame *f, Node *e)
         /* a builtin, a static type or a module's function the call gate
            passed before */
         return call_host_warm(f, e, func);
+    }
+    if (Py_TYPE(func) == in_st(f->in)->FunctionType) {
+        return call_interpreted(f, e, func, self_arg);
     }
     return call_function_with(f, e, func, self_arg);
 }

@@ -660,7 +660,7 @@ init_result(PyObject *obj, PyObject *res)
  * __init__ is fn: the arguments are evaluated first, then the object is
  * made (new_tp's tp_new, object_new, with no arguments: what type_call
  * makes first) and takes the frame's first slot. */
-static inline PyObject *
+static ALWAYS_INLINE PyObject *
 call_simple(Frame *f, FunctionObject *fn, PyObject *self_arg,
             PyTypeObject *new_tp, Node **args, Py_ssize_t nargs)
 {
