@@ -734,19 +734,6 @@ binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
                 break;
             }
             return PyFloat_FromDouble((double)a / (double)b);
-        case OP_Pow:
-            if (b >= 0) {
-                /* `i ** 2`, `10 ** 9`: int's own slot, as the number
-                   protocol would call it, when limits_check_binop would
-                   pass it and the deadline would charge nothing */
-                long long bits =
-                    a == 0 ? 0 : 64 - __builtin_clzll(a < 0 ? -a : a);
-                if (limits_power_within(in, bits, b) &&
-                    deadline_power_light((double)bits, (double)b)) {
-                    return PyLong_Type.tp_as_number->nb_power(l, r, Py_None);
-                }
-            }
-            break;
         default:
             break;
         }
@@ -785,11 +772,6 @@ binary_op(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
             break;
         }
         return PyFloat_FromDouble(a / b);
-    case OP_Pow:
-        /* float's slot, which the number protocol reaches for any of
-           these pairs (int's declines a float); nothing to check: the
-           size and deadline checks are about ints */
-        return PyFloat_Type.tp_as_number->nb_power(l, r, Py_None);
     default:
         break;
     }
@@ -813,6 +795,31 @@ binary_op_slow(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
         return (op == OP_Add   ? nm->nb_add
                 : op == OP_Sub ? nm->nb_subtract
                                : nm->nb_multiply)(l, r);
+    }
+    if (op == OP_Pow) {
+        PyTypeObject *lt = Py_TYPE(l), *rt = Py_TYPE(r);
+        long long a, b;
+        if (lt == &PyLong_Type && rt == &PyLong_Type &&
+            compat_small_int(l, &a) && compat_small_int(r, &b) && b >= 0) {
+            /* `i ** 2`, `10 ** 9`: int's own slot, as the number protocol
+               would call it, when limits_check_binop would pass the power
+               and the deadline would charge nothing for it */
+            long long bits =
+                a == 0 ? 0 : 64 - __builtin_clzll(a < 0 ? -a : a);
+            if (limits_power_within(in, bits, b) &&
+                deadline_power_light((double)bits, (double)b)) {
+                return PyLong_Type.tp_as_number->nb_power(l, r, Py_None);
+            }
+        }
+        else if ((lt == &PyFloat_Type &&
+                  (rt == &PyFloat_Type || rt == &PyLong_Type)) ||
+                 (lt == &PyLong_Type && rt == &PyFloat_Type)) {
+            /* a float and a float or an int: float's slot, which the
+               number protocol reaches for each of these pairs (int's
+               declines a float); neither check below applies (they are
+               about int results) */
+            return PyFloat_Type.tp_as_number->nb_power(l, r, Py_None);
+        }
     }
     if ((op == OP_Pow || op == OP_LShift || op == OP_Mult || op == OP_Add) &&
         limits_check_binop(in, op, l, r) < 0) {
