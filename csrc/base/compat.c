@@ -315,7 +315,7 @@ compat_long_num_bits(PyObject *v)
     }
     if (dg[nd - 1] != 0) {
         return (size_t)(nd - 1) * PyLong_SHIFT +
-               (size_t)(64 - __builtin_clzll((unsigned long long)dg[nd - 1]));
+               (size_t)compat_u64_bits((unsigned long long)dg[nd - 1]);
     }
     int overflow = 0;
     long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
@@ -325,7 +325,7 @@ compat_long_num_bits(PyObject *v)
     if (!overflow) {
         unsigned long long m =
             x < 0 ? 0ULL - (unsigned long long)x : (unsigned long long)x;
-        return m == 0 ? 0 : (size_t)(64 - __builtin_clzll(m));
+        return (size_t)compat_u64_bits(m);
     }
     /* not normalized (never for an int CPython made): int.bit_length() */
     PyObject *r = PyObject_CallMethod(v, "bit_length", NULL);

@@ -533,6 +533,14 @@ compat_long_two_digits(PyObject *v, long long *out)
 
 /* Number of bits of |v| for an int (0 for 0); (size_t)-1 with an exception
  * set on error. */
+/* Bits in the magnitude `m` (0 for 0): int.bit_length() of a value that
+ * fits 64 bits. */
+static inline int
+compat_u64_bits(unsigned long long m)
+{
+    return m == 0 ? 0 : 64 - __builtin_clzll(m);
+}
+
 size_t compat_long_num_bits(PyObject *v);
 
 /* Writes the int `v` as `n` bytes of little-endian two's complement at

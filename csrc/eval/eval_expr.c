@@ -804,8 +804,8 @@ binary_op_slow(Interp *in, int op, PyObject *l, PyObject *r, int inplace)
             /* `i ** 2`, `10 ** 9`: int's own slot, as the number protocol
                would call it, when limits_check_binop would pass the power
                and the deadline would charge nothing for it */
-            long long bits =
-                a == 0 ? 0 : 64 - __builtin_clzll(a < 0 ? -a : a);
+            long long bits = compat_u64_bits(
+                a < 0 ? 0ULL - (unsigned long long)a : (unsigned long long)a);
             if (limits_power_within(in, bits, b) &&
                 deadline_power_light((double)bits, (double)b)) {
                 return PyLong_Type.tp_as_number->nb_power(l, r, Py_None);
@@ -2284,12 +2284,13 @@ call_host_warm_ok(Node *e, PyObject *func)
 static PyObject *call_function_with(Frame *f, Node *e, PyObject *func,
                                     PyObject *self_arg);
 
-/* call_function_with's first case, reached from call_function by a tail
- * jump when the callee is an interpreted function: a call that takes
+/* The call of an interpreted function `func` (owned; `self_arg` owned or
+ * NULL), reached by a tail jump from call_callee: a call that takes
  * exactly its positional arguments goes straight to the new frame
- * (function_call_simple), without call_function_with's frame, which its
- * other cases need (an argument array, the call gate); any other call of
- * it goes on to call_function_with. */
+ * (function_call_simple: no argument array, no binding), without
+ * call_function_with's frame, which its other cases need (an argument
+ * array, the call gate); any other call of it goes on to
+ * call_function_with. */
 static NOINLINE PyObject *
 call_interpreted(Frame *f, Node *e, PyObject *func, PyObject *self_arg)
 {
@@ -2308,6 +2309,18 @@ call_interpreted(Frame *f, Node *e, PyObject *func, PyObject *self_arg)
         function_call_simple(f, fn, self_arg, e->Call.args, e->Call.nargs);
     Py_DECREF(func);
     return res;
+}
+
+/* The call of `func` (owned), its callee resolved (`self_arg`: the object
+ * of an unbound method call, owned, or NULL), past the warm host-call
+ * paths: the one way into call_interpreted and call_function_with. */
+static inline PyObject *
+call_callee(Frame *f, Node *e, PyObject *func, PyObject *self_arg)
+{
+    if (Py_TYPE(func) == in_st(f->in)->FunctionType) {
+        return call_interpreted(f, e, func, self_arg);
+    }
+    return call_function_with(f, e, func, self_arg);
 }
 
 /* A call: its callee (load_method for `obj.name(...)`), then the call.
@@ -2351,10 +2364,7 @@ call_function(Frame *f, Node *e)
            passed before */
         return call_host_warm(f, e, func);
     }
-    if (Py_TYPE(func) == in_st(f->in)->FunctionType) {
-        return call_interpreted(f, e, func, self_arg);
-    }
-    return call_function_with(f, e, func, self_arg);
+    return call_callee(f, e, func, self_arg);
 }
 
 /* The call `e` of `func` (owned), its callee evaluated already and not an
@@ -2366,7 +2376,7 @@ call_with_callee(Frame *f, Node *e, PyObject *func)
     if (call_host_warm_ok(e, func)) {
         return call_host_warm(f, e, func);
     }
-    return call_function_with(f, e, func, NULL);
+    return call_callee(f, e, func, NULL);
 }
 
 /* The call gate of Call `e` for host callable `func`: the flags for
@@ -2415,19 +2425,8 @@ call_function_with(Frame *f, Node *e, PyObject *func, PyObject *self_arg)
            method call (only its object) */
         uncharge(f->in);
     }
-    if (Py_TYPE(func) == in_st(f->in)->FunctionType &&
-        !(e->flags & NF_STAR_ARGS) && e->Call.nkeywords == 0) {
-        /* an interpreted function taking exactly these positional
-           arguments: no argument array, no binding */
-        FunctionObject *fn = (FunctionObject *)func;
-        if (fn->scope->simple_argc == e->Call.nargs + (self_arg != NULL) &&
-            function_is_direct(f->in, fn)) {
-            PyObject *res = function_call_simple(f, fn, self_arg, e->Call.args,
-                                                 e->Call.nargs);
-            Py_DECREF(func);
-            return res;
-        }
-    }
+    /* (an interpreted function taking exactly its positional arguments
+       never comes here: call_callee sends it to call_interpreted) */
     PyObject *res = NULL;
     FunctionObject *init;
     if (Py_IS_TYPE(func, &PyType_Type) && !(e->flags & NF_STAR_ARGS) &&
