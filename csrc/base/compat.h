@@ -383,10 +383,11 @@ int compat_type_has_instance_dict(PyTypeObject *tp);
  * as CPython made it, or NULL while CPython keeps the attributes as values
  * without a dict object (borrowed; read from where CPython keeps it, the
  * word three before the object: Include/internal/pycore_object.h).
- * PyObject_GenericGetDict would make the dict object (for good: an
- * allocation per instance, freed with it, and CPython's own inline-values
- * paths gone for every later access); PyObject_GenericSetAttr /
- * GenericGetAttr are CPython's fast way into the values.  Used only where
+ * PyObject_GenericGetDict makes the dict object (for good: an allocation
+ * per instance, freed with it); the evaluator makes it at an instance's
+ * first read at a learned site, after which an item access of the dict
+ * costs less than PyObject_GenericSetAttr / GenericGetAttr (their type
+ * lookup on every access).  Used only where
  * compat_managed_dict_known(tp): the type has a managed dict and a check at
  * module exec (compat_managed_dict_check, on a class of its own) found the
  * pointer there, NULL before and the dict after PyObject_GenericGetDict

@@ -541,7 +541,7 @@ store_target_other(Frame *f, Node *t, PyObject *value)
     case K_Name:
         return store_name(f, t, value);
     case K_Attribute: {
-        PyObject *obj = eval_expr(f, t->Attribute.value);
+        PyObject *obj = eval_operand(f, t->Attribute.value);
         if (obj == NULL) {
             return -1;
         }
@@ -2746,13 +2746,19 @@ instance_dict_at(Node *e, PyObject *obj)
     }
     /* an object read at a learned site is read again: its dict object is
        made here once if CPython has not made it (the values' own lookup,
-       PyObject_GenericGetAttr, costs more per read than this one) */
+       PyObject_GenericGetAttr, costs more per read than this one).  The
+       managed dict is borrowed: PyDict_Next compares no key and runs no
+       code, and obj (the caller's) holds it meanwhile. */
     PyObject *d = compat_managed_dict_known(Py_TYPE(obj))
-                      ? Py_XNewRef(compat_managed_dict(obj))
+                      ? compat_managed_dict(obj)
                       : NULL;
-    if (d == NULL && (d = PyObject_GenericGetDict(obj, NULL)) == NULL) {
-        PyErr_Clear();
-        return NULL;
+    PyObject *made = NULL;
+    if (d == NULL) {
+        if ((made = PyObject_GenericGetDict(obj, NULL)) == NULL) {
+            PyErr_Clear();
+            return NULL;
+        }
+        d = made;
     }
     Py_ssize_t pos = e->Attribute.aidx - 1;
     PyObject *k, *v;
@@ -2762,7 +2768,7 @@ instance_dict_at(Node *e, PyObject *obj)
     else {
         v = NULL;
     }
-    Py_DECREF(d); /* the object holds it */
+    Py_XDECREF(made); /* the object holds it */
     return v;
 }
 
