@@ -142,15 +142,43 @@ compat_type_has_instance_dict(PyTypeObject *tp)
 
 int compat_managed_dict_layout = 0;
 
+#if PY_VERSION_HEX >= 0x030B0000
+/* A class of its own for a layout check at module exec: a new reference,
+ * or NULL with an exception. */
+static PyObject *
+probe_class(const char *name)
+{
+    PyObject *ns = PyDict_New();
+    PyObject *cls = ns == NULL ? NULL
+                               : PyObject_CallFunction((PyObject *)&PyType_Type,
+                                                       "s()O", name, ns);
+    Py_XDECREF(ns);
+    return cls;
+}
+
+/* What a layout check found: `ok`; 0 after an error other than a
+ * MemoryError (a layout other than the one we know: not used), which is
+ * cleared; -1 after a MemoryError. */
+static int
+probe_result(int ok)
+{
+    if (PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_MemoryError)) {
+            return -1;
+        }
+        PyErr_Clear();
+        return 0;
+    }
+    return ok;
+}
+#endif
+
 int
 compat_managed_dict_check(void)
 {
     compat_managed_dict_layout = 0;
 #if PY_VERSION_HEX >= 0x030B0000
-    PyObject *ns = PyDict_New();
-    PyObject *cls = ns == NULL ? NULL
-                               : PyObject_CallFunction((PyObject *)&PyType_Type,
-                                                       "s()O", "_layout_probe", ns);
+    PyObject *cls = probe_class("_layout_probe");
     PyObject *obj = cls == NULL ? NULL : PyObject_CallNoArgs(cls);
     PyObject *name = PyUnicode_InternFromString("probe");
     PyObject *dict = NULL;
@@ -165,16 +193,193 @@ compat_managed_dict_check(void)
     Py_XDECREF(name);
     Py_XDECREF(obj);
     Py_XDECREF(cls);
-    Py_XDECREF(ns);
-    if (PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_MemoryError)) {
-            PyErr_Clear(); /* a layout other than the one we know: not used */
-        }
-        else {
-            return -1;
-        }
+    if ((ok = probe_result(ok)) < 0) {
+        return -1;
     }
     compat_managed_dict_layout = ok;
+#endif
+    return 0;
+}
+
+int compat_inline_values_layout = 0;
+
+uint32_t
+compat_inline_find(PyObject *obj, PyObject *value)
+{
+    CompatInlineValues *v = compat_inline_values(obj);
+    if (v == NULL) {
+        return 0;
+    }
+    uint32_t found = 0;
+    for (uint32_t i = 0; i < v->capacity; i++) {
+        if (v->values[i] == value) {
+            if (found != 0) {
+                return 0; /* several: not the name's alone */
+            }
+            found = i + 1;
+        }
+    }
+    return found;
+}
+
+uint32_t
+compat_inline_slot_of(PyObject *obj, PyObject *name, PyObject *value)
+{
+    if (compat_inline_values(obj) == NULL) {
+        return 0;
+    }
+    PyObject *got = PyObject_GenericGetAttr(obj, name);
+    if (got == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    /* the read's last act was taking the name's value from its slot; no
+       code has run since */
+    uint32_t slot = got == value ? compat_inline_find(obj, value) : 0;
+    Py_DECREF(got); /* obj's slot holds it still */
+    return slot;
+}
+
+#if PY_VERSION_HEX >= 0x030D0000
+/* The keys of obj's dict in order are exactly (k0, k1) (k1 NULL: k0 alone) */
+static int
+inline_probe_order(PyObject *obj, PyObject *k0, PyObject *k1)
+{
+    PyObject *d = PyObject_GenericGetDict(obj, NULL);
+    if (d == NULL) {
+        return 0;
+    }
+    PyObject *keys = PyDict_Keys(d);
+    Py_DECREF(d);
+    if (keys == NULL) {
+        return 0;
+    }
+    Py_ssize_t n = k1 == NULL ? 1 : 2;
+    int ok = PyList_GET_SIZE(keys) == n && PyList_GET_ITEM(keys, 0) == k0 &&
+             (n == 1 || PyList_GET_ITEM(keys, 1) == k1);
+    Py_DECREF(keys);
+    return ok;
+}
+
+/* The probe of compat_inline_values_check, on instances of a class of its
+ * own: 1 when CPython keeps their attributes where and as
+ * CompatInlineValues says. */
+static int
+inline_values_probe(PyObject *cls, PyObject *a, PyObject *b)
+{
+    PyObject *na = PyUnicode_InternFromString("probe_a");
+    PyObject *nb = PyUnicode_InternFromString("probe_b");
+    PyObject *obj = NULL, *obj2 = NULL, *dict = NULL, *got = NULL;
+    PyObject *empty = NULL;
+    int ok = 0;
+    if (na == NULL || nb == NULL || (obj = PyObject_CallNoArgs(cls)) == NULL ||
+        (obj2 = PyObject_CallNoArgs(cls)) == NULL ||
+        !PyType_HasFeature(Py_TYPE(obj), Py_TPFLAGS_INLINE_VALUES) ||
+        compat_managed_dict(obj) != NULL ||
+        PyObject_GenericSetAttr(obj, na, a) < 0 ||
+        PyObject_GenericSetAttr(obj, nb, b) < 0) {
+        goto done;
+    }
+    compat_inline_values_layout = 1; /* for the accessors, while probing */
+    CompatInlineValues *v = compat_inline_values(obj);
+    uint8_t *order = v == NULL ? NULL : (uint8_t *)&v->values[v->capacity];
+    if (v == NULL || v->capacity < 2 || v->size != 2 || order[0] != 0 ||
+        order[1] != 1 || v->values[0] != a || v->values[1] != b ||
+        compat_inline_find(obj, b) != 2 || compat_inline_get(obj, 0) != a) {
+        goto done;
+    }
+    /* a slot written in place is what getattr gives */
+    if (!compat_inline_store(obj, 0, b) ||
+        (got = PyObject_GetAttr(obj, na)) != b) {
+        goto done;
+    }
+    Py_CLEAR(got);
+    if (!compat_inline_store(obj, 0, a) || compat_inline_find(obj, b) != 2 ||
+        v->size != 2) {
+        goto done;
+    }
+    /* an empty slot written comes last in the instance's order: obj2 gets
+       b then a, through the slots of the keys obj made */
+    CompatInlineValues *v2 = compat_inline_values(obj2);
+    if (v2 == NULL || compat_managed_dict(obj2) != NULL || v2->size != 0 ||
+        !compat_inline_store(obj2, 1, b) || !compat_inline_store(obj2, 0, a) ||
+        v2->size != 2 || (got = PyObject_GetAttr(obj2, na)) != a ||
+        !inline_probe_order(obj2, nb, na)) {
+        goto done;
+    }
+    Py_CLEAR(got);
+    /* a deleted attribute empties its slot and leaves the order */
+    if (PyObject_DelAttr(obj, na) < 0 || compat_inline_get(obj, 0) != NULL ||
+        compat_inline_get(obj, 1) != b || v->size != 1 || order[0] != 1 ||
+        !compat_inline_store(obj, 0, a) || v->size != 2 ||
+        compat_inline_get(obj, 0) != a) {
+        goto done;
+    }
+    /* the dict object CPython makes reads the same slots (the order: b,
+       then a added back) */
+    if (!inline_probe_order(obj, nb, na) ||
+        (dict = PyObject_GenericGetDict(obj, NULL)) == NULL ||
+        compat_managed_dict(obj) != dict || compat_inline_values(obj) != v ||
+        PyDict_GetItemWithError(dict, na) != a) {
+        goto done;
+    }
+#if PY_VERSION_HEX >= 0x030E0000
+    if (compat_inline_store(obj, 0, b) &&
+        PyDict_GetItemWithError(dict, na) != b) {
+        goto done;
+    }
+    if (PyDict_GetItemWithError(dict, na) == b &&
+        !compat_inline_store(obj, 0, a)) {
+        goto done;
+    }
+#else
+    if (compat_inline_store(obj, 0, b)) {
+        goto done; /* never with a dict object on 3.13 */
+    }
+#endif
+    if (PyDict_GetItemWithError(dict, na) != a) {
+        goto done;
+    }
+    /* a __dict__ replaced: no longer valid */
+    if ((empty = PyDict_New()) == NULL ||
+        PyObject_SetAttrString(obj, "__dict__", empty) < 0 ||
+        compat_inline_values(obj) != NULL || compat_inline_find(obj, b) != 0 ||
+        compat_inline_store(obj, 0, a)) {
+        goto done;
+    }
+    ok = 1;
+done:
+    compat_inline_values_layout = 0;
+    Py_XDECREF(empty);
+    Py_XDECREF(got);
+    Py_XDECREF(dict);
+    Py_XDECREF(obj2);
+    Py_XDECREF(obj);
+    Py_XDECREF(na);
+    Py_XDECREF(nb);
+    return ok;
+}
+#endif
+
+int
+compat_inline_values_check(void)
+{
+    compat_inline_values_layout = 0;
+#if PY_VERSION_HEX >= 0x030D0000
+    if (!compat_managed_dict_layout) {
+        return 0;
+    }
+    PyObject *cls = probe_class("_inline_probe");
+    PyObject *a = PyList_New(0), *b = PyList_New(0);
+    int ok = cls != NULL && a != NULL && b != NULL &&
+             inline_values_probe(cls, a, b);
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(cls);
+    if ((ok = probe_result(ok)) < 0) {
+        return -1;
+    }
+    compat_inline_values_layout = ok;
 #endif
     return 0;
 }

@@ -413,6 +413,110 @@ compat_managed_dict(PyObject *obj)
 /* Sets compat_managed_dict_layout (module exec).  0 / -1. */
 int compat_managed_dict_check(void);
 
+/* 3.13+: the attributes of an instance whose type has
+ * Py_TPFLAGS_INLINE_VALUES, kept by CPython right after the object
+ * (tp_basicsize) in this layout (Include/internal/pycore_dict.h, struct
+ * _dictvalues): `valid` is 0 once they no longer are the instance's
+ * attributes (its __dict__ replaced, its dict grown into a table of its
+ * own); while valid, slot i holds the value of the type's shared key i
+ * (ht_cached_keys, to which keys are only ever added), NULL when the
+ * instance has no such attribute; a dict object CPython made for the
+ * instance reads and writes these same slots.  CPython's own
+ * LOAD_ATTR_INSTANCE_VALUE / STORE_ATTR_INSTANCE_VALUE read and write a
+ * slot under the same conditions as compat_inline_get /
+ * compat_inline_store.  Used only where a check at module exec
+ * (compat_inline_values_check, on a class of its own: the slots, their
+ * order, valid; stores seen through getattr, through `vars()`'s order and
+ * through the dict object; a deleted attribute; a replaced __dict__) found
+ * this layout: compat_inline_values_layout, _core.INLINE_VALUES_LAYOUT. */
+typedef struct {
+    uint8_t capacity;
+    uint8_t size;
+    uint8_t embedded;
+    uint8_t valid;
+    PyObject *values[1];
+} CompatInlineValues;
+extern int compat_inline_values_layout;
+static inline CompatInlineValues *
+compat_inline_values(PyObject *obj)
+{
+#if PY_VERSION_HEX >= 0x030D0000
+    PyTypeObject *tp = Py_TYPE(obj);
+    if (!compat_inline_values_layout ||
+        !PyType_HasFeature(tp, Py_TPFLAGS_INLINE_VALUES)) {
+        return NULL;
+    }
+    CompatInlineValues *v =
+        (CompatInlineValues *)((char *)obj + tp->tp_basicsize);
+    return v->valid ? v : NULL;
+#else
+    (void)obj;
+    return NULL;
+#endif
+}
+/* The value in slot `i` of obj's valid inline values (borrowed), or NULL:
+ * none, `i` past them, or the slot empty. */
+static inline PyObject *
+compat_inline_get(PyObject *obj, uint32_t i)
+{
+    CompatInlineValues *v = compat_inline_values(obj);
+    return v != NULL && i < v->capacity ? v->values[i] : NULL;
+}
+/* Put `value` in slot `i` of obj's valid inline values as CPython's
+ * STORE_ATTR_INSTANCE_VALUE does: in place of the value there (released
+ * after: it may run code), or in an empty slot, which then comes last in
+ * the values' order (the order array after the `capacity` slots, `size`
+ * of it used), when CPython has made no dict object for the instance.  1
+ * when done, 0 when not possible here: no valid values, `i` past them, or
+ * a dict object made for the instance whose store this would skip (on
+ * 3.13 its version tag; on 3.14+, where the dict reads these same slots,
+ * a watcher's event, and any added key). */
+static inline int
+compat_inline_store(PyObject *obj, uint32_t i, PyObject *value)
+{
+    CompatInlineValues *v = compat_inline_values(obj);
+    if (v == NULL || i >= v->capacity) {
+        return 0;
+    }
+    PyObject *old = v->values[i];
+#if PY_VERSION_HEX >= 0x030E0000
+    extern int compat_watch_bits_direct; /* dictwatch.c */
+    PyDictObject *d = (PyDictObject *)compat_managed_dict(obj);
+    if (d != NULL && (old == NULL || !compat_watch_bits_direct ||
+                      (d->_ma_watcher_tag & 0xFF) != 0 ||
+                      (void *)d->ma_values != (void *)v)) {
+        return 0;
+    }
+#else
+    if (compat_managed_dict(obj) != NULL) {
+        return 0;
+    }
+#endif
+    v->values[i] = Py_NewRef(value);
+    if (old == NULL) {
+        /* the slot was empty: a new key of the instance, last in order
+           (each slot is in the order at most once: size < capacity) */
+        ((uint8_t *)&v->values[v->capacity])[v->size] = (uint8_t)i;
+        v->size++;
+        return 1;
+    }
+    Py_DECREF(old);
+    return 1;
+}
+/* 1 + the one slot of obj's valid inline values that holds `value`, or 0
+ * (no valid values, no slot, or several: the slot a value read by name
+ * came from, when no code ran between the read and this call). */
+uint32_t compat_inline_find(PyObject *obj, PyObject *value);
+/* 1 + the slot of obj's valid inline values where a store just put `value`
+ * under `name`, or 0: the name read back gives `value` and one slot alone
+ * holds it (a store's release of the old value may have run code since:
+ * the read is what says where the name's value is now).  Clears any error
+ * of the read. */
+uint32_t compat_inline_slot_of(PyObject *obj, PyObject *name, PyObject *value);
+/* Sets compat_inline_values_layout (module exec, after
+ * compat_managed_dict_check).  0 / -1. */
+int compat_inline_values_check(void);
+
 /* Method lookup for a call `obj.name(...)`: returns a new reference; sets
  * *unbound to 1 when the result is a plain function or method descriptor
  * found on the type that must be called with obj as first argument, to 0

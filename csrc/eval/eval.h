@@ -77,6 +77,15 @@ in_eval(const Interp *in)
  * held by the program); the same for the values of a module
  * (Attribute.mval). */
 #define MOD_MAX_FILLS 4
+/* How many times an attribute site learns where its name sits in the
+ * instance dict or inline slots (Attribute.aidx, vidx): a site whose
+ * instances keep their keys in other orders stops learning after that and
+ * takes the generic lookup. */
+#define AIDX_MAX_FILLS 4
+/* How many times a store site looks for its name's inline slot
+ * (Attribute.svidx): values several slots share (small ints, None) hide
+ * it, and a site that keeps finding such values stops looking. */
+#define SVIDX_MAX_FILLS 4
 /* Attribute.mval_version of a value remembered in an earlier budget window:
  * the next load takes the full path (a watched version is never this
  * large: it counts dict changes from 1) */

@@ -488,8 +488,9 @@ int
 attr_store_plain(Frame *f, Node *t, PyObject *obj, PyObject *value)
 {
     AttrVerdict cached = {t->Attribute.itype, t->Attribute.itag,
-                          t->Attribute.stag};
-    AttrVerdict learned = {NULL, 0, 0};
+                          t->Attribute.stag, t->Attribute.svidx,
+                          t->Attribute.sfills < SVIDX_MAX_FILLS};
+    AttrVerdict learned = {NULL, 0, 0, 0, 0};
     int r = policy_setattr_plain_cached(f->in, obj, t->obj, value, &cached,
                                         &learned);
     if (learned.type != NULL) {
@@ -2729,20 +2730,23 @@ eval_namedexpr(Frame *f, Node *e)
     return v;
 }
 
-/* How many times an attribute site learns where its name sits in the
- * instance dict (Attribute.aidx): a site whose instances keep their keys in
- * other orders stops learning after that and takes the generic lookup. */
-#define AIDX_MAX_FILLS 4
-
 /* The value at the position the site learned for its itag (aidx - 1) in
  * obj's instance dict when its key is the node's name object itself: a new
  * reference, or NULL (no error). */
 static inline PyObject *
 instance_dict_at(Node *e, PyObject *obj)
 {
-    if (e->Attribute.aidx == 0 || e->Attribute.atag != e->Attribute.itag ||
-        Py_TYPE(obj)->tp_dictoffset == 0) {
-        return NULL; /* not learned for this type and tag; no dict */
+    if (e->Attribute.atag != e->Attribute.itag) {
+        return NULL; /* not learned for this type and tag */
+    }
+    if (e->Attribute.vidx != 0) {
+        /* the name's slot in the values CPython keeps inline, as
+           LOAD_ATTR_INSTANCE_VALUE reads it */
+        PyObject *v = compat_inline_get(obj, e->Attribute.vidx - 1);
+        return Py_XNewRef(v);
+    }
+    if (e->Attribute.aidx == 0 || Py_TYPE(obj)->tp_dictoffset == 0) {
+        return NULL; /* not learned; no dict */
     }
     /* an object read at a learned site is read again: its dict object is
        made here once if CPython has not made it (the values' own lookup,

@@ -56,6 +56,8 @@ specialize_attr_verdict(Node *e, const AttrVerdict *v)
     e->Attribute.itag = v->tag;
     if (v->dict_only_tag != 0) {
         e->Attribute.stag = v->dict_only_tag;
+        e->Attribute.svidx = v->slot;
+        e->Attribute.sfills += v->slot_learn;
     }
 }
 
@@ -111,10 +113,30 @@ specialize_instance_attr(Node *e, PyObject *obj, PyObject *v)
     if (Py_TYPE(obj)->tp_dictoffset == 0) {
         return; /* no instance dict */
     }
+    /* v was read from obj by name just before (no code ran since): the one
+       inline slot holding it is the name's, for good (shared keys are only
+       added to) */
+    uint32_t vslot = compat_inline_find(obj, v);
     PyObject *found = compat_type_lookup(Py_TYPE(obj), e->obj);
     if (found != NULL || PyErr_Occurred()) {
         Py_XDECREF(found);
         PyErr_Clear();
+        return;
+    }
+    if (vslot != 0) {
+        /* the values are read where CPython keeps them: no dict object
+           made for the instance */
+        e->Attribute.vidx = (uint8_t)vslot;
+        e->Attribute.aidx = 0;
+        e->Attribute.atag = e->Attribute.itag;
+        return;
+    }
+    if (e->Attribute.afills < AIDX_MAX_FILLS &&
+        compat_inline_values(obj) != NULL) {
+        /* inline values, but several slots hold this one (small ints,
+           None): placed at a later read; the dict position below, the
+           last resort, makes a dict object for the instance, which its
+           stores then go through */
         return;
     }
     PyObject *d = PyObject_GenericGetDict(obj, NULL);
@@ -128,6 +150,7 @@ specialize_instance_attr(Node *e, PyObject *obj, PyObject *v)
         if (k == e->obj && val == v) {
             if (at < INT32_MAX) {
                 e->Attribute.aidx = (int32_t)at + 1;
+                e->Attribute.vidx = 0;
                 e->Attribute.atag = e->Attribute.itag;
             }
             break;

@@ -175,11 +175,17 @@ int policy_setattr_plain(Interp *in, PyObject *obj, PyObject *name,
  * itag, stag: eval/specialize.c writes them; the guards only return
  * verdicts).  type NULL: nothing to remember.  dict_only_tag: for a store,
  * the tag at which the type has no attribute of the name and its instances
- * have a dict (0: not known). */
+ * have a dict (0: not known).  slot, with dict_only_tag: 1 + the name's slot
+ * in the values CPython keeps inline (compat_inline_values, 3.13+), 0 when
+ * not known; in `cached`, slot_learn: whether the store may look for it
+ * (compat_inline_slot_of) while it is not known, and in `learned`, 1 when
+ * it looked. */
 typedef struct {
     PyTypeObject *type;
     uint32_t tag;
     uint32_t dict_only_tag;
+    uint8_t slot;
+    uint8_t slot_learn;
 } AttrVerdict;
 
 /* Plain-name loads from instances (an Attribute node's itype / itag).  A

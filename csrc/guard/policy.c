@@ -1498,7 +1498,7 @@ policy_setattr_plain(Interp *in, PyObject *obj, PyObject *name,
 AttrVerdict
 policy_getattr_verdict(PyObject *obj, PyObject *name)
 {
-    AttrVerdict v = {NULL, 0, 0};
+    AttrVerdict v = {NULL, 0, 0, 0, 0};
     PyTypeObject *tp = Py_TYPE(obj);
     unsigned int tag = compat_type_version(tp);
     if (tag == 0 || policy_attr_plain_asks_object(obj) ||
@@ -1523,24 +1523,42 @@ policy_setattr_plain_cached(Interp *in, PyObject *obj, PyObject *name,
             /* the type at this tag has nothing of the name (no descriptor
                to call) and its instances have a dict: what
                PyObject_GenericSetAttr does then, without the type lookup
-               (tags are never reused: the tag alone says the type) */
-            PyObject *d;
-            if (compat_managed_dict_known(tp)) {
-                d = compat_managed_dict(obj);
-                if (d == NULL) {
-                    /* CPython keeps the values without a dict object: its
-                       own store, which makes none (making one here costs
-                       a new instance's __init__ more than its stores
-                       save: 3.14, callgrind) */
-                    return PyObject_GenericSetAttr(obj, name, value);
+               (tags are never reused: the tag alone says the type).  With
+               the name's inline slot known: CPython's own store of an
+               instance value, when its conditions hold */
+            if (cached->slot != 0 &&
+                compat_inline_store(obj, cached->slot - 1u, value)) {
+                return 0;
+            }
+            int managed = compat_managed_dict_known(tp);
+            PyObject *d = managed ? compat_managed_dict(obj) : NULL;
+            int r;
+            if (managed && d == NULL) {
+                /* CPython keeps the values without a dict object: its own
+                   store, which makes none (making one here costs a new
+                   instance's __init__ more than its stores save: 3.14,
+                   callgrind) */
+                r = PyObject_GenericSetAttr(obj, name, value);
+            }
+            else {
+                if (d != NULL) {
+                    Py_INCREF(d); /* a key's __eq__ may replace obj.__dict__ */
                 }
-                Py_INCREF(d); /* a key's __eq__ may replace obj.__dict__ */
+                else if ((d = PyObject_GenericGetDict(obj, NULL)) == NULL) {
+                    return -1;
+                }
+                r = PyDict_SetItem(d, name, value);
+                Py_DECREF(d);
             }
-            else if ((d = PyObject_GenericGetDict(obj, NULL)) == NULL) {
-                return -1;
+            if (r == 0 && cached->slot == 0 && cached->slot_learn &&
+                compat_inline_values(obj) != NULL) {
+                /* where the value went, for the next stores */
+                learned->type = tp;
+                learned->tag = tag;
+                learned->dict_only_tag = tag;
+                learned->slot = (uint8_t)compat_inline_slot_of(obj, name, value);
+                learned->slot_learn = 1;
             }
-            int r = PyDict_SetItem(d, name, value);
-            Py_DECREF(d);
             return r;
         }
         return PyObject_GenericSetAttr(obj, name, value);

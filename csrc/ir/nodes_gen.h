@@ -283,6 +283,9 @@ typedef struct {
     int32_t aidx;
     uint32_t atag;
     uint32_t stag;
+    uint8_t vidx;
+    uint8_t svidx;
+    uint8_t sfills;
     PyTypeObject *mtype;
 } NodeAttribute;
 

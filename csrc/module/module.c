@@ -1846,6 +1846,14 @@ core_exec(PyObject *m)
     st->bdict_watcher = compat_dict_watcher_add(COMPAT_WATCH_BUILTINS);
     st->tools_watcher = compat_dict_watcher_add(COMPAT_WATCH_TOOLS);
     st->modules_watcher = compat_dict_watcher_add(COMPAT_WATCH_MODULES);
+    /* where CPython keeps an instance's attributes without a dict object
+       (3.13+), if its layout is the one we know (compat.h,
+       compat_inline_values): after the watchers, whose bits it reads */
+    if (compat_inline_values_check() < 0 ||
+        PyModule_AddIntConstant(m, "INLINE_VALUES_LAYOUT",
+                                compat_inline_values_layout) < 0) {
+        return -1;
+    }
     return 0;
 }
 

@@ -551,6 +551,106 @@ def test_the_managed_dict_layout_is_known_on_the_versions_that_have_it():
     assert _core.MANAGED_DICT_LAYOUT == int(expected)
 
 
+def test_the_inline_values_layout_is_known_on_the_versions_that_have_it():
+    """An instance's attributes are read and written in the slots CPython keeps after the
+    object only where a check at import found them there as CPython 3.13+ keeps them
+    (`compat_inline_values_check`): the slots, their order, `valid`, and stores seen
+    through getattr and the dict object."""
+    from smolagents_native import _core
+
+    assert _core.INLINE_VALUES_LAYOUT == int(sys.version_info >= (3, 13))
+
+
+_SLOT_SITES = (
+    "class P:\n"
+    "    def __init__(self, a, b):\n"
+    "        self.a = a\n"
+    "        self.b = b\n"
+    "def put(o, v):\n"
+    "    o.a = v\n"
+    "def get(o):\n"
+    "    try:\n"
+    "        return o.a\n"
+    "    except AttributeError:\n"
+    "        return 'missing'\n"
+    "def bump(o):\n"
+    "    o.a += 1\n"
+    "objs = [P(i * 10, -i) for i in range(4)]\n"
+    "seen = []\n"
+    "for k in range(6):\n"
+    "    for n, o in enumerate(objs):\n"
+    "        if k == 3 and n == 1:\n"
+    "            own_dict(o)\n"           # the host replaces a warm object's __dict__
+    "        if k == 4 and n == 2:\n"
+    "            make_dict(o)['a'] = 'via-dict'\n"
+    "        put(o, get(o) if isinstance(get(o), str) else get(o) + 1)\n"
+    "        if not isinstance(get(o), str):\n"
+    "            bump(o)\n"
+    "        seen.append((get(o), keys(o)))\n"
+    "result = seen\n"
+)
+
+
+def test_warm_slot_sites_follow_a_dict_the_host_replaces():
+    """Load, store and augmented-assignment sites that learned an attribute's inline slot
+    (3.13+) see a `__dict__` the host replaced (the slots are no longer the attributes:
+    CPython marks them invalid) and a dict written directly, as CPython does."""
+    out = _same_as_cpython_with_dict_tools(_SLOT_SITES)
+    assert out[13] == (-3, ["a", "extra"]) and out[18] == ("via-dict", ["a", "b"])
+
+
+class _Mover:
+    """A value whose release (as a store replaces it) moves another attribute: it deletes
+    `a` from its holder and stores the new value under `c`, so that right after the store
+    the value sits in c's slot and `a` is gone."""
+
+    def __init__(self, holder, new):
+        self.holder, self.new = holder, new
+
+    def __del__(self):
+        h = self.holder
+        if "a" in vars(h):
+            del h.a
+        h.c = self.new
+
+
+def test_a_store_site_does_not_learn_a_slot_a_finalizer_moved_its_value_to():
+    """A store site learns the name's slot after its store, where the release of the
+    value it replaced may have run code that moved things: it learns only a slot that the
+    name, read back, shows the value in (3.13+). Stores after it put values under `a`,
+    never under `c`, as CPython's do."""
+
+    src = (
+        "class H:\n"
+        "    pass\n"
+        "hs = [H() for _ in range(3)]\n"
+        "for h in hs:\n"
+        "    h.c = 'c0'\n"
+        "    h.a = 'a0'\n"
+        "for k in range(4):\n"
+        "    for h in hs:\n"
+        "        h.a = marker(h, k)\n"
+        "out = [sorted(vars_of(h).items(), key=str) for h in hs]\n"
+    )
+    made: list = []
+
+    def marker(h, k):
+        if k == 0:
+            # the value this store replaces will move the new one when released (the
+            # site's first stores: one of them looks for the slot)
+            new = ("new", k)
+            vars(h)["a"] = _Mover(h, new)
+            made.append(new)
+            return new
+        return ("plain", k)
+
+    ex = new_executor(tools=False)
+    ex.send_tools({"marker": marker, "vars_of": vars})
+    out = ex(src + "out").output
+    assert all(dict(items)["a"] == ("plain", 3) for items in out), out
+    assert all(dict(items)["c"] in made for items in out), out
+
+
 _MANAGED_STORES = (
     "class P:\n"
     "    def __init__(self, a):\n"
@@ -574,16 +674,23 @@ def _dict_tools() -> dict:
     return {"make_dict": vars, "own_dict": own_dict, "keys": lambda o: sorted(vars(o))}
 
 
+def _same_as_cpython_with_dict_tools(src: str):
+    """`result` of `src` run by an executor with the dict tools, checked equal to
+    CPython's."""
+    ex = new_executor(tools=False)
+    ex.send_tools(_dict_tools())
+    out = ex(src + "result").output
+    ns: dict = dict(_dict_tools())
+    exec(src, ns)
+    assert out == ns["result"]
+    return out
+
+
 def test_warm_instance_stores_with_and_without_a_dict_object_agree_with_cpython():
     """A store at a warm site goes to CPython's own store while CPython keeps an instance's
     values without a dict object, and to the dict once there is one (made by `vars`, or
     the host's own `__dict__`): the same attributes, values and dict as CPython's."""
-    ex = new_executor(tools=False)
-    ex.send_tools(_dict_tools())
-    out = ex(_MANAGED_STORES + "result").output
-    ns: dict = dict(_dict_tools())
-    exec(_MANAGED_STORES, ns)
-    assert out == ns["result"]
+    out = _same_as_cpython_with_dict_tools(_MANAGED_STORES)
     assert out[5] == (-2, 2, ["a", "b", "extra"]) and out[-1] is True
 
 
