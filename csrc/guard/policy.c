@@ -1551,8 +1551,13 @@ policy_setattr_plain_cached(Interp *in, PyObject *obj, PyObject *name,
                 Py_DECREF(d);
             }
             if (r == 0 && cached->slot == 0 && cached->slot_learn &&
+                Py_TYPE(obj) == tp && compat_type_version(tp) == tag &&
                 compat_inline_values(obj) != NULL) {
-                /* where the value went, for the next stores */
+                /* where the value went, for the next stores: only while
+                   the object's type, and the type at its tag, are still
+                   the ones this store was for (the release of the value
+                   it replaced may have run code that changed either; the
+                   name's read-back then finds no descriptor to call) */
                 learned->type = tp;
                 learned->tag = tag;
                 learned->dict_only_tag = tag;

@@ -651,6 +651,62 @@ def test_a_store_site_does_not_learn_a_slot_a_finalizer_moved_its_value_to():
     assert all(dict(items)["c"] in made for items in out), out
 
 
+class _Propertizer:
+    """A value whose release (as a store replaces it) gives its holder's class a property
+    for the name just stored, whose getter counts its calls: right after the store, reading
+    the name back would call the getter."""
+
+    def __init__(self, cls, getter, setter):
+        self.cls, self.getter, self.setter = cls, getter, setter
+
+    def __del__(self):
+        self.cls.a = property(self.getter, self.setter)
+
+
+_PROPERTY_ADDED = (
+    "class H:\n"
+    "    pass\n"
+    "calls = []\n"
+    "def getter(self):\n"
+    "    calls.append('get')\n"
+    "    return 'from-property'\n"
+    "def setter(self, v):\n"
+    "    calls.append('set')\n"
+    "hs = [H() for _ in range(3)]\n"
+    "for h in hs:\n"
+    "    h.a = 'a0'\n"
+    "for h in hs:\n"
+    "    h.a = marker(h, H, getter, setter)\n"
+    "result = (list(calls), [h.a for h in hs], list(calls))\n"
+)
+
+
+def test_a_store_site_reads_nothing_back_once_a_finalizer_changed_the_class():
+    """A store site reads the name back to learn its slot only while the class is still
+    at the version tag the store was for (3.13+): a finalizer run by the store that gives
+    the class a property for the name changes the tag, and the property's getter is not
+    called by the store, as CPython's store does not call it."""
+
+    def make_marker():
+        n = [0]
+
+        def marker(h, cls, getter, setter):
+            n[0] += 1
+            if n[0] == 2:  # the site's first store on its remembered path
+                vars(h)["a"] = _Propertizer(cls, getter, setter)
+            return ("v", n[0])
+
+        return marker
+
+    ex = new_executor(tools=False)
+    ex.send_tools({"marker": make_marker()})
+    out = ex(_PROPERTY_ADDED + "result").output
+    ns = {"marker": make_marker()}
+    exec(_PROPERTY_ADDED, ns)
+    assert out == ns["result"]
+    assert out[0] == ["set"] and out[2] == ["set", "get", "get", "get"]
+
+
 _MANAGED_STORES = (
     "class P:\n"
     "    def __init__(self, a):\n"
