@@ -385,9 +385,11 @@ int compat_type_has_instance_dict(PyTypeObject *tp);
  * word three before the object: Include/internal/pycore_object.h).
  * PyObject_GenericGetDict makes the dict object (for good: an allocation
  * per instance, freed with it); the evaluator makes it at an instance's
- * first read at a learned site, after which an item access of the dict
- * costs less than PyObject_GenericSetAttr / GenericGetAttr (their type
- * lookup on every access).  Used only where
+ * first read at a learned site where it cannot use the inline slots
+ * (compat_inline_values below: 3.11, or a name a 3.13+ site could not place
+ * in them), after which an item access of the dict costs less than
+ * PyObject_GenericSetAttr / GenericGetAttr (their type lookup on every
+ * access); the method call's shadowing check makes it too.  Used only where
  * compat_managed_dict_known(tp): the type has a managed dict and a check at
  * module exec (compat_managed_dict_check, on a class of its own) found the
  * pointer there, NULL before and the dict after PyObject_GenericGetDict
@@ -426,8 +428,8 @@ int compat_managed_dict_check(void);
  * slot under the same conditions as compat_inline_get /
  * compat_inline_store.  Used only where a check at module exec
  * (compat_inline_values_check, on a class of its own: the slots, their
- * order, valid; stores seen through getattr, through `vars()`'s order and
- * through the dict object; a deleted attribute; a replaced __dict__) found
+ * order, valid; stores seen through getattr, through the dict object's
+ * key order and values; a deleted attribute; a replaced __dict__) found
  * this layout: compat_inline_values_layout, _core.INLINE_VALUES_LAYOUT. */
 typedef struct {
     uint8_t capacity;
