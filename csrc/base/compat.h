@@ -431,6 +431,7 @@ int compat_managed_dict_check(void);
  * order, valid; stores seen through getattr, through the dict object's
  * key order and values; a deleted attribute; a replaced __dict__) found
  * this layout: compat_inline_values_layout, _core.INLINE_VALUES_LAYOUT. */
+#define COMPAT_INLINE_VALUES (PY_VERSION_HEX >= 0x030D0000)
 typedef struct {
     uint8_t capacity;
     uint8_t size;

@@ -2739,9 +2739,10 @@ instance_dict_at(Node *e, PyObject *obj)
     if (e->Attribute.atag != e->Attribute.itag) {
         return NULL; /* not learned for this type and tag */
     }
-    if (e->Attribute.vidx != 0) {
+    if (COMPAT_INLINE_VALUES && e->Attribute.vidx != 0) {
         /* the name's slot in the values CPython keeps inline, as
-           LOAD_ATTR_INSTANCE_VALUE reads it */
+           LOAD_ATTR_INSTANCE_VALUE reads it (3.13+: no test of vidx on
+           the hot path before) */
         PyObject *v = compat_inline_get(obj, e->Attribute.vidx - 1);
         return Py_XNewRef(v);
     }

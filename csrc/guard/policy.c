@@ -1526,7 +1526,7 @@ policy_setattr_plain_cached(Interp *in, PyObject *obj, PyObject *name,
                (tags are never reused: the tag alone says the type).  With
                the name's inline slot known: CPython's own store of an
                instance value, when its conditions hold */
-            if (cached->slot != 0 &&
+            if (COMPAT_INLINE_VALUES && cached->slot != 0 &&
                 compat_inline_store(obj, cached->slot - 1u, value)) {
                 return 0;
             }
