@@ -240,6 +240,75 @@ compat_inline_slot_of(PyObject *obj, PyObject *name, PyObject *value)
     return slot;
 }
 
+int compat_shared_keys_layout = 0;
+
+#if COMPAT_SHARED_KEYS
+/* An entry of CPython's shared keys (PyDictUnicodeEntry), after the
+ * 1 << dk_log2_index_bytes bytes of indices */
+typedef struct {
+    PyObject *me_key;
+    PyObject *me_value;
+} CompatUnicodeEntry;
+#define COMPAT_DICT_KEYS_SPLIT 2
+#endif
+
+int
+compat_inline_has_name_scan(PyObject *obj, PyObject *name, uint8_t *learn)
+{
+#if COMPAT_SHARED_KEYS
+    PyTypeObject *tp = Py_TYPE(obj);
+    CompatInlineValues *v;
+    if (!compat_shared_keys_layout || !PyUnicode_CheckExact(name) ||
+        !PyType_HasFeature(tp, Py_TPFLAGS_HEAPTYPE) ||
+        (v = compat_inline_values(obj)) == NULL ||
+        compat_managed_dict(obj) != NULL) {
+        return -1;
+    }
+    CompatDictKeys *dk =
+        (CompatDictKeys *)((PyHeapTypeObject *)tp)->ht_cached_keys;
+    if (dk == NULL || dk->dk_kind != COMPAT_DICT_KEYS_SPLIT) {
+        return -1;
+    }
+    const CompatUnicodeEntry *e =
+        (const CompatUnicodeEntry *)(dk->dk_indices +
+                                     ((size_t)1 << dk->dk_log2_index_bytes));
+    /* shared keys are exact str (a dict given another key stops sharing),
+       their hashes known (dict keys); an equal key that is another object
+       (a name built at run time and stored through the dict) compares
+       equal: the hashes first, when both are known */
+    Py_hash_t hash = ((PyASCIIObject *)name)->hash;
+    Py_ssize_t i, n = dk->dk_nentries;
+    for (i = 0; i < n; i++) {
+        PyObject *k = e[i].me_key;
+        if (k == name) {
+            break;
+        }
+        if (k == NULL || !PyUnicode_CheckExact(k)) {
+            continue;
+        }
+        Py_hash_t hk = ((PyASCIIObject *)k)->hash;
+        if (hk != -1 && hash != -1 && hk != hash) {
+            continue;
+        }
+        if (PyUnicode_Compare(k, name) == 0) {
+            break;
+        }
+    }
+    if (i == n) {
+        if (learn != NULL && n < 255) {
+            *learn = (uint8_t)(n + 1);
+        }
+        return 0;
+    }
+    return i < v->capacity && v->values[i] != NULL;
+#else
+    (void)obj;
+    (void)name;
+    (void)learn;
+    return -1;
+#endif
+}
+
 #if PY_VERSION_HEX >= 0x030D0000
 /* The keys of obj's dict in order are exactly (k0, k1) (k1 NULL: k0 alone) */
 static int
@@ -261,11 +330,71 @@ inline_probe_order(PyObject *obj, PyObject *k0, PyObject *k1)
     return ok;
 }
 
+#if COMPAT_SHARED_KEYS
+/* The shared-keys part of the probe: obj has probe_a and probe_b in its
+ * slots 0 and 1.  1 when compat_inline_has_name answers as getattr does,
+ * on obj and on a new instance of its class. */
+static int
+shared_keys_probe(PyObject *obj, PyObject *na, PyObject *nb)
+{
+    PyObject *nc = PyUnicode_InternFromString("probe_c");
+    /* equal to na, another object (not interned) */
+    PyObject *na2 = PyUnicode_FromStringAndSize("probe_a!", 7);
+    PyObject *obj3 = PyObject_CallNoArgs((PyObject *)Py_TYPE(obj));
+    int ok = 0;
+    uint8_t absent = 0;
+    compat_shared_keys_layout = 1; /* for the accessor, while probing */
+    if (nc != NULL && na2 != NULL && obj3 != NULL && na2 != na &&
+        compat_inline_has_name(obj, na, 0, NULL) == 1 &&
+        compat_inline_has_name(obj, nb, 0, NULL) == 1 &&
+        compat_inline_has_name(obj, na2, 0, NULL) == 1 &&
+        compat_inline_has_name(obj, nc, 0, NULL) == 0 &&
+        compat_inline_has_name(obj3, na, 0, NULL) == 0 &&
+        PyObject_GenericSetAttr(obj3, nb, Py_None) == 0 &&
+        compat_inline_has_name(obj3, nb, 0, NULL) == 1 &&
+        compat_inline_has_name(obj3, na, 0, NULL) == 0 &&
+        PyObject_DelAttr(obj3, nb) == 0 &&
+        compat_inline_has_name(obj3, nb, 0, NULL) == 0 &&
+        /* a site's memory: not among the 2 keys, then a third key, the
+           name, added (by another instance) and given to obj3 */
+        compat_inline_has_name(obj3, nc, 0, &absent) == 0 && absent == 3 &&
+        compat_inline_has_name(obj3, nc, absent, NULL) == 0 &&
+        PyObject_GenericSetAttr(obj, nc, Py_None) == 0 &&
+        compat_inline_has_name(obj3, nc, absent, NULL) == 0 &&
+        PyObject_GenericSetAttr(obj3, nc, Py_None) == 0 &&
+        compat_inline_has_name(obj3, nc, absent, NULL) == 1 &&
+        PyObject_DelAttr(obj, nc) == 0 &&
+        compat_managed_dict(obj3) == NULL && compat_managed_dict(obj) == NULL) {
+        ok = 1;
+    }
+    if (PyErr_Occurred()) {
+        /* the keys are then not read (a MemoryError included: the rest of
+           the probe goes on without an exception set) */
+        PyErr_Clear();
+        ok = 0;
+    }
+    compat_shared_keys_layout = 0;
+    Py_XDECREF(obj3);
+    Py_XDECREF(nc);
+    Py_XDECREF(na2);
+    return ok;
+}
+#else
+static int
+shared_keys_probe(PyObject *obj, PyObject *na, PyObject *nb)
+{
+    (void)obj;
+    (void)na;
+    (void)nb;
+    return 0;
+}
+#endif
+
 /* The probe of compat_inline_values_check, on instances of a class of its
  * own: 1 when CPython keeps their attributes where and as
- * CompatInlineValues says. */
+ * CompatInlineValues says; *keys_ok: shared_keys_probe's answer. */
 static int
-inline_values_probe(PyObject *cls, PyObject *a, PyObject *b)
+inline_values_probe(PyObject *cls, PyObject *a, PyObject *b, int *keys_ok)
 {
     PyObject *na = PyUnicode_InternFromString("probe_a");
     PyObject *nb = PyUnicode_InternFromString("probe_b");
@@ -298,6 +427,7 @@ inline_values_probe(PyObject *cls, PyObject *a, PyObject *b)
         v->size != 2) {
         goto done;
     }
+    *keys_ok = shared_keys_probe(obj, na, nb);
     /* an empty slot written comes last in the instance's order: obj2 gets
        b then a, through the slots of the keys obj made */
     CompatInlineValues *v2 = compat_inline_values(obj2);
@@ -365,14 +495,16 @@ int
 compat_inline_values_check(void)
 {
     compat_inline_values_layout = 0;
+    compat_shared_keys_layout = 0;
 #if PY_VERSION_HEX >= 0x030D0000
     if (!compat_managed_dict_layout) {
         return 0;
     }
     PyObject *cls = probe_class("_inline_probe");
     PyObject *a = PyList_New(0), *b = PyList_New(0);
+    int keys_ok = 0;
     int ok = cls != NULL && a != NULL && b != NULL &&
-             inline_values_probe(cls, a, b);
+             inline_values_probe(cls, a, b, &keys_ok);
     Py_XDECREF(a);
     Py_XDECREF(b);
     Py_XDECREF(cls);
@@ -380,6 +512,7 @@ compat_inline_values_check(void)
         return -1;
     }
     compat_inline_values_layout = ok;
+    compat_shared_keys_layout = ok && keys_ok;
 #endif
     return 0;
 }

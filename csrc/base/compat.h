@@ -389,7 +389,9 @@ int compat_type_has_instance_dict(PyTypeObject *tp);
  * (compat_inline_values below: 3.11, or a name a 3.13+ site could not place
  * in them), after which an item access of the dict costs less than
  * PyObject_GenericSetAttr / GenericGetAttr (their type lookup on every
- * access); the method call's shadowing check makes it too.  Used only where
+ * access); the method call's shadowing check makes it too, except on
+ * 3.13+ for an instance whose attributes are still in its inline slots
+ * (compat_inline_has_name).  Used only where
  * compat_managed_dict_known(tp): the type has a managed dict and a check at
  * module exec (compat_managed_dict_check, on a class of its own) found the
  * pointer there, NULL before and the dict after PyObject_GenericGetDict
@@ -516,8 +518,64 @@ uint32_t compat_inline_find(PyObject *obj, PyObject *value);
  * the read is what says where the name's value is now).  Clears any error
  * of the read. */
 uint32_t compat_inline_slot_of(PyObject *obj, PyObject *name, PyObject *value);
-/* Sets compat_inline_values_layout (module exec, after
- * compat_managed_dict_check).  0 / -1. */
+/* 3.13+: whether `obj`, whose valid inline values are its attributes (no
+ * dict object made for it: compat_managed_dict is NULL), has an attribute
+ * `name` of its own: 1 yes, 0 no, -1 when this cannot tell (no such
+ * values, a dict object, a layout check that failed, a name that is not an
+ * exact str).  Reads the names of the slots where CPython's own method
+ * load reads them (LOAD_ATTR_METHOD_WITH_VALUES): the type's shared keys
+ * (ht_cached_keys, in slot order, keys only ever added; a key's slot holds
+ * the instance's value, NULL when it has none), as
+ * Include/internal/pycore_dict.h lays them out (struct _dictkeysobject,
+ * PyDictUnicodeEntry: CompatDictKeys below), found at import by
+ * compat_inline_values_check (compat_shared_keys_layout,
+ * _core.SHARED_KEYS_LAYOUT).  No code runs and nothing is made: asking
+ * PyObject_GenericGetDict instead makes the instance a dict object for
+ * good.  `absent`: a call site's memory for obj's type, 1 + how many shared
+ * keys the name was not among at its last look, 0 when not known (its
+ * owner sets it to 0 whenever the type it remembers changes): keys are only
+ * added, so while their count is that one the name is still not among them,
+ * and the keys are not read again.  *learn (or learn NULL): what the site
+ * may remember now (specialize.c writes it), 0 for nothing new. */
+#if COMPAT_INLINE_VALUES && !defined(Py_GIL_DISABLED)
+typedef struct {
+    Py_ssize_t dk_refcnt;
+    uint8_t dk_log2_size;
+    uint8_t dk_log2_index_bytes;
+    uint8_t dk_kind;
+    uint32_t dk_version;
+    Py_ssize_t dk_usable;
+    Py_ssize_t dk_nentries;
+    char dk_indices[];
+} CompatDictKeys;
+#define COMPAT_SHARED_KEYS 1
+#else
+#define COMPAT_SHARED_KEYS 0
+#endif
+extern int compat_shared_keys_layout;
+int compat_inline_has_name_scan(PyObject *obj, PyObject *name,
+                                uint8_t *learn);
+static inline int
+compat_inline_has_name(PyObject *obj, PyObject *name, uint8_t absent,
+                       uint8_t *learn)
+{
+#if COMPAT_SHARED_KEYS
+    if (absent != 0 && compat_inline_values(obj) != NULL &&
+        compat_managed_dict(obj) == NULL) {
+        const CompatDictKeys *dk =
+            (const CompatDictKeys *)((PyHeapTypeObject *)Py_TYPE(obj))
+                ->ht_cached_keys;
+        if (dk != NULL && dk->dk_nentries == (Py_ssize_t)absent - 1) {
+            return 0;
+        }
+    }
+#else
+    (void)absent;
+#endif
+    return compat_inline_has_name_scan(obj, name, learn);
+}
+/* Sets compat_inline_values_layout and compat_shared_keys_layout (module
+ * exec, after compat_managed_dict_check).  0 / -1. */
 int compat_inline_values_check(void);
 
 /* Method lookup for a call `obj.name(...)`: returns a new reference; sets

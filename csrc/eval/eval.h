@@ -114,6 +114,9 @@ void specialize_module_value(Frame *f, Node *attr, PyObject *v,
  * type cache the lookup filled. */
 void specialize_method(Node *attr, PyTypeObject *mtype, int mcode,
                        const CompatTypeCache *tcache);
+/* The method site `attr` remembers how many of its type's shared keys its
+ * name was not among (Attribute.mabsent, compat_inline_has_name). */
+void specialize_method_absent(Node *attr, uint8_t absent);
 /* After PyObject_GenericGetAttr(obj, name) gave v at Attribute `e` whose
  * itype / itag are obj's type at its tag: when that type has no attribute
  * `name` at all (no descriptor, no class attribute: the generic lookup is

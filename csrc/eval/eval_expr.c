@@ -2044,10 +2044,15 @@ load_method(Frame *f, Node *call, PyObject *obj, PyObject **self_arg)
        function for the name (provenance_get_method remembered it), and
        the attribute check depends on the type alone; what is left to ask
        is the instance's dict. */
+    uint8_t learn = 0;
     if (attr->Attribute.mcode && tc->tp == tp && tc->tag != 0 &&
         compat_type_version(tp) == tc->tag && (attr->flags & NF_PLAIN_NAME) &&
         (attr->Attribute.mtype == tp || !policy_attr_plain_asks_object(obj)) &&
-        provenance_method_unshadowed(obj, attr->obj)) {
+        provenance_method_unshadowed(obj, attr->obj, attr->Attribute.mabsent,
+                                     &learn)) {
+        if (learn != 0) {
+            specialize_method_absent(attr, learn);
+        }
         *self_arg = obj;
         return Py_NewRef(tc->value);
     }

@@ -104,6 +104,13 @@ specialize_method(Node *attr, PyTypeObject *mtype, int mcode,
     attr->Attribute.mtype = mtype;
     attr->Attribute.mcode = (uint8_t)(mcode != 0);
     attr->Attribute.tcache = *tcache;
+    attr->Attribute.mabsent = 0; /* its type's, which may be another now */
+}
+
+void
+specialize_method_absent(Node *attr, uint8_t absent)
+{
+    attr->Attribute.mabsent = absent;
 }
 
 NOINLINE void

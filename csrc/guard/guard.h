@@ -532,8 +532,12 @@ int provenance_get_method(PyObject *obj, PyObject *name, PyObject **res,
                           int *unbound, CompatTypeCache *cache);
 /* 1 when obj has an instance dict without an entry for `name` (a method the
  * type gives as a non-data descriptor is then what the generic lookup
- * finds), 0 otherwise: no dict, an entry, or an error (cleared). */
-int provenance_method_unshadowed(PyObject *obj, PyObject *name);
+ * finds), 0 otherwise: no dict, an entry, or an error (cleared).  On 3.13+
+ * attributes CPython keeps in the inline slots are read by name there,
+ * without making a dict object (compat_inline_has_name: `absent` its call
+ * site's memory, 0 for none, *learn what the site may remember now). */
+int provenance_method_unshadowed(PyObject *obj, PyObject *name, uint8_t absent,
+                                 uint8_t *learn);
 /* 1 when reading attribute `name` of an instance of `tp` is exactly
  * PyObject_GenericGetAttr(obj, name): tp's tp_getattro is the generic one,
  * or the code's-class guard over the generic one and `name` is not a

@@ -368,11 +368,22 @@ provenance_getattr_is_generic(PyTypeObject *tp, PyObject *name)
 }
 
 int
-provenance_method_unshadowed(PyObject *obj, PyObject *name)
+provenance_method_unshadowed(PyObject *obj, PyObject *name, uint8_t absent,
+                             uint8_t *learn)
 {
     if (Py_TYPE(obj)->tp_dictoffset == 0) {
         return 0; /* no instance dict (__slots__): no error to make */
     }
+#if COMPAT_INLINE_VALUES
+    /* attributes CPython keeps in the inline slots: their names are read
+       without making the instance a dict object (which would also send
+       every later store of its attributes, ours and CPython's, through
+       the dict) */
+    int has = compat_inline_has_name(obj, name, absent, learn);
+    if (has >= 0) {
+        return !has;
+    }
+#endif
     PyObject *d = PyObject_GenericGetDict(obj, NULL);
     if (d == NULL) {
         PyErr_Clear();
@@ -436,7 +447,7 @@ provenance_get_method(PyObject *obj, PyObject *name, PyObject **res,
        function_get_method's lookup would find, without the type lookup it
        repeats).  An object without a dict, or with the name in it, takes
        that lookup. */
-    if (provenance_method_unshadowed(obj, name)) {
+    if (provenance_method_unshadowed(obj, name, 0, NULL)) {
         *res = func; /* the reference moves to the caller */
         *unbound = 1;
         return 1;

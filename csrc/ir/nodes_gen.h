@@ -287,6 +287,7 @@ typedef struct {
     uint8_t svidx;
     uint8_t sfills;
     PyTypeObject *mtype;
+    uint8_t mabsent;
 } NodeAttribute;
 
 /* Subscript */

@@ -1851,7 +1851,9 @@ core_exec(PyObject *m)
        compat_inline_values): after the watchers, whose bits it reads */
     if (compat_inline_values_check() < 0 ||
         PyModule_AddIntConstant(m, "INLINE_VALUES_LAYOUT",
-                                compat_inline_values_layout) < 0) {
+                                compat_inline_values_layout) < 0 ||
+        PyModule_AddIntConstant(m, "SHARED_KEYS_LAYOUT",
+                                compat_shared_keys_layout) < 0) {
         return -1;
     }
     return 0;

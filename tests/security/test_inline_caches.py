@@ -561,6 +561,77 @@ def test_the_inline_values_layout_is_known_on_the_versions_that_have_it():
     assert _core.INLINE_VALUES_LAYOUT == int(sys.version_info >= (3, 13))
 
 
+def test_the_shared_keys_layout_is_known_on_the_versions_that_have_it():
+    """A warm method site reads whether an instance has an attribute of the method's name
+    from the type's shared keys (the names of the inline slots) only where a check at
+    import found them laid out as CPython 3.13+ lays them out
+    (`compat_inline_values_check`: found by name, by an equal name that is another
+    object, absent, added later)."""
+    from smolagents_native import _core
+
+    assert _core.SHARED_KEYS_LAYOUT == int(sys.version_info >= (3, 13))
+
+
+_METHOD_SHADOWS = (
+    "class K:\n"
+    "    def __init__(self, a):\n"
+    "        self.a = a\n"
+    "    def meth(self):\n"
+    "        return ('K', self.a)\n"
+    "class Sub(K):\n"
+    "    def meth(self):\n"
+    "        return ('Sub', self.a)\n"
+    "class J:\n"
+    "    def __init__(self):\n"
+    "        self.x = 1\n"
+    "    def meth(self):\n"
+    "        return ('J', self.x)\n"
+    "def call(o):\n"
+    "    return o.meth()\n"
+    "objs = [K(i) for i in range(4)]\n"
+    "seen = []\n"
+    "for k in range(8):\n"
+    "    for n, o in enumerate(objs):\n"
+    "        if k == 2 and n == 1:\n"
+    "            o.meth = lambda: 'own'\n"  # the name joins K's shared keys, after `a`
+    "        if k == 3 and n == 2:\n"
+    "            o.meth = lambda: 'own-2'\n"  # a second instance, the key already there
+    "        if k == 4 and n == 1:\n"
+    "            del o.meth\n"
+    "        if k == 5 and n == 3:\n"
+    "            make_dict(o)['meth'] = lambda: 'via-dict'\n"  # a dict object made
+    "        if k == 6 and n == 0:\n"
+    "            objs[0] = o = Sub(-1)\n"  # another type at the same site
+    "        seen.append((k, n, call(o)))\n"
+    "j1, j2, j3 = J(), J(), J()\n"
+    "seen.append(('J', call(j1), call(j2), call(j3)))\n"
+    # the name enters J's shared keys as another object than the code's (a name built at
+    # run time, through j1's dict object); j2 then stores under it without a dict object
+    "make_dict(j1)[''.join(['me', 'th'])] = lambda: 'j1-own'\n"
+    "j2.meth = lambda: 'j2-own'\n"
+    "for o in (j1, j2, j3, J()):\n"
+    "    seen.append(('J', call(o)))\n"
+    # `vars` makes a dict object: only once every call is made
+    "seen.append([keys(o) for o in objs + [j1, j2, j3]])\n"
+    "result = seen\n"
+)
+
+
+def test_a_warm_method_site_sees_every_instance_attribute_that_shadows_the_method():
+    """A warm method call site asks whether the instance has an attribute of the method's
+    name: on 3.13+ from the names of the inline slots (the type's shared keys, remembered
+    absent per site while their count stays the same) rather than a dict object made for
+    the instance. An attribute added by a store, by another instance (a key new to the
+    site's memory), deleted again, through a dict object, under an equal name that is
+    another object, and another type at the same site: the same calls as CPython's."""
+    out = _same_as_cpython_with_dict_tools(_METHOD_SHADOWS)
+    assert (2, 1, "own") in out and (3, 2, "own-2") in out and (7, 2, "own-2") in out
+    assert ("J", "j2-own") in out and ("J", "j1-own") in out
+    assert (7, 0, ("Sub", -1)) in out and (7, 1, ("K", 1)) in out
+    assert out[-1] == [["a"], ["a"], ["a", "meth"], ["a", "meth"], ["meth", "x"],
+                       ["meth", "x"], ["x"]]
+
+
 _SLOT_SITES = (
     "class P:\n"
     "    def __init__(self, a, b):\n"
