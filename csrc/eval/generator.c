@@ -1293,6 +1293,19 @@ gen_resume_end(GenObject *gen, PyObject *arg, PyObject **presult)
     return rc;
 }
 
+/* The recursion bounds a resume passes before the body runs: the
+ * interpreter's depth, then CPython's recursion counter (left with
+ * compat_recursion_leave).  0, or -1 with RecursionError. */
+static inline int
+gen_bounds_enter(Interp *in, PyThreadState *ts)
+{
+    if (in_budget(in)->depth >= in_budget(in)->max_depth) {
+        PyErr_SetString(PyExc_RecursionError, RECURSION_MSG);
+        return -1;
+    }
+    return compat_recursion_enter(ts);
+}
+
 /* The resume itself (gen_send_ex2 past its checks), inside a budget
  * window.  Same returns as gen_send_ex2. */
 static PySendResult
@@ -1301,11 +1314,7 @@ gen_resume(GenObject *gen, PyObject *arg, ResumeMsg msg, PyObject **presult)
     Interp *in = gen->frame.in;
     PySendResult rc = PYGEN_ERROR;
     PyThreadState *ts = in_budget(in)->run_ts;
-    if (in_budget(in)->depth >= in_budget(in)->max_depth) {
-        PyErr_SetString(PyExc_RecursionError, RECURSION_MSG);
-        goto leave;
-    }
-    if (compat_recursion_enter(ts) < 0) {
+    if (gen_bounds_enter(in, ts) < 0) {
         goto leave;
     }
     if (!gen->is_flat && !gen->is_genexp && gen->stack == NULL &&
@@ -1370,11 +1379,7 @@ gen_lean_next(GenObject *gen)
 {
     Interp *in = gen->frame.in;
     PyThreadState *ts = in_budget(in)->run_ts;
-    if (in_budget(in)->depth >= in_budget(in)->max_depth) {
-        PyErr_SetString(PyExc_RecursionError, RECURSION_MSG);
-        return NULL;
-    }
-    if (compat_recursion_enter(ts) < 0) {
+    if (gen_bounds_enter(in, ts) < 0) {
         return NULL;
     }
     Py_INCREF(gen); /* the body may drop the last other reference */
