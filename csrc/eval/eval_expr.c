@@ -1340,14 +1340,51 @@ dict_merge_mapping(PyObject *d, PyObject *m)
     return 0;
 }
 
+/* The most pairs CPython's compiler evaluates before it builds the dict
+ * (BUILD_MAP n: n * 2 within STACK_USE_GUIDELINE, 30). */
+#define DICT_PAIRS_ON_STACK 15
+
+/* A dict display in CPython's order.  Up to DICT_PAIRS_ON_STACK pairs and
+ * no `**`, as CPython compiles it: every key and value evaluated, then the
+ * dict made (BUILD_MAP: the keys hashed only then).  Otherwise each pair is
+ * inserted as it is evaluated, and `**m` merged where it stands (CPython
+ * evaluates a run of pairs before a `**`, or the last run of pairs of a
+ * display longer than 15, whole before it inserts it).  When every key is
+ * a constant (NF_CONST_KEYS), hashing and inserting it as it comes is not
+ * told apart from hashing it at the end (a constant's hash runs no code
+ * and cannot fail, nor can comparing two), and costs less. */
 static NOINLINE PyObject *
 eval_dict(Frame *f, Node *e)
 {
+    Py_ssize_t n = e->Dict.nvalues;
+    Py_ssize_t i = 0;
+    if (n <= DICT_PAIRS_ON_STACK &&
+        !(e->flags & (NF_HAS_STAR | NF_CONST_KEYS))) {
+        PyObject *kv[2 * DICT_PAIRS_ON_STACK];
+        Node **keys = e->Dict.keys, **values = e->Dict.values;
+        PyObject **p = kv;
+        for (; i < n; i++) {
+            if ((*p = eval_expr(f, keys[i])) == NULL) {
+                break;
+            }
+            p++;
+            if ((*p = eval_expr(f, values[i])) == NULL) {
+                break;
+            }
+            p++;
+        }
+        PyObject *d = i == n ? compat_dict_from_items(kv, n) : NULL;
+        while (p > kv) {
+            p--;
+            Py_DECREF(*p);
+        }
+        return d;
+    }
     PyObject *d = PyDict_New();
     if (d == NULL) {
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < e->Dict.nvalues; i++) {
+    for (; i < n; i++) {
         if (e->Dict.keys[i] == NULL) {
             PyObject *m = eval_expr(f, e->Dict.values[i]);
             if (m == NULL || dict_merge_mapping(d, m) < 0) {

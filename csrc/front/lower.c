@@ -1851,6 +1851,15 @@ lower_expr(Lower *L, PyObject *o)
         if (n == NULL || lower_fields_Dict(L, o, n) < 0) {
             return NULL;
         }
+        n->flags |= NF_CONST_KEYS;
+        for (Py_ssize_t i = 0; i < n->Dict.nvalues; i++) {
+            if (n->Dict.keys[i] == NULL) {
+                n->flags = (n->flags | NF_HAS_STAR) & ~NF_CONST_KEYS;
+            }
+            else if (n->Dict.keys[i]->kind != K_Constant) {
+                n->flags &= ~NF_CONST_KEYS;
+            }
+        }
         return n;
     case K_Set:
         n = node_new(L, kind, o);

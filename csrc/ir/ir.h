@@ -119,9 +119,11 @@ typedef struct Node {
 #define NF_STAR_ARGS 0x01  /* Call: has *args or **kwargs (slow path) */
 #define NF_ASYNC_FOR 0x01  /* comprehension: an `async for` clause */
 #define NF_SIMPLE 0x02     /* AnnAssign: simple target */
+#define NF_CONST_KEYS 0x02 /* Dict: every key a constant (no `**`) */
 #define NF_LAZY 0x02       /* Import / ImportFrom: `lazy` (PEP 810) */
 #define NF_SUPER_CALL 0x04 /* Call: `super()` candidate with no args */
 #define NF_HAS_STAR 0x08   /* Tuple/List target: has a Starred element;
+                              Dict: a `**m` among its items;
                               comprehension (PEP 798): its element is
                               unpacked (`*x`, DictComp `**m`: no value) */
 #define NF_PLAIN_NAME 0x10 /* Attribute: policy_attr_name_plain(name) */
