@@ -368,48 +368,6 @@ void compat_async_with_protocol_error(PyObject *mgr, int missing_exit);
     "object %.100s can't be used in 'await' expression"
 #endif
 
-/* A dict display's dict from its n evaluated pairs (kv[2i] the key,
- * kv[2i + 1] the value, borrowed), as BUILD_MAP makes it: sized for n, the
- * keys hashed and inserted in order once every pair is evaluated.  A new
- * reference, or NULL with an exception (an unhashable key: the error the
- * insert raises).  Up to 5 pairs (what a new dict's smallest table holds:
- * CPython's presizing makes a plain new dict for them), the public insert
- * into a new dict: Debian's 3.14 inlines the insert into PyDict_SetItem and
- * not into _PyDict_FromItems, which costs 45 instructions a pair more
- * there.  Past that, 3.13+ the function BUILD_MAP calls (exported,
- * Include/internal/pycore_dict.h, the same signature through 3.15), and
- * before, the presized dict. */
-#if PY_VERSION_HEX >= 0x030D0000
-PyAPI_FUNC(PyObject *) _PyDict_FromItems(
-    PyObject *const *keys, Py_ssize_t keys_offset,
-    PyObject *const *values, Py_ssize_t values_offset, Py_ssize_t length);
-#endif
-static inline PyObject *
-compat_dict_from_items(PyObject *const *kv, Py_ssize_t n)
-{
-    PyObject *d;
-    if (n <= 5) {
-        d = PyDict_New();
-    }
-    else {
-#if PY_VERSION_HEX >= 0x030D0000
-        return _PyDict_FromItems(kv, 2, kv + 1, 2, n);
-#else
-        d = _PyDict_NewPresized(n);
-#endif
-    }
-    if (d == NULL) {
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (PyDict_SetItem(d, kv[2 * i], kv[2 * i + 1]) < 0) {
-            Py_DECREF(d);
-            return NULL;
-        }
-    }
-    return d;
-}
-
 /* compat.c: CPython behaviour rebuilt on public API (and, past it, where a
  * managed instance dict lives: compat_managed_dict, checked at import). */
 

@@ -1344,6 +1344,27 @@ dict_merge_mapping(PyObject *d, PyObject *m)
  * (BUILD_MAP n: n * 2 within STACK_USE_GUIDELINE, 30). */
 #define DICT_PAIRS_ON_STACK 15
 
+/* A dict from n evaluated pairs (kv[2i] the key, kv[2i + 1] the value,
+ * borrowed), inserted in order: what BUILD_MAP does with the pairs on its
+ * stack (_PyDict_FromItems, which also sizes the dict for them, is not
+ * public API).  A new reference, or NULL with the insert's error (an
+ * unhashable key). */
+static PyObject *
+dict_from_pairs(PyObject *const *kv, Py_ssize_t n)
+{
+    PyObject *d = PyDict_New();
+    if (d == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (PyDict_SetItem(d, kv[2 * i], kv[2 * i + 1]) < 0) {
+            Py_DECREF(d);
+            return NULL;
+        }
+    }
+    return d;
+}
+
 /* A dict display in CPython's order.  Up to DICT_PAIRS_ON_STACK pairs and
  * no `**`, as CPython compiles it: every key and value evaluated, then the
  * dict made (BUILD_MAP: the keys hashed only then).  Otherwise each pair is
@@ -1373,7 +1394,7 @@ eval_dict(Frame *f, Node *e)
             }
             p++;
         }
-        PyObject *d = i == n ? compat_dict_from_items(kv, n) : NULL;
+        PyObject *d = i == n ? dict_from_pairs(kv, n) : NULL;
         while (p > kv) {
             p--;
             Py_DECREF(*p);
