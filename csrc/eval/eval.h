@@ -634,6 +634,20 @@ eval_operand(Frame *f, Node *e)
     return eval_expr(f, e);
 }
 
+/* An operand of a NF_AT_HAND node (a BinOp, or a Compare of one
+ * comparator), which eval_operand() would give without evaluating
+ * anything: a constant (no extra_ops) or a local of the frame.  Borrowed
+ * (the program holds the constant; the slot, which only the frame's own
+ * code rebinds, holds the local), or NULL for an unbound local.  Charges
+ * nothing: the caller charges the operand's one operation with its own
+ * (eval_cond, eval_binop), and takes a reference before anything that may
+ * run code. */
+static ALWAYS_INLINE PyObject *
+operand_at_hand(Frame *f, Node *e)
+{
+    return e->kind == K_Constant ? e->obj : f->fast[e->slot];
+}
+
 /* The object and the key of a Subscript node `t`, in CPython's order, as
  * operands: 0 with both set (new references), or -1 with an exception and
  * neither. */

@@ -919,10 +919,9 @@ fast_compare(int op, PyObject *l, PyObject *r)
     }
     if (Py_TYPE(l) == &PyLong_Type && Py_TYPE(r) == &PyLong_Type &&
         compat_small_int(l, &a) && compat_small_int(r, &c)) {
-        x = (double)a; /* exact: |a|, |c| < 2**30 */
-        y = (double)c;
+        RETURN_ORDERED(op, a, c)
     }
-    else if (Py_TYPE(l) == &PyFloat_Type && Py_TYPE(r) == &PyFloat_Type) {
+    if (Py_TYPE(l) == &PyFloat_Type && Py_TYPE(r) == &PyFloat_Type) {
         x = PyFloat_AS_DOUBLE(l);
         y = PyFloat_AS_DOUBLE(r);
     }
@@ -1058,6 +1057,19 @@ compare_truth_slow(Interp *in, int op, PyObject *l, PyObject *r)
     return b;
 }
 
+/* compare_truth_slow for operands borrowed from where code it runs could
+ * release them: references held meanwhile. */
+static NOINLINE int
+compare_truth_borrowed(Interp *in, int op, PyObject *l, PyObject *r)
+{
+    Py_INCREF(l);
+    Py_INCREF(r);
+    int b = compare_truth_slow(in, op, l, r);
+    Py_DECREF(l);
+    Py_DECREF(r);
+    return b;
+}
+
 /* The truth of `l op r` (borrowed operands): 1 / 0, or -1 with an
  * exception.  What compare_op() then PyObject_IsTrue() of its result give,
  * without the bool object for exact small ints and floats, `is` and `in`.
@@ -1069,6 +1081,27 @@ compare_truth(Interp *in, int op, PyObject *l, PyObject *r)
     return b >= 0 ? b : compare_truth_slow(in, op, l, r);
 }
 
+/* eval_cond past its comparison of two operands at hand. */
+static NOINLINE int eval_cond_general(Frame *f, Node *e);
+
+/* A comparison of two operands at hand (NF_AT_HAND): the comparison and
+ * its operands charged at once, the operands borrowed unless code may run
+ * (compare_truth_slow: references taken first). */
+static NOINLINE int
+eval_cond_at_hand(Frame *f, Node *e)
+{
+    PyObject *l = operand_at_hand(f, e->Compare.left);
+    PyObject *r = operand_at_hand(f, e->Compare.comparators[0]);
+    if (l == NULL || r == NULL) {
+        return eval_cond_general(f, e); /* an unbound local: its error */
+    }
+    if (charge_more(f->in, 3) < 0) {
+        return -1;
+    }
+    int b = fast_compare(e->Compare.ops[0], l, r);
+    return b >= 0 ? b : compare_truth_borrowed(f->in, e->Compare.ops[0], l, r);
+}
+
 /* The truth of an expression in a test (if, while, the conditional
  * expression, assert, a comprehension's `if`): 1 / 0, or -1 with an
  * exception.  Operations are charged as eval_expr() would charge them.
@@ -1077,9 +1110,19 @@ compare_truth(Interp *in, int op, PyObject *l, PyObject *r)
  * and of each comparison's result is asked exactly once (eval_expr() then
  * PyObject_IsTrue() would ask it a second time of the operand that decides
  * `x or y` or `x and y`, or of a chain's failing comparison: visible to a
- * __bool__), and comparisons of small ints and floats make no bool. */
+ * __bool__), and comparisons of small ints and floats make no bool.
+ * Tail calls only, so that neither case pays for the other's registers. */
 int
 eval_cond(Frame *f, Node *e)
+{
+    if (e->kind == K_Compare && (e->flags & NF_AT_HAND)) {
+        return eval_cond_at_hand(f, e);
+    }
+    return eval_cond_general(f, e);
+}
+
+static NOINLINE int
+eval_cond_general(Frame *f, Node *e)
 {
     if (e->kind == K_Compare && e->Compare.ncomparators == 1) {
         /* the common case, without the chain's loop */
@@ -3029,8 +3072,20 @@ eval_await(Frame *f, Node *e)
     return r;
 }
 
+/* An operand of binary_op whose operation runs no code of the program's
+ * (exact int and float: their arithmetic, its errors and the size and time
+ * checks of binary_op_slow are C), so that it may be borrowed from a slot
+ * nothing else can rebind meanwhile. */
+static inline int
+binop_runs_no_code(PyObject *v)
+{
+    return Py_IS_TYPE(v, &PyLong_Type) || Py_IS_TYPE(v, &PyFloat_Type);
+}
+
+/* eval_binop past its borrowed case: the operands evaluated, new
+ * references. */
 static NOINLINE PyObject *
-eval_binop(Frame *f, Node *e)
+eval_binop_general(Frame *f, Node *e)
 {
     PyObject *l = eval_operand(f, e->BinOp.left);
     if (l == NULL) {
@@ -3045,6 +3100,34 @@ eval_binop(Frame *f, Node *e)
     Py_DECREF(l);
     Py_DECREF(r);
     return res;
+}
+
+/* Both operands at hand (NF_AT_HAND): exact numbers are charged at once
+ * and borrowed, binary_op running no code for them; the rest goes the
+ * general way. */
+static NOINLINE PyObject *
+eval_binop_at_hand(Frame *f, Node *e)
+{
+    PyObject *l = operand_at_hand(f, e->BinOp.left);
+    PyObject *r = operand_at_hand(f, e->BinOp.right);
+    if (l == NULL || r == NULL || !binop_runs_no_code(l) ||
+        !binop_runs_no_code(r)) {
+        return eval_binop_general(f, e);
+    }
+    if (charge_more(f->in, 2) < 0) {
+        return NULL;
+    }
+    return binary_op(f->in, e->op, l, r, 0);
+}
+
+/* Tail calls only, so that neither case pays for the other's registers. */
+static PyObject *
+eval_binop(Frame *f, Node *e)
+{
+    if (e->flags & NF_AT_HAND) {
+        return eval_binop_at_hand(f, e);
+    }
+    return eval_binop_general(f, e);
 }
 
 static NOINLINE PyObject *

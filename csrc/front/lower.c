@@ -545,6 +545,28 @@ note_name(Lower *L, Node *n, int ctx)
     return scope_add_name_node(s, n);
 }
 
+/* An operand a BinOp or Compare may find at hand (operand_at_hand): a
+ * constant that charges nothing beyond itself, or a name (whether a local
+ * of the frame is known after analysis). */
+static int
+may_be_at_hand(Node *e)
+{
+    return (e->kind == K_Constant && e->Constant.extra_ops == 0) ||
+           e->kind == K_Name;
+}
+
+/* Record a BinOp, or a Compare of one comparator, whose two operands may
+ * be at hand: assign_slots sets NF_AT_HAND once the names are resolved
+ * (the operands' Name nodes precede it in the list). */
+static int
+note_at_hand(Lower *L, Node *n, Node *left, Node *right)
+{
+    if (!may_be_at_hand(left) || !may_be_at_hand(right)) {
+        return 0;
+    }
+    return scope_add_name_node(L->scope, n);
+}
+
 /* 3.13+ (__static_attributes__): `self.<attr> = ...` (a plain store, not
  * an augmented one) in a class's body or in any function inside it adds
  * <attr> (unmangled) to the innermost class's set, as CPython's compiler
@@ -1817,7 +1839,8 @@ lower_expr(Lower *L, PyObject *o)
         }
         n->op = (uint8_t)op_of(L, op);
         Py_DECREF(op);
-        if (lower_fields_BinOp(L, o, n) < 0) {
+        if (lower_fields_BinOp(L, o, n) < 0 ||
+            note_at_hand(L, n, n->BinOp.left, n->BinOp.right) < 0) {
             return NULL;
         }
         return n;
@@ -1932,6 +1955,10 @@ lower_expr(Lower *L, PyObject *o)
             n->Compare.ops[i] = (uint8_t)op_of(L, PyList_GET_ITEM(ops, i));
         }
         Py_DECREF(ops);
+        if (ncmp == 1 && note_at_hand(L, n, n->Compare.left,
+                                      n->Compare.comparators[0]) < 0) {
+            return NULL;
+        }
         return n;
     }
     case K_Call:
@@ -4172,6 +4199,17 @@ assign_slots(Lower *L, Scope *s)
     /* patch names */
     for (Py_ssize_t i = 0; i < s->nnames; i++) {
         Node *n = s->names[i];
+        if (n->kind == K_BinOp || n->kind == K_Compare) {
+            /* note_at_hand's: its operands are patched (earlier) */
+            Node *l = n->kind == K_BinOp ? n->BinOp.left : n->Compare.left;
+            Node *r = n->kind == K_BinOp ? n->BinOp.right
+                                         : n->Compare.comparators[0];
+            if ((l->kind == K_Constant || l->scope_kind == NAME_FAST) &&
+                (r->kind == K_Constant || r->scope_kind == NAME_FAST)) {
+                n->flags |= NF_AT_HAND;
+            }
+            continue;
+        }
         long fl = sym_get(s, n->obj);
         if (s->type == SC_MODULE) {
             n->scope_kind = (fl & SYM_R_GLOBAL) && !(fl & SYM_R_IMPLICIT)

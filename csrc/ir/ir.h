@@ -120,6 +120,9 @@ typedef struct Node {
 #define NF_ASYNC_FOR 0x01  /* comprehension: an `async for` clause */
 #define NF_SIMPLE 0x02     /* AnnAssign: simple target */
 #define NF_CONST_KEYS 0x02 /* Dict: every key a constant (no `**`) */
+#define NF_AT_HAND 0x02    /* BinOp, Compare (one comparator): each operand
+                              a Constant without extra_ops or a NAME_FAST
+                              Name (set by assign_slots; operand_at_hand) */
 #define NF_LAZY 0x02       /* Import / ImportFrom: `lazy` (PEP 810) */
 #define NF_SUPER_CALL 0x04 /* Call: `super()` candidate with no args */
 #define NF_HAS_STAR 0x08   /* Tuple/List target: has a Starred element;
@@ -161,7 +164,9 @@ typedef struct Scope {
                           scope without children) */
     struct Scope **kids;
     Py_ssize_t nkids, capkids;
-    Node **names; /* Name nodes to patch after analysis */
+    Node **names; /* Name nodes to patch after analysis, and the BinOp and
+                     Compare nodes that may be NF_AT_HAND (after their
+                     operands: note_at_hand) */
     Py_ssize_t nnames, capnames;
     /* results of analysis */
     PyObject *varnames; /* tuple: names of fast slots (params first) */
