@@ -194,7 +194,13 @@ list_extend_fast(Interp *in, PyObject *func, PyObject *const *args,
         return 1;
     }
     limits_host_call_done(in);
+#if PY_VERSION_HEX >= 0x030D0000
+    /* list.extend itself, without the descriptor's call (PyList_Extend is
+       public from 3.13) */
+    *res = PyList_Extend(args[0], args[1]) < 0 ? NULL : Py_NewRef(Py_None);
+#else
     *res = PyObject_Vectorcall(func, args, 2, NULL);
+#endif
     return 1;
 }
 

@@ -2517,9 +2517,15 @@ policy_check_extend(Interp *in, PyObject *self, PyObject *arg)
     if (b < 0 && arg != self) {
         return 1; /* no size known: an iterable */
     }
-    long long a = PyByteArray_Check(self) ? PyByteArray_GET_SIZE(self)
-                                          : (long long)PyObject_Length(self) *
-                                                (long long)sizeof(PyObject *);
+    /* a list (its subclasses too: their storage, never a __len__ of the
+       code's) by its type flag first: PyByteArray_Check is a call of
+       PyType_IsSubtype for any other type */
+    long long a = PyList_Check(self) ? (long long)PyList_GET_SIZE(self) *
+                                           (long long)sizeof(PyObject *)
+                  : PyByteArray_Check(self)
+                      ? PyByteArray_GET_SIZE(self)
+                      : (long long)PyObject_Length(self) *
+                            (long long)sizeof(PyObject *);
     if (a < 0) {
         PyErr_Clear();
         a = 0;
