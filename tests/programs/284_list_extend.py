@@ -35,19 +35,20 @@ try:
     c.extend(5)
 except TypeError as e:
     print("TypeError:", e)
-nested = [[1, [2]], 3]
 
 
-def flatten(x):
-    if isinstance(x, list):
-        out = []
-        for y in x:
-            out.extend(flatten(y))
-        return out
-    return [x]
+def interleave(depth):
+    acc = []
+    for k in range(depth):
+        acc.extend((k, -k))
+        acc.extend(acc[:1])
+        if k % 2:
+            acc.extend(acc)
+    return acc
 
 
-print(flatten(nested), flatten([[], [[[]]], [4, (5,)]]))
+print(interleave(4), len(interleave(6)))
+
 alias = c
 c.extend([c])
 print(alias is c, c[-1] is c, len(c))
