@@ -20,8 +20,9 @@ GCC's `-fsanitize-coverage=trace-pc`; csrc/module/fuzzcov.c turns that into 8-bi
 script registers with libFuzzer, so inputs reaching new C code are kept.
 
 A finding is a crash of the process (libFuzzer reports the signal and saves the input) or an
-exception other than the executor's own errors escaping a step. The exit status is non-zero on
-a finding.
+exception other than the executor's own errors escaping a step, or a SystemError from the
+host's repr of the step's value (any other error there is the program's own `__repr__` at work,
+as CPython would run it). The exit status is non-zero on a finding.
 """
 
 from __future__ import annotations
@@ -250,11 +251,20 @@ def make_target(smolagents_native):
         ex.state["__name__"] = "__main__"
         try:
             out = ex(code)
-            repr(out.output)[:100]  # host code driving what the step returned
         except (InterpreterError, ExecutionTimeoutError, FinalAnswerException, MemoryError):
+            return
+        except KeyboardInterrupt:
+            # `raise KeyboardInterrupt` in the code ends the step and reaches the caller
+            # (docs/compatibility.md); a Ctrl-C of the run is libFuzzer's (-handle_int)
+            return
+        try:
+            repr(out.output)[:100]  # host code driving what the step returned
+        except SystemError:
+            raise  # an interpreter bug surfacing in host code: a finding
+        except BaseException:
+            # the program's own __repr__ raising, returning a non-string or recursing, run by
+            # the host: CPython's behaviour for the same object, not a finding (a crash still is)
             pass
-        except RecursionError:
-            pass  # a host hook (repr of the output) recursing: CPython's own error
 
     return target
 
