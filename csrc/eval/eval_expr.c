@@ -2346,9 +2346,40 @@ call_method_warm(Frame *f, Node *e, PyObject *descr, PyObject *self)
  * entry point with the remembered verdict.  New reference or NULL with an
  * exception.  (Kept apart from call_method_warm: one function for both cost
  * a method call about 40 more instructions, measured with callgrind.) */
+/* call_host_warm's case of `isinstance(obj, cls)`, the builtin this
+ * site's gate remembered as plain (the shape CPython 3.13 specializes,
+ * CALL_ISINSTANCE): the two operands straight into the host-call entry
+ * point made for it, without the general argument loop and the entry
+ * point's tests of which builtin this is. */
+static NOINLINE PyObject *
+call_isinstance_warm(Frame *f, Node *e, PyObject *func)
+{
+    if (e->Call.func->kind == K_Name || e->Call.func->kind == K_Attribute) {
+        uncharge(f->in); /* as call_host_warm */
+    }
+    PyObject *stack[3]; /* stack[0]: free (PY_VECTORCALL_ARGUMENTS_OFFSET) */
+    PyObject *res = NULL;
+    Py_ssize_t done = 0;
+    if ((stack[1] = eval_operand(f, e->Call.args[0])) != NULL) {
+        done = 1;
+        if ((stack[2] = eval_operand(f, e->Call.args[1])) != NULL) {
+            done = 2;
+            /* security (hostcall.c): the host-call entry point */
+            res = hostcall_isinstance_plain(f->in, &func, stack + 1);
+        }
+    }
+    drop_call_args(stack + 1, done);
+    Py_DECREF(func);
+    return res;
+}
+
 static NOINLINE PyObject *
 call_host_warm(Frame *f, Node *e, PyObject *func)
 {
+    if ((e->flags & NF_ISINSTANCE_CALL) &&
+        func == in_st(f->in)->builtin_isinstance && e->Call.hc_plain) {
+        return call_isinstance_warm(f, e, func);
+    }
     if (e->Call.func->kind == K_Name || e->Call.func->kind == K_Attribute) {
         uncharge(f->in); /* as call_function_with */
     }

@@ -232,6 +232,20 @@ int policy_check_result_bytes(Interp *in, double bytes, const char *what);
  * the size budget when seq_bytes knows arg's size.  0 / -1, or 1 when it
  * does not (an iterable: the caller prepares it). */
 int policy_check_extend(Interp *in, PyObject *self, PyObject *arg);
+/* policy_check_extend's check for `self` an exact list and `arg` an exact
+ * list or tuple, whose sizes are their pointers (list_extend_fast): the
+ * comparison inline, the error out of line.  0 / -1. */
+static inline int
+policy_check_extend_seq(Interp *in, PyObject *self, PyObject *arg)
+{
+    double bytes = ((double)Py_SIZE(self) + (double)Py_SIZE(arg)) *
+                   (double)sizeof(PyObject *);
+    if (budget_limited(budget_max_result_bytes(in)) &&
+        bytes > (double)budget_max_result_bytes(in)) {
+        return policy_check_result_bytes(in, bytes, "call");
+    }
+    return 0;
+}
 /* Security hook for a host call made by call_function: may replace *pfunc
  * (bounded time.sleep / queue waits, guarded str.format) and entries of
  * args[0:nargs] (iterators that check the deadline and size budgets), and
@@ -463,6 +477,14 @@ PyObject *hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
  * args[-1] free. */
 PyObject *hostcall_method_plain(Interp *in, PyObject *descr, PyObject **args,
                                 Py_ssize_t n);
+/* hostcall_vectorcall(in, pfunc, args, 2 | offset, NULL, HC_CHECKED |
+ * HC_PLAIN) for *pfunc the builtin `isinstance`, which the call site's gate
+ * remembered as plain: args[0] the object, args[1] the class or tuple,
+ * args[-1] free.  A class of metatype `type` (or a tuple of them) and an
+ * instance, or an object of an inert builtin type, are answered without a
+ * call (no code runs); anything else is the builtin's call. */
+PyObject *hostcall_isinstance_plain(Interp *in, PyObject **pfunc,
+                                    PyObject **args);
 /* f(*args, **kw): `args` a fresh tuple, `kw` a fresh dict or NULL. */
 PyObject *hostcall_call(Interp *in, PyObject **pfunc, PyObject *args,
                         PyObject *kw, int flags);

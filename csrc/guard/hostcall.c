@@ -130,12 +130,12 @@ hostcall_gate(Interp *in, PyObject *func, int site)
 static inline int
 fast_builtin_inert(PyObject *v)
 {
+    if (value_is_plain(v)) { /* int, str, float, tuple, list, bool, None */
+        return 1;
+    }
     PyTypeObject *t = Py_TYPE(v);
-    return t == &PyLong_Type || t == &PyUnicode_Type || t == &PyList_Type ||
-           t == &PyDict_Type || t == &PyTuple_Type || t == &PyFloat_Type ||
-           t == &PyBool_Type || v == Py_None || t == &PySet_Type ||
-           t == &PyFrozenSet_Type || t == &PyBytes_Type ||
-           t == &PyComplex_Type;
+    return t == &PyDict_Type || t == &PySet_Type || t == &PyFrozenSet_Type ||
+           t == &PyBytes_Type || t == &PyComplex_Type;
 }
 
 /* isinstance(v, cls) for a class whose metatype is exactly `type` (so
@@ -152,6 +152,23 @@ fast_isinstance_one(PyObject *v, PyObject *cls)
         return 1;
     }
     return fast_builtin_inert(v) ? 0 : -1;
+}
+
+/* isinstance(v, cls) for a class or a tuple of classes (not nested): 1 or
+ * 0 when fast_isinstance_one knows it for each class it asks, -1 when the
+ * builtin must be called. */
+static inline int
+fast_isinstance(PyObject *v, PyObject *cls)
+{
+    if (!PyTuple_CheckExact(cls)) {
+        return fast_isinstance_one(v, cls);
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(cls);
+    int r = 0;
+    for (Py_ssize_t i = 0; i < n && r == 0; i++) {
+        r = fast_isinstance_one(v, PyTuple_GET_ITEM(cls, i));
+    }
+    return r;
 }
 
 /* list.append on an exact list (PRECALL_NO_KW_LIST_APPEND), args[0] the
@@ -185,11 +202,7 @@ list_extend_fast(Interp *in, PyObject *func, PyObject *const *args,
         !(PyList_CheckExact(args[1]) || PyTuple_CheckExact(args[1]))) {
         return 0;
     }
-    int r = policy_check_extend(in, args[0], args[1]);
-    if (r > 0) {
-        return 0; /* no size known (not for a list or tuple): the full path */
-    }
-    if (r < 0) {
+    if (policy_check_extend_seq(in, args[0], args[1]) < 0) {
         *res = NULL;
         return 1;
     }
@@ -225,18 +238,7 @@ hostcall_fast_builtin(Interp *in, PyObject *func, PyObject *const *args,
         return 1;
     }
     if (func == st->builtin_isinstance && nargs == 2) {
-        PyObject *cls = args[1];
-        int r = -1;
-        if (PyTuple_CheckExact(cls)) {
-            Py_ssize_t n = PyTuple_GET_SIZE(cls);
-            r = 0;
-            for (Py_ssize_t i = 0; i < n && r == 0; i++) {
-                r = fast_isinstance_one(args[0], PyTuple_GET_ITEM(cls, i));
-            }
-        }
-        else {
-            r = fast_isinstance_one(args[0], cls);
-        }
+        int r = fast_isinstance(args[0], args[1]);
         if (r < 0) {
             return 0;
         }
@@ -353,6 +355,21 @@ hostcall_method_plain(Interp *in, PyObject *descr, PyObject **args,
     res = bigstack_vectorcall(
         in, descr, args, (size_t)n | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
     return finish(in, res);
+}
+
+PyObject *
+hostcall_isinstance_plain(Interp *in, PyObject **pfunc, PyObject **args)
+{
+    /* hostcall_fast_builtin's case for isinstance, without its tests of
+       which builtin this is, then hostcall_vectorcall's full path */
+    int r = fast_isinstance(args[0], args[1]);
+    if (r >= 0) {
+        limits_host_call_done(in);
+        return Py_NewRef(r ? Py_True : Py_False);
+    }
+    return hostcall_vectorcall_full(in, pfunc, args,
+                                    2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL,
+                                    HC_CHECKED | HC_PLAIN);
 }
 
 PyObject *
