@@ -840,8 +840,11 @@ genexp_step(GenObject *gen)
             }
             continue;
         }
-        if ((!generator_yields_gated(in, gen->gx_iters[gen->gx_depth - 1]) &&
-             gate_value(in, item) < 0) ||
+        /* gate_value, the plain values first: they need not ask whose
+           iterator gave them */
+        if ((!value_is_plain(item) &&
+             !generator_yields_gated(in, gen->gx_iters[gen->gx_depth - 1]) &&
+             policy_check_value(in, item) < 0) ||
             store_target(cf, g->comprehension.target, item) < 0) {
             Py_DECREF(item);
             goto fail;
