@@ -1417,11 +1417,44 @@ dict_from_pairs(PyObject *const *kv, Py_ssize_t n)
  * a constant (NF_CONST_KEYS), hashing and inserting it as it comes is not
  * told apart from hashing it at the end (a constant's hash runs no code
  * and cannot fail, nor can comparing two), and costs less. */
+/* eval_dict's case of constant keys (NF_CONST_KEYS, so no `**`): each key
+ * borrowed from the program and charged as its evaluation would be (one
+ * operation and its extra_ops, ev_constant), inserted with its value as it
+ * comes. */
+static NOINLINE PyObject *
+eval_dict_const_keys(Frame *f, Node *e)
+{
+    PyObject *d = PyDict_New();
+    if (d == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < e->Dict.nvalues; i++) {
+        Node *k = e->Dict.keys[i];
+        if (charge(f->in) < 0 ||
+            (k->Constant.extra_ops &&
+             charge_more(f->in, k->Constant.extra_ops) < 0)) {
+            Py_DECREF(d);
+            return NULL;
+        }
+        PyObject *v = eval_expr(f, e->Dict.values[i]);
+        if (v == NULL || PyDict_SetItem(d, k->obj, v) < 0) {
+            Py_XDECREF(v);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_DECREF(v);
+    }
+    return d;
+}
+
 static NOINLINE PyObject *
 eval_dict(Frame *f, Node *e)
 {
     Py_ssize_t n = e->Dict.nvalues;
     Py_ssize_t i = 0;
+    if (e->flags & NF_CONST_KEYS) {
+        return eval_dict_const_keys(f, e);
+    }
     if (n <= DICT_PAIRS_ON_STACK &&
         !(e->flags & (NF_HAS_STAR | NF_CONST_KEYS))) {
         PyObject *kv[2 * DICT_PAIRS_ON_STACK];
@@ -2346,29 +2379,34 @@ call_method_warm(Frame *f, Node *e, PyObject *descr, PyObject *self)
  * entry point with the remembered verdict.  New reference or NULL with an
  * exception.  (Kept apart from call_method_warm: one function for both cost
  * a method call about 40 more instructions, measured with callgrind.) */
-/* call_host_warm's case of `isinstance(obj, cls)`, the builtin this
- * site's gate remembered as plain (the shape CPython 3.13 specializes,
- * CALL_ISINSTANCE): the two operands straight into the host-call entry
- * point made for it, without the general argument loop and the entry
- * point's tests of which builtin this is. */
+/* call_host_warm's case of `isinstance(obj, cls)` and `len(obj)`
+ * (NF_BUILTIN_CALL: the shapes CPython specializes, CALL_ISINSTANCE and
+ * CALL_LEN) at a site whose gate remembered `func` as plain: the one or
+ * two operands straight into the host-call entry point made for them,
+ * without the general argument loop and the entry point's tests of flags
+ * and keywords. */
 static NOINLINE PyObject *
-call_isinstance_warm(Frame *f, Node *e, PyObject *func)
+call_builtin_warm(Frame *f, Node *e, PyObject *func)
 {
-    if (e->Call.func->kind == K_Name || e->Call.func->kind == K_Attribute) {
-        uncharge(f->in); /* as call_host_warm */
-    }
+    uncharge(f->in); /* as call_host_warm: the callee is a name */
     PyObject *stack[3]; /* stack[0]: free (PY_VECTORCALL_ARGUMENTS_OFFSET) */
     PyObject *res = NULL;
-    Py_ssize_t done = 0;
-    if ((stack[1] = eval_operand(f, e->Call.args[0])) != NULL) {
-        done = 1;
-        if ((stack[2] = eval_operand(f, e->Call.args[1])) != NULL) {
-            done = 2;
-            /* security (hostcall.c): the host-call entry point */
-            res = hostcall_isinstance_plain(f->in, &func, stack + 1);
-        }
+    /* security (hostcall.c): the host-call entry point, each count of
+       arguments apart (a constant count for it, no loop to drop them) */
+    if ((stack[1] = eval_operand(f, e->Call.args[0])) == NULL) {
+        /* nothing more */
     }
-    drop_call_args(stack + 1, done);
+    else if (e->Call.nargs == 1) {
+        res = hostcall_builtin_plain(f->in, &func, stack + 1, 1);
+        drop_call_args(stack + 1, 1);
+    }
+    else if ((stack[2] = eval_operand(f, e->Call.args[1])) != NULL) {
+        res = hostcall_builtin_plain(f->in, &func, stack + 1, 2);
+        drop_call_args(stack + 1, 2);
+    }
+    else {
+        drop_call_args(stack + 1, 1);
+    }
     Py_DECREF(func);
     return res;
 }
@@ -2376,9 +2414,8 @@ call_isinstance_warm(Frame *f, Node *e, PyObject *func)
 static NOINLINE PyObject *
 call_host_warm(Frame *f, Node *e, PyObject *func)
 {
-    if ((e->flags & NF_ISINSTANCE_CALL) &&
-        func == in_st(f->in)->builtin_isinstance && e->Call.hc_plain) {
-        return call_isinstance_warm(f, e, func);
+    if ((e->flags & NF_BUILTIN_CALL) && e->Call.hc_plain) {
+        return call_builtin_warm(f, e, func);
     }
     if (e->Call.func->kind == K_Name || e->Call.func->kind == K_Attribute) {
         uncharge(f->in); /* as call_function_with */

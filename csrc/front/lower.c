@@ -1574,11 +1574,14 @@ lower_call(Lower *L, PyObject *o)
         PyUnicode_Compare(n->Call.func->obj, L->st->str_super) == 0) {
         n->flags |= NF_SUPER_CALL;
     }
-    if (n->Call.func->kind == K_Name && n->Call.nargs == 2 &&
-        n->Call.nkeywords == 0 && !(n->flags & NF_STAR_ARGS) &&
-        PyUnicode_CompareWithASCIIString(n->Call.func->obj, "isinstance") ==
-            0) {
-        n->flags |= NF_ISINSTANCE_CALL;
+    if (n->Call.func->kind == K_Name && n->Call.nkeywords == 0 &&
+        !(n->flags & NF_STAR_ARGS) &&
+        ((n->Call.nargs == 2 &&
+          PyUnicode_CompareWithASCIIString(n->Call.func->obj, "isinstance") ==
+              0) ||
+         (n->Call.nargs == 1 &&
+          PyUnicode_CompareWithASCIIString(n->Call.func->obj, "len") == 0))) {
+        n->flags |= NF_BUILTIN_CALL;
     }
     return n;
 fail:

@@ -477,14 +477,14 @@ PyObject *hostcall_vectorcall(Interp *in, PyObject **pfunc, PyObject **args,
  * args[-1] free. */
 PyObject *hostcall_method_plain(Interp *in, PyObject *descr, PyObject **args,
                                 Py_ssize_t n);
-/* hostcall_vectorcall(in, pfunc, args, 2 | offset, NULL, HC_CHECKED |
- * HC_PLAIN) for *pfunc the builtin `isinstance`, which the call site's gate
- * remembered as plain: args[0] the object, args[1] the class or tuple,
- * args[-1] free.  A class of metatype `type` (or a tuple of them) and an
- * instance, or an object of an inert builtin type, are answered without a
- * call (no code runs); anything else is the builtin's call. */
-PyObject *hostcall_isinstance_plain(Interp *in, PyObject **pfunc,
-                                    PyObject **args);
+/* hostcall_vectorcall(in, pfunc, args, nargs | offset, NULL, HC_CHECKED |
+ * HC_PLAIN) for a callable the call site's gate remembered as plain, at a
+ * site written `isinstance(a, b)` or `len(a)` (args[-1] free): the real
+ * builtins' answers that run no code (hostcall_fast_builtin) without the
+ * entry point's tests of flags and keywords; any other callable or case is
+ * the entry point's full path. */
+PyObject *hostcall_builtin_plain(Interp *in, PyObject **pfunc,
+                                 PyObject **args, Py_ssize_t nargs);
 /* f(*args, **kw): `args` a fresh tuple, `kw` a fresh dict or NULL. */
 PyObject *hostcall_call(Interp *in, PyObject **pfunc, PyObject *args,
                         PyObject *kw, int flags);

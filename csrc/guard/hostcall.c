@@ -217,26 +217,12 @@ list_extend_fast(Interp *in, PyObject *func, PyObject *const *args,
     return 1;
 }
 
-/* The specializations CPython 3.11 makes of these calls
- * (PRECALL_NO_KW_ISINSTANCE, PRECALL_NO_KW_LEN, PRECALL_NO_KW_LIST_APPEND),
- * for the cases in which the builtin itself would run no code: isinstance
- * with a class, or a tuple of classes, of metatype `type` and an object
- * that is an instance (or of an inert builtin type, fast_builtin_inert);
- * len of an inert builtin container; list.append on an exact list (args[0],
- * the object of the method call).  The results are a bool, an int and
- * None, plain values;
- * the deadline is charged as for any host call; nothing else of
- * hostcall_vectorcall applies (plain callables, no iterator arguments).
- * 1 with *res set (a new reference, or NULL with an exception), 0 when
- * the call takes the full path. */
-static int
-hostcall_fast_builtin(Interp *in, PyObject *func, PyObject *const *args,
-                      Py_ssize_t nargs, PyObject **res)
+/* hostcall_fast_builtin's cases of isinstance and len (the same returns). */
+static ALWAYS_INLINE int
+fast_isinstance_len(Interp *in, PyObject *func, PyObject *const *args,
+                    Py_ssize_t nargs, PyObject **res)
 {
     ModState *st = in_st(in);
-    if (list_append_fast(in, func, args, nargs, res)) {
-        return 1;
-    }
     if (func == st->builtin_isinstance && nargs == 2) {
         int r = fast_isinstance(args[0], args[1]);
         if (r < 0) {
@@ -274,6 +260,26 @@ hostcall_fast_builtin(Interp *in, PyObject *func, PyObject *const *args,
         return 1;
     }
     return 0;
+}
+
+/* The specializations CPython 3.11 makes of these calls
+ * (PRECALL_NO_KW_ISINSTANCE, PRECALL_NO_KW_LEN, PRECALL_NO_KW_LIST_APPEND),
+ * for the cases in which the builtin itself would run no code: isinstance
+ * with a class, or a tuple of classes, of metatype `type` and an object
+ * that is an instance (or of an inert builtin type, fast_builtin_inert);
+ * len of an inert builtin container; list.append on an exact list (args[0],
+ * the object of the method call).  The results are a bool, an int and
+ * None, plain values;
+ * the deadline is charged as for any host call; nothing else of
+ * hostcall_vectorcall applies (plain callables, no iterator arguments).
+ * 1 with *res set (a new reference, or NULL with an exception), 0 when
+ * the call takes the full path. */
+static int
+hostcall_fast_builtin(Interp *in, PyObject *func, PyObject *const *args,
+                      Py_ssize_t nargs, PyObject **res)
+{
+    return list_append_fast(in, func, args, nargs, res) ||
+           fast_isinstance_len(in, func, args, nargs, res);
 }
 
 static PyObject *hostcall_vectorcall_full(Interp *in, PyObject **pfunc,
@@ -358,18 +364,19 @@ hostcall_method_plain(Interp *in, PyObject *descr, PyObject **args,
 }
 
 PyObject *
-hostcall_isinstance_plain(Interp *in, PyObject **pfunc, PyObject **args)
+hostcall_builtin_plain(Interp *in, PyObject **pfunc, PyObject **args,
+                       Py_ssize_t nargs)
 {
-    /* hostcall_fast_builtin's case for isinstance, without its tests of
-       which builtin this is, then hostcall_vectorcall's full path */
-    int r = fast_isinstance(args[0], args[1]);
-    if (r >= 0) {
-        limits_host_call_done(in);
-        return Py_NewRef(r ? Py_True : Py_False);
+    /* hostcall_vectorcall with HC_CHECKED | HC_PLAIN and no keywords; not
+       list.append, which is a method call */
+    PyObject *res;
+    if (fast_isinstance_len(in, *pfunc, args, nargs, &res)) {
+        return res;
     }
     return hostcall_vectorcall_full(in, pfunc, args,
-                                    2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL,
-                                    HC_CHECKED | HC_PLAIN);
+                                    (size_t)nargs |
+                                        PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                    NULL, HC_CHECKED | HC_PLAIN);
 }
 
 PyObject *

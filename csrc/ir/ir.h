@@ -124,10 +124,10 @@ typedef struct Node {
                               a Constant without extra_ops or a NAME_FAST
                               Name (set by assign_slots; operand_at_hand) */
 #define NF_LAZY 0x02       /* Import / ImportFrom: `lazy` (PEP 810) */
-#define NF_ISINSTANCE_CALL 0x02 /* Call: `isinstance(a, b)`, the name and two
-                                   positional arguments (call_host_warm
-                                   still asks which callable the name
-                                   gives) */
+#define NF_BUILTIN_CALL 0x02 /* Call: `isinstance(a, b)` or `len(a)`, the
+                                name and its positional arguments
+                                (call_host_warm still asks which callable
+                                the name gives) */
 #define NF_SUPER_CALL 0x04 /* Call: `super()` candidate with no args */
 #define NF_HAS_STAR 0x08   /* Tuple/List target: has a Starred element;
                               Dict: a `**m` among its items;

@@ -1,7 +1,7 @@
-# A call site written isinstance(obj, cls) once its gate has remembered the builtin (which
-# 248_isinstance_len_fast.py's answers cover): the same site then given classes and objects the
-# builtin must be called for, unions, a wrong second argument; and the name `isinstance` bound
-# to something else (locally, globally, then deleted again) at sites of that shape.
+# Call sites written isinstance(obj, cls) and len(obj) once their gate has remembered the
+# builtin (which 248_isinstance_len_fast.py's answers cover): the same site then given classes
+# and objects the builtin must be called for, unions, wrong arguments; and the names bound to
+# something else (locally, globally, then deleted again) at sites of those shapes.
 class Meta(type):
     def __instancecheck__(cls, obj):
         print("instancecheck", type(obj).__name__)
@@ -69,3 +69,33 @@ isinstance = real
 print(isinstance(1, int), counted(2))
 del isinstance
 print(isinstance([], list), counted(3))
+
+
+def size(v):
+    return len(v)  # one site, warmed by the first calls
+
+
+class Sized(list):
+    def __len__(self):
+        print("Sized.__len__")
+        return 42
+
+
+class Odd:
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+
+print(sum(size([0] * i) for i in range(20)), size("abc"), size({1: 2}), size(range(7)))
+for v in (Sized([1]), Odd(3), Odd(True), Odd(-1), Odd(1.5), Odd(2 ** 70), 5, (x for x in ()), None):
+    try:
+        print(size(v))
+    except (TypeError, ValueError, OverflowError) as e:
+        print(type(e).__name__ + ":", e)
+len = lambda v: "global len"
+print(size([1, 2]))
+del len
+print(size([1, 2]), len("four"))
