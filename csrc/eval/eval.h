@@ -609,6 +609,21 @@ subscript_set(PyObject *obj, PyObject *key, PyObject *value)
     return PyObject_SetItem(obj, key, value);
 }
 
+/* What evaluating the Constant node `e` charges (eval_expr's operation,
+ * then ev_constant's extra_ops, for a constant folded from several nodes),
+ * for the places that take the constant without evaluating it.  0 / -1. */
+static ALWAYS_INLINE int
+charge_constant(Interp *in, Node *e)
+{
+    if (charge(in) < 0) {
+        return -1;
+    }
+    if (e->Constant.extra_ops && charge_more(in, e->Constant.extra_ops) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
 /* An operand (call argument, binary operand): a constant or a bound local
  * without a call of eval_expr.  Always inline: GCC left it out of line on
  * 3.13, a call per operand (recursion_fib: 1.8% of its instructions). */
@@ -616,9 +631,7 @@ static ALWAYS_INLINE PyObject *
 eval_operand(Frame *f, Node *e)
 {
     if (e->kind == K_Constant) {
-        if (charge(f->in) < 0 ||
-            (e->Constant.extra_ops &&
-             charge_more(f->in, e->Constant.extra_ops) < 0)) {
+        if (charge_constant(f->in, e) < 0) {
             return NULL;
         }
         Py_INCREF(e->obj);

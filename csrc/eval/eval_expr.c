@@ -1408,19 +1408,9 @@ dict_from_pairs(PyObject *const *kv, Py_ssize_t n)
     return d;
 }
 
-/* A dict display in CPython's order.  Up to DICT_PAIRS_ON_STACK pairs and
- * no `**`, as CPython compiles it: every key and value evaluated, then the
- * dict made (BUILD_MAP: the keys hashed only then).  Otherwise each pair is
- * inserted as it is evaluated, and `**m` merged where it stands (CPython
- * evaluates a run of pairs before a `**`, or the last run of pairs of a
- * display longer than 15, whole before it inserts it).  When every key is
- * a constant (NF_CONST_KEYS), hashing and inserting it as it comes is not
- * told apart from hashing it at the end (a constant's hash runs no code
- * and cannot fail, nor can comparing two), and costs less. */
 /* eval_dict's case of constant keys (NF_CONST_KEYS, so no `**`): each key
- * borrowed from the program and charged as its evaluation would be (one
- * operation and its extra_ops, ev_constant), inserted with its value as it
- * comes. */
+ * borrowed from the program and charged as its evaluation would be
+ * (charge_constant), inserted with its value as it comes. */
 static NOINLINE PyObject *
 eval_dict_const_keys(Frame *f, Node *e)
 {
@@ -1430,9 +1420,7 @@ eval_dict_const_keys(Frame *f, Node *e)
     }
     for (Py_ssize_t i = 0; i < e->Dict.nvalues; i++) {
         Node *k = e->Dict.keys[i];
-        if (charge(f->in) < 0 ||
-            (k->Constant.extra_ops &&
-             charge_more(f->in, k->Constant.extra_ops) < 0)) {
+        if (charge_constant(f->in, k) < 0) {
             Py_DECREF(d);
             return NULL;
         }
@@ -1447,6 +1435,16 @@ eval_dict_const_keys(Frame *f, Node *e)
     return d;
 }
 
+/* A dict display in CPython's order.  Up to DICT_PAIRS_ON_STACK pairs and
+ * no `**`, as CPython compiles it: every key and value evaluated, then the
+ * dict made (BUILD_MAP: the keys hashed only then).  Otherwise each pair is
+ * inserted as it is evaluated, and `**m` merged where it stands (CPython
+ * evaluates a run of pairs before a `**`, or the last run of pairs of a
+ * display longer than 15, whole before it inserts it).  When every key is
+ * a constant (NF_CONST_KEYS: eval_dict_const_keys), hashing and inserting
+ * it as it comes is not told apart from hashing it at the end (a constant's
+ * hash runs no code and cannot fail, nor can comparing two), and costs
+ * less. */
 static NOINLINE PyObject *
 eval_dict(Frame *f, Node *e)
 {
@@ -1455,8 +1453,7 @@ eval_dict(Frame *f, Node *e)
     if (e->flags & NF_CONST_KEYS) {
         return eval_dict_const_keys(f, e);
     }
-    if (n <= DICT_PAIRS_ON_STACK &&
-        !(e->flags & (NF_HAS_STAR | NF_CONST_KEYS))) {
+    if (n <= DICT_PAIRS_ON_STACK && !(e->flags & NF_HAS_STAR)) {
         PyObject *kv[2 * DICT_PAIRS_ON_STACK];
         Node **keys = e->Dict.keys, **values = e->Dict.values;
         PyObject **p = kv;
@@ -2370,15 +2367,6 @@ call_method_warm(Frame *f, Node *e, PyObject *descr, PyObject *self)
     return res;
 }
 
-/* `f(args)` where `func` (owned) is the host callable this site's call
- * gate remembered (Call.hc_func: a builtin function, a static type, a
- * module's function; never an interpreted function, whose calls pass no
- * gate, nor `super`, nor `dir()` with no argument, which call_host_warm_ok
- * leaves to call_function_with), with at most WARM_CALL_ARGS arguments:
- * call_function_with's steps for it without its tests, then the host-call
- * entry point with the remembered verdict.  New reference or NULL with an
- * exception.  (Kept apart from call_method_warm: one function for both cost
- * a method call about 40 more instructions, measured with callgrind.) */
 /* call_host_warm's case of `isinstance(obj, cls)` and `len(obj)`
  * (NF_BUILTIN_CALL: the shapes CPython specializes, CALL_ISINSTANCE and
  * CALL_LEN) at a site whose gate remembered `func` as plain: the one or
@@ -2411,6 +2399,15 @@ call_builtin_warm(Frame *f, Node *e, PyObject *func)
     return res;
 }
 
+/* `f(args)` where `func` (owned) is the host callable this site's call
+ * gate remembered (Call.hc_func: a builtin function, a static type, a
+ * module's function; never an interpreted function, whose calls pass no
+ * gate, nor `super`, nor `dir()` with no argument, which call_host_warm_ok
+ * leaves to call_function_with), with at most WARM_CALL_ARGS arguments:
+ * call_function_with's steps for it without its tests, then the host-call
+ * entry point with the remembered verdict.  New reference or NULL with an
+ * exception.  (Kept apart from call_method_warm: one function for both cost
+ * a method call about 40 more instructions, measured with callgrind.) */
 static NOINLINE PyObject *
 call_host_warm(Frame *f, Node *e, PyObject *func)
 {
