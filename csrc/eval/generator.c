@@ -161,7 +161,9 @@ typedef enum {
 
 /* What the resumer asks of the body. */
 typedef enum {
-    MSG_SEND,    /* `transfer`: the value sent in (None for __next__) */
+    MSG_SEND,    /* `transfer`: the value sent in (None for __next__;
+                    NULL for __next__ on gen_lean_next's path, which only
+                    flat_step and genexp_step read: None, known plain) */
     MSG_THROW,   /* raise the exception set in the thread state */
     MSG_SUBDONE, /* `yield from`: the subiterator ended, `transfer` is its
                     result (after a throw forwarded to it) */
@@ -772,11 +774,11 @@ genexp_step(GenObject *gen)
         /* raised where the body waits: nothing in it can catch */
         goto fail;
     }
-    PyObject *sent = gen->transfer;
+    PyObject *sent = gen->transfer; /* NULL: None from gen_lean_next */
     gen->transfer = NULL;
     if (gen->gx_depth == 0) {
         /* first resume: the loop over `.0` */
-        Py_DECREF(sent);
+        Py_XDECREF(sent);
         /* one level per loop, and (PEP 798) the unpacked element's */
         Py_ssize_t levels =
             e->Comp.ngenerators + ((e->flags & NF_HAS_STAR) ? 1 : 0);
@@ -792,7 +794,7 @@ genexp_step(GenObject *gen)
         Py_INCREF(cf->fast[0]);
         gen->gx_depth = 1;
     }
-    else {
+    else if (sent != NULL) {
         /* a value sent by host code enters interpreted code (gen_yield) */
         int refused = gate_value(in, sent);
         Py_DECREF(sent);
@@ -993,11 +995,11 @@ flat_step(GenObject *gen)
         /* raised at the yield: nothing in the body encloses it */
         goto fail;
     }
-    PyObject *sent = gen->transfer;
+    PyObject *sent = gen->transfer; /* NULL: None from gen_lean_next */
     gen->transfer = NULL;
     if (gen->flat_top == 0) {
         /* the first resume (its value is None): the function body */
-        Py_DECREF(sent);
+        Py_XDECREF(sent);
         Scope *sc = cf->scope;
         if (sc->flat_levels > FLAT_SMALL) {
             gen->flat =
@@ -1016,19 +1018,20 @@ flat_step(GenObject *gen)
            value of the yield expression */
         L = &gen->flat[gen->flat_top - 1];
         Node *s = L->body[L->i];
-        if (gate_value(in, sent) < 0) {
+        if (sent != NULL && gate_value(in, sent) < 0) {
             Py_DECREF(sent);
             goto fail;
         }
         if (s->kind == K_Assign) {
+            PyObject *v = sent != NULL ? sent : Py_None;
             for (Py_ssize_t k = 0; k < s->Assign.ntargets; k++) {
-                if (store_target(cf, s->Assign.targets[k], sent) < 0) {
-                    Py_DECREF(sent);
+                if (store_target(cf, s->Assign.targets[k], v) < 0) {
+                    Py_XDECREF(sent);
                     goto fail;
                 }
             }
         }
-        Py_DECREF(sent); /* a function's statement values are not kept */
+        Py_XDECREF(sent); /* a function's statement values are not kept */
         L->i++;
     }
     for (;;) {
@@ -1389,7 +1392,7 @@ gen_lean_next(GenObject *gen)
     in_budget(in)->depth++;
     gen->state = GEN_RUNNING;
     gen->msg = MSG_SEND;
-    gen->transfer = Py_NewRef(Py_None);
+    gen->transfer = NULL; /* None: read so by flat_step and genexp_step */
     if (gen->is_genexp) {
         genexp_step(gen);
     }

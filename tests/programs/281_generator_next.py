@@ -94,3 +94,24 @@ it = echo()
 print(next(it), it.send(5), next(it), it.send("s"))
 it.close()
 print(next(it, "closed"), sum(x for x in counted(5)), max(counted(4)))
+
+
+# the value of a yield resumed by __next__ is None, stored in every target, by a for loop
+# as by next(); a value sent in between is stored in its turn
+def received():
+    seen = []
+    a = b = "unset"
+    for i in range(3):
+        a = b = yield i
+        seen.append((a, b))
+    c = yield "last"
+    seen.append(c)
+    yield seen
+
+
+it = received()
+print([v for v in it])
+it = received()
+print(next(it), it.send(7), next(it), it.send([1]), next(it), next(it, "end"))
+squares = (x * x for x in range(4))
+print(next(squares), squares.send(None), squares.send("ignored"), list(squares))
