@@ -1121,13 +1121,10 @@ eval_cond(Frame *f, Node *e)
     return eval_cond_general(f, e);
 }
 
-/* The truth of a comparison (eval_cond_general's and its `and` / `or`
- * operands'): inline in both, so that `a < b and c in d` makes no call per
- * operand. */
-static ALWAYS_INLINE int
-cond_compare(Frame *f, Node *e)
+static NOINLINE int
+eval_cond_general(Frame *f, Node *e)
 {
-    if (e->Compare.ncomparators == 1) {
+    if (e->kind == K_Compare && e->Compare.ncomparators == 1) {
         /* the common case, without the chain's loop */
         if (charge(f->in) < 0) {
             return -1;
@@ -1146,37 +1143,31 @@ cond_compare(Frame *f, Node *e)
         Py_DECREF(r);
         return b;
     }
-    if (charge(f->in) < 0) {
-        return -1;
-    }
-    PyObject *l = eval_operand(f, e->Compare.left);
-    if (l == NULL) {
-        return -1;
-    }
-    Py_ssize_t n = e->Compare.ncomparators;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *r = eval_operand(f, e->Compare.comparators[i]);
-        if (r == NULL) {
-            Py_DECREF(l);
+    if (e->kind == K_Compare) {
+        if (charge(f->in) < 0) {
             return -1;
         }
-        int b = compare_truth(f->in, e->Compare.ops[i], l, r);
-        Py_DECREF(l);
-        if (b <= 0 || i == n - 1) {
-            Py_DECREF(r);
-            return b;
+        PyObject *l = eval_operand(f, e->Compare.left);
+        if (l == NULL) {
+            return -1;
         }
-        l = r;
-    }
-    Py_DECREF(l);
-    return 1; /* unreachable: a comparison has comparators */
-}
-
-static NOINLINE int
-eval_cond_general(Frame *f, Node *e)
-{
-    if (e->kind == K_Compare) {
-        return cond_compare(f, e);
+        Py_ssize_t n = e->Compare.ncomparators;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *r = eval_operand(f, e->Compare.comparators[i]);
+            if (r == NULL) {
+                Py_DECREF(l);
+                return -1;
+            }
+            int b = compare_truth(f->in, e->Compare.ops[i], l, r);
+            Py_DECREF(l);
+            if (b <= 0 || i == n - 1) {
+                Py_DECREF(r);
+                return b;
+            }
+            l = r;
+        }
+        Py_DECREF(l);
+        return 1; /* unreachable: a comparison has comparators */
     }
     if (e->kind == K_BoolOp) {
         if (charge(f->in) < 0) {
@@ -1184,10 +1175,7 @@ eval_cond_general(Frame *f, Node *e)
         }
         int b = 0;
         for (Py_ssize_t i = 0; i < e->BoolOp.nvalues; i++) {
-            Node *v = e->BoolOp.values[i];
-            b = v->kind == K_Compare && !(v->flags & NF_AT_HAND)
-                    ? cond_compare(f, v)
-                    : eval_cond(f, v);
+            b = eval_cond(f, e->BoolOp.values[i]);
             if (b < 0 || (e->op == BOOL_And ? !b : b)) {
                 return b;
             }
